@@ -1,0 +1,2 @@
+//! cqlmodel: query-driven Apache Cassandra data modeling.
+pub mod highlight;

@@ -1,0 +1,1 @@
+//! CQL syntax highlighting (placeholder until written).
