@@ -1,2 +1,9 @@
 //! cqlmodel: query-driven Apache Cassandra data modeling.
+//!
+//! The core (`model`, `derive`, `estimate`, `diagnose`, `cql`, `report`)
+//! knows nothing of terminals; `tui` and `cli` are thin shells over it.
+pub mod derive;
+pub mod estimate;
 pub mod highlight;
+pub mod model;
+pub mod naming;

@@ -1,0 +1,1079 @@
+//! Derivation: project → logical model. Pure and deterministic: one table
+//! per access pattern by Chebotko's mapping rules, then the designer's
+//! decisions, then names, sharing, SELECTs and write paths.
+
+mod naming_rules;
+pub mod serve;
+
+use crate::model::load::Problem;
+use crate::model::resolve::{AttrId, Edge, End, Graph, NodeId, Reached};
+use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+pub use serve::{Access, KeyShape};
+
+/// Why a column is where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Rule {
+    /// MR2: an equality search attribute, in the partition key.
+    Equality,
+    /// MR3: the range search attribute, first clustering column after them.
+    Range,
+    /// MR4: an ordering attribute, clustering with its direction.
+    Order,
+    /// MR5: a key attribute of the rows appended so every row is unique.
+    Key,
+    /// A returned attribute, stored as a regular (or static) column.
+    Returned,
+    /// A designer's time bucket in the partition key.
+    Bucket,
+    /// A designer's shard number in the partition key.
+    Shard,
+    /// A partition key column added because the query searches nothing.
+    WholeTable,
+    /// Rows pushed up into one collection per partition.
+    Collection,
+    /// Added so that a merged query's returned attributes are present.
+    Merged,
+    /// Set by a hand-written candidate primary key.
+    Candidate,
+}
+
+impl Rule {
+    pub fn label(self) -> &'static str {
+        match self {
+            Rule::Equality => "MR2 equality search → partition key",
+            Rule::Range => "MR3 range search → clustering",
+            Rule::Order => "MR4 ordering → clustering",
+            Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
+            Rule::Returned => "returned attribute",
+            Rule::Bucket => "decision: time bucket",
+            Rule::Shard => "decision: shard",
+            Rule::WholeTable => "no equality search: one constant partition",
+            Rule::Collection => "decision: rows pushed up into a collection",
+            Rule::Merged => "returned by a merged query",
+            Rule::Candidate => "decision: candidate primary key",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Role {
+    Partition,
+    Clustering(Dir),
+    Static,
+    Regular,
+}
+
+impl Role {
+    pub fn is_key(self) -> bool {
+        matches!(self, Role::Partition | Role::Clustering(_))
+    }
+
+    /// The Chebotko marker: K, C↑, C↓, S or blank.
+    pub fn marker(self) -> &'static str {
+        match self {
+            Role::Partition => "K",
+            Role::Clustering(Dir::Asc) => "C↑",
+            Role::Clustering(Dir::Desc) => "C↓",
+            Role::Static => "S",
+            Role::Regular => "",
+        }
+    }
+}
+
+/// What a column holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Source {
+    /// An attribute, reached from the rows along a relationship path.
+    Attr {
+        #[serde(skip)]
+        reached: Reached,
+        /// `Entity.attr`, for people.
+        attribute: String,
+        /// How the data got here: own, push-down (parent), push-up (child).
+        flow: Flow,
+    },
+    Bucket {
+        source: String,
+        period: Period,
+    },
+    Shard {
+        count: u32,
+    },
+    Constant,
+    /// Former rows of the partition, as one collection.
+    Collection {
+        columns: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Flow {
+    Own,
+    PushDown,
+    PushUp,
+}
+
+impl Flow {
+    pub fn label(self) -> &'static str {
+        match self {
+            Flow::Own => "attribute of the rows",
+            Flow::PushDown => "pushed down from a parent (one per row)",
+            Flow::PushUp => "pushed up from a child (many per row)",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Column {
+    pub name: String,
+    pub ty: CqlType,
+    pub role: Role,
+    pub rule: Rule,
+    /// The query whose derivation placed the column.
+    pub query: String,
+    pub source: Source,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Table {
+    pub name: String,
+    /// The entity or relationship whose instances are the rows.
+    pub rows: String,
+    pub queries: Vec<String>,
+    pub columns: Vec<Column>,
+    pub indexes: Vec<String>,
+    /// default_time_to_live, from the rows' retention when `ttl` is set.
+    pub ttl_seconds: Option<u64>,
+    /// Columns left out because a counter table may hold only counters.
+    pub dropped: Vec<String>,
+    /// The candidate key in use, if any.
+    pub candidate: Option<String>,
+    /// The query that built this table.
+    pub origin: String,
+    /// The rows are pushed up into one collection per partition.
+    pub collection: bool,
+}
+
+impl Table {
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+
+    pub fn partition_key(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| c.role == Role::Partition)
+    }
+
+    pub fn clustering(&self) -> impl Iterator<Item = &Column> {
+        self.columns
+            .iter()
+            .filter(|c| matches!(c.role, Role::Clustering(_)))
+    }
+
+    pub fn is_counter_table(&self) -> bool {
+        self.columns
+            .iter()
+            .any(|c| !c.role.is_key() && c.ty.is_counter())
+    }
+
+    pub fn shape(&self) -> KeyShape {
+        KeyShape::of(self)
+    }
+}
+
+/// How a query is answered.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    pub query: String,
+    /// Index into `LogicalModel::tables`.
+    pub table: Option<usize>,
+    pub select: String,
+    pub access: Access,
+    /// Partition key columns the application computes (buckets, shards)
+    /// rather than takes from the search.
+    pub computed: Vec<String>,
+}
+
+/// Which tables a write must touch.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WritePath {
+    pub item: String,
+    /// Tables an insert of one instance writes.
+    pub insert: Vec<String>,
+    /// Per attribute: tables an update touches, and whether the attribute
+    /// is a key column there (an update is then a delete plus an insert).
+    pub update: Vec<AttrWrites>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttrWrites {
+    pub attribute: String,
+    pub tables: Vec<(String, bool)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LogicalModel {
+    pub tables: Vec<Table>,
+    pub plans: Vec<Plan>,
+    pub writes: Vec<WritePath>,
+    /// What the derivation could not honour (broken references, decisions
+    /// naming missing columns); loading reports most of these earlier.
+    pub problems: Vec<Problem>,
+}
+
+impl LogicalModel {
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+
+    pub fn plan(&self, query: &str) -> Option<&Plan> {
+        self.plans.iter().find(|p| p.query == query)
+    }
+
+    pub fn table_of(&self, query: &str) -> Option<&Table> {
+        self.plan(query).and_then(|p| p.table).map(|i| &self.tables[i])
+    }
+}
+
+/// A table under construction, with column identities kept for matching.
+#[derive(Clone)]
+struct Draft {
+    table: Table,
+    /// The attribute each column holds, parallel to `table.columns`.
+    ids: Vec<Option<Reached>>,
+    root: NodeId,
+    /// Pinned name, if any.
+    pinned: Option<String>,
+    /// Search tokens for the `_by_` name.
+    name_stem: String,
+}
+
+pub fn derive(project: &Project) -> LogicalModel {
+    let graph = Graph::new(project);
+    let mut problems = Vec::new();
+    let decisions: HashMap<&str, &Decision> = project
+        .decisions
+        .iter()
+        .map(|d| (d.query.as_str(), d))
+        .collect();
+
+    // 1. One draft per query that has its own table.
+    let mut drafts: Vec<Draft> = Vec::new();
+    let mut draft_of: HashMap<&str, usize> = HashMap::new();
+    for (qi, q) in project.queries.iter().enumerate() {
+        let decision = decisions.get(q.id.as_str()).copied();
+        if decision.and_then(|d| d.served_by.as_ref()).is_some() {
+            continue;
+        }
+        match build(&graph, q, qi, decision, &mut problems) {
+            Some(d) => {
+                draft_of.insert(q.id.as_str(), drafts.len());
+                drafts.push(d);
+            }
+            None => continue,
+        }
+    }
+
+    // 2. Queries that need exactly the same table share it.
+    let mut merged_into: HashMap<usize, usize> = HashMap::new();
+    let mut by_signature: HashMap<String, usize> = HashMap::new();
+    for i in 0..drafts.len() {
+        let sig = signature(&drafts[i]);
+        match by_signature.get(&sig) {
+            Some(&first) => {
+                merged_into.insert(i, first);
+                let q = drafts[i].table.queries[0].clone();
+                drafts[first].table.queries.push(q);
+            }
+            None => {
+                by_signature.insert(sig, i);
+            }
+        }
+    }
+    for q in &project.queries {
+        if let Some(i) = draft_of.get_mut(q.id.as_str()) {
+            if let Some(&first) = merged_into.get(i) {
+                *i = first;
+            }
+        }
+    }
+
+    // 3. Designer merges: a query served by another query's table brings its
+    // returned attributes along.
+    for q in &project.queries {
+        let Some(target) = decisions.get(q.id.as_str()).and_then(|d| d.served_by.as_deref()) else {
+            continue;
+        };
+        let mut at = target;
+        let mut hops = 0;
+        while let Some(next) = decisions.get(at).and_then(|d| d.served_by.as_deref()) {
+            at = next;
+            hops += 1;
+            if hops > project.queries.len() {
+                break;
+            }
+        }
+        let Some(&di) = draft_of.get(at) else {
+            problems.push(Problem {
+                path: format!("decisions({}).served_by", q.id),
+                message: format!("{target} has no table to serve {}", q.id),
+            });
+            continue;
+        };
+        let d = &mut drafts[di];
+        d.table.queries.push(q.id.clone());
+        if graph.node(&q.rows) == Some(d.root) {
+            for r in &q.returns {
+                if let Ok(reached) = graph.resolve(d.root, r) {
+                    let reached = normalize(reached);
+                    if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) && !d.table.collection {
+                        let name = unique_column_name(&d.table, &column_name(&graph, d.root, &reached));
+                        d.table.columns.push(Column {
+                            name,
+                            ty: graph.attr(reached.attr).ty.clone(),
+                            role: Role::Regular,
+                            rule: Rule::Merged,
+                            query: q.id.clone(),
+                            source: attr_source(&graph, d.root, &reached),
+                        });
+                        d.ids.push(Some(reached));
+                    }
+                }
+            }
+        }
+        draft_of.insert(q.id.as_str(), di);
+    }
+
+    // 4. Names: pinned names win, derived names are made unique.
+    let kept: Vec<usize> = (0..drafts.len()).filter(|i| !merged_into.contains_key(i)).collect();
+    let mut used: HashSet<String> = HashSet::new();
+    let mut final_name: HashMap<usize, String> = HashMap::new();
+    for &i in &kept {
+        if let Some(p) = &drafts[i].pinned {
+            let mut name = p.clone();
+            if used.contains(&name) {
+                problems.push(Problem {
+                    path: format!("decisions({}).name", drafts[i].table.origin),
+                    message: format!("table name \"{p}\" is pinned twice"),
+                });
+                name = disambiguate(&name, &drafts[i].table.origin, &used);
+            }
+            used.insert(name.clone());
+            final_name.insert(i, name);
+        }
+    }
+    for &i in &kept {
+        if final_name.contains_key(&i) {
+            continue;
+        }
+        let mut name = drafts[i].name_stem.clone();
+        if used.contains(&name) {
+            name = disambiguate(&name, &drafts[i].table.origin, &used);
+        }
+        used.insert(name.clone());
+        final_name.insert(i, name);
+    }
+
+    let mut index_of: HashMap<usize, usize> = HashMap::new();
+    let mut tables = Vec::with_capacity(kept.len());
+    for &i in &kept {
+        let mut t = drafts[i].table.clone();
+        t.name = final_name.remove(&i).unwrap_or_default();
+        index_of.insert(i, tables.len());
+        tables.push(t);
+    }
+
+    // 5. Plans: the SELECT that answers each query from its table.
+    let mut plans = Vec::with_capacity(project.queries.len());
+    for q in &project.queries {
+        let table = draft_of.get(q.id.as_str()).and_then(|i| index_of.get(i)).copied();
+        let plan = match table {
+            Some(ti) => {
+                let draft = &drafts[kept[ti]];
+                serve::plan(&graph, project, q, &tables[ti], ti, &draft.ids, draft.root)
+            }
+            None => Plan {
+                query: q.id.clone(),
+                table: None,
+                select: String::new(),
+                access: Access::Impossible("no table serves this query".into()),
+                computed: vec![],
+            },
+        };
+        plans.push(plan);
+    }
+
+    let ids_by_table: Vec<&[Option<Reached>]> = kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
+    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
+    let writes = write_paths(&graph, &tables, &ids_by_table, &roots);
+
+    LogicalModel {
+        tables,
+        plans,
+        writes,
+        problems,
+    }
+}
+
+fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
+    let suffix = crate::naming::snake_case(origin);
+    let mut candidate = format!("{name}_{suffix}");
+    let mut n = 2;
+    while used.contains(&candidate) {
+        candidate = format!("{name}_{suffix}_{n}");
+        n += 1;
+    }
+    candidate
+}
+
+/// Removes "into a relationship and back out at the same end" detours, so
+/// equal attributes get equal paths.
+pub fn normalize(mut r: Reached) -> Reached {
+    let mut out: Vec<Edge> = Vec::with_capacity(r.path.len());
+    for e in r.path.drain(..) {
+        if let (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) = (out.last(), e) {
+            if *r0 == r1 && *end0 == end1 {
+                out.pop();
+                continue;
+            }
+        }
+        out.push(e);
+    }
+    r.path = out;
+    r
+}
+
+fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> String {
+    let own = r.path.is_empty() && r.attr.node() == root;
+    graph.column_base(r.attr, own)
+}
+
+fn unique_column_name(table: &Table, base: &str) -> String {
+    if table.column(base).is_none() {
+        return base.to_string();
+    }
+    let mut n = 2;
+    loop {
+        let c = format!("{base}_{n}");
+        if table.column(&c).is_none() {
+            return c;
+        }
+        n += 1;
+    }
+}
+
+fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
+    let owner = graph.node_name(r.attr.node());
+    let attribute = format!("{owner}.{}", graph.attr(r.attr).name);
+    let flow = if r.path.is_empty() && r.attr.node() == root {
+        Flow::Own
+    } else if graph.path_is_many(&r.path) {
+        Flow::PushUp
+    } else if r.attr.node() == root {
+        Flow::Own
+    } else {
+        Flow::PushDown
+    };
+    Source::Attr {
+        reached: r.clone(),
+        attribute,
+        flow,
+    }
+}
+
+/// Builds the table of one query from the mapping rules and its decision.
+fn build(
+    graph: &Graph,
+    q: &Query,
+    qi: usize,
+    decision: Option<&Decision>,
+    problems: &mut Vec<Problem>,
+) -> Option<Draft> {
+    let root = graph.node(&q.rows)?;
+    let qpath = format!("queries[{qi}]");
+    let mut resolve = |path: String, text: &str| match graph.resolve(root, text) {
+        Ok(r) => Some(normalize(r)),
+        Err(m) => {
+            problems.push(Problem { path, message: m });
+            None
+        }
+    };
+    let equality: Vec<Reached> = q
+        .equality
+        .iter()
+        .enumerate()
+        .filter_map(|(j, a)| resolve(format!("{qpath}.equality[{j}]"), a))
+        .collect();
+    let range = q
+        .range
+        .as_ref()
+        .and_then(|r| resolve(format!("{qpath}.range.attr"), &r.attr));
+    let order: Vec<(Reached, Dir)> = q
+        .order
+        .iter()
+        .enumerate()
+        .filter_map(|(j, o)| resolve(format!("{qpath}.order[{j}].attr"), &o.attr).map(|r| (r, o.dir)))
+        .collect();
+    let returns: Vec<Reached> = q
+        .returns
+        .iter()
+        .enumerate()
+        .filter_map(|(j, a)| resolve(format!("{qpath}.returns[{j}]"), a))
+        .collect();
+
+    let mut t = Table {
+        name: String::new(),
+        rows: q.rows.clone(),
+        queries: vec![q.id.clone()],
+        columns: vec![],
+        indexes: vec![],
+        ttl_seconds: None,
+        dropped: vec![],
+        candidate: None,
+        origin: q.id.clone(),
+        collection: false,
+    };
+    let mut ids: Vec<Option<Reached>> = vec![];
+    let add = |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
+        if ids.iter().any(|x| x.as_ref() == Some(r)) {
+            return false;
+        }
+        let name = unique_column_name(t, &column_name(graph, root, r));
+        t.columns.push(Column {
+            name,
+            ty: graph.attr(r.attr).ty.clone(),
+            role,
+            rule,
+            query: q.id.clone(),
+            source: attr_source(graph, root, r),
+        });
+        ids.push(Some(r.clone()));
+        true
+    };
+
+    // MR2, MR3, MR4.
+    for r in &equality {
+        add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
+    }
+    if let Some(r) = &range {
+        let dir = order.iter().find(|(o, _)| o == r).map(|(_, d)| *d).unwrap_or_default();
+        add(&mut t, &mut ids, r, Role::Clustering(dir), Rule::Range);
+    }
+    for (r, dir) in &order {
+        add(&mut t, &mut ids, r, Role::Clustering(*dir), Rule::Order);
+    }
+
+    // MR5: the keys of every node the rows multiply through.
+    let mut grain: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
+    let all_paths: Vec<&Reached> = ids.iter().flatten().chain(returns.iter()).collect();
+    let mut grain_paths: Vec<Vec<Edge>> = Vec::new();
+    for r in &all_paths {
+        for (i, e) in r.path.iter().enumerate() {
+            if graph.fanout(*e).many {
+                let prefix = r.path[..=i].to_vec();
+                if !grain_paths.contains(&prefix) {
+                    grain_paths.push(prefix);
+                }
+            }
+        }
+    }
+    for p in &grain_paths {
+        for k in graph.key_at(root, p) {
+            let k = normalize(k);
+            if !grain.contains(&k) {
+                grain.push(k);
+            }
+        }
+    }
+    for k in &grain {
+        add(&mut t, &mut ids, k, Role::Clustering(Dir::Asc), Rule::Key);
+    }
+    for r in &returns {
+        add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+    }
+
+    // A query that searches nothing but ranges or orders gets one constant
+    // partition, so its SELECT stays legal; the review flags the hot spot.
+    if !t.columns.iter().any(|c| c.role == Role::Partition) {
+        if range.is_some() || !order.is_empty() {
+            t.columns.insert(
+                0,
+                Column {
+                    name: unique_column_name(&t, "bucket"),
+                    ty: CqlType::Native(Native::Int),
+                    role: Role::Partition,
+                    rule: Rule::WholeTable,
+                    query: q.id.clone(),
+                    source: Source::Constant,
+                },
+            );
+            ids.insert(0, None);
+        } else {
+            // A lookup of everything: each row its own partition.
+            let mut first = true;
+            for (c, id) in t.columns.iter_mut().zip(&ids) {
+                if c.rule == Rule::Key && id.is_some() {
+                    c.role = if first { Role::Partition } else { Role::Clustering(Dir::Asc) };
+                    first = false;
+                }
+            }
+        }
+    }
+
+    let mut pinned = None;
+    if let Some(d) = decision {
+        apply_decision(graph, root, q, d, &mut t, &mut ids, problems);
+        pinned = d.name.clone();
+    }
+    order_key_first(&mut t, &mut ids);
+    mark_static(graph, root, &mut t, &ids);
+    counter_rules(&mut t, &mut ids);
+    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
+        let ent = graph.entity(e);
+        if ent.ttl {
+            let days = ent.retention_days.unwrap_or(graph.project.thresholds.horizon_days);
+            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
+        }
+    }
+    let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
+    Some(Draft {
+        table: t,
+        ids,
+        root,
+        pinned,
+        name_stem,
+    })
+}
+
+fn apply_decision(
+    graph: &Graph,
+    root: NodeId,
+    q: &Query,
+    d: &Decision,
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+    problems: &mut Vec<Problem>,
+) {
+    let path = format!("decisions({})", q.id);
+
+    // A hand-written candidate key replaces the derived one.
+    if let Some(name) = &d.use_candidate {
+        if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
+            let mut ok = true;
+            for col in c.partition.iter().chain(c.clustering.iter().map(|o| &o.attr)) {
+                if t.column(col).is_none() {
+                    problems.push(missing(&path, &q.id, "candidates", col, t));
+                    ok = false;
+                }
+            }
+            if ok {
+                for col in t.columns.iter_mut() {
+                    col.role = Role::Regular;
+                }
+                for p in &c.partition {
+                    if let Some(col) = t.columns.iter_mut().find(|x| &x.name == p) {
+                        col.role = Role::Partition;
+                        col.rule = Rule::Candidate;
+                    }
+                }
+                for o in &c.clustering {
+                    if let Some(col) = t.columns.iter_mut().find(|x| x.name == o.attr) {
+                        if col.role == Role::Regular {
+                            col.role = Role::Clustering(o.dir);
+                            col.rule = Rule::Candidate;
+                        }
+                    }
+                }
+                // Key columns in the candidate's order.
+                let mut order: Vec<usize> = Vec::new();
+                for p in c.partition.iter().chain(c.clustering.iter().map(|o| &o.attr)) {
+                    if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
+                        if !order.contains(&i) {
+                            order.push(i);
+                        }
+                    }
+                }
+                for i in 0..t.columns.len() {
+                    if !order.contains(&i) {
+                        order.push(i);
+                    }
+                }
+                permute(t, ids, &order);
+                t.candidate = Some(c.name.clone());
+                for ix in &c.indexes {
+                    if !t.indexes.contains(ix) {
+                        t.indexes.push(ix.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    for col in &d.promote {
+        match t.columns.iter_mut().find(|c| &c.name == col) {
+            Some(c) if matches!(c.role, Role::Clustering(_)) => c.role = Role::Partition,
+            Some(_) => {}
+            None => problems.push(missing(&path, &q.id, "promote", col, t)),
+        }
+    }
+
+    for x in &d.partition_extra {
+        if t.column(&x.column).is_some() {
+            problems.push(Problem {
+                path: format!("{path}.partition_extra"),
+                message: format!("column \"{}\" already exists in the table of {}", x.column, q.id),
+            });
+            continue;
+        }
+        let (ty, rule, source) = match &x.kind {
+            ExtraKind::Bucket { source, period } => {
+                let Some(src) = t.column(source) else {
+                    problems.push(missing(&path, &q.id, "partition_extra.source", source, t));
+                    continue;
+                };
+                if !src.ty.is_temporal() {
+                    problems.push(Problem {
+                        path: format!("{path}.partition_extra"),
+                        message: format!("bucket source \"{source}\" is not a date or time column"),
+                    });
+                }
+                let ty = if *period == Period::Hour {
+                    Native::Timestamp
+                } else {
+                    Native::Date
+                };
+                (
+                    CqlType::Native(ty),
+                    Rule::Bucket,
+                    Source::Bucket {
+                        source: source.clone(),
+                        period: *period,
+                    },
+                )
+            }
+            ExtraKind::Shard { count } => (
+                CqlType::Native(Native::Int),
+                Rule::Shard,
+                Source::Shard { count: *count },
+            ),
+        };
+        // After the last partition column, before clustering.
+        let at = t
+            .columns
+            .iter()
+            .rposition(|c| c.role == Role::Partition)
+            .map_or(0, |i| i + 1);
+        t.columns.insert(
+            at,
+            Column {
+                name: x.column.clone(),
+                ty,
+                role: Role::Partition,
+                rule,
+                query: q.id.clone(),
+                source,
+            },
+        );
+        ids.insert(at, None);
+    }
+
+    for col in &d.flip {
+        match t.columns.iter_mut().find(|c| &c.name == col) {
+            Some(c) => {
+                if let Role::Clustering(dir) = c.role {
+                    c.role = Role::Clustering(dir.flip());
+                }
+            }
+            None => problems.push(missing(&path, &q.id, "flip", col, t)),
+        }
+    }
+
+    for col in &d.timeuuid {
+        match t.columns.iter_mut().find(|c| &c.name == col) {
+            Some(c) => {
+                if c.ty.native() == Some(Native::Timestamp) {
+                    c.ty = CqlType::Native(Native::Timeuuid);
+                }
+            }
+            None => problems.push(missing(&path, &q.id, "timeuuid", col, t)),
+        }
+    }
+
+    for col in &d.indexes {
+        if t.column(col).is_none() {
+            problems.push(missing(&path, &q.id, "indexes", col, t));
+        } else if !t.indexes.contains(col) {
+            t.indexes.push(col.clone());
+        }
+    }
+
+    for rel in &d.collections {
+        if graph.rel_index(rel).is_none() {
+            problems.push(Problem {
+                path: format!("{path}.collections"),
+                message: format!("no relationship \"{rel}\""),
+            });
+        }
+    }
+    if !d.collections.is_empty() {
+        push_up_relationships(graph, root, q, &d.collections, t, ids);
+    }
+}
+
+fn missing(path: &str, query: &str, field: &str, col: &str, t: &Table) -> Problem {
+    let hint = crate::naming::closest(col, t.columns.iter().map(|c| c.name.as_str()))
+        .map(|s| format!("; did you mean \"{s}\"?"))
+        .unwrap_or_default();
+    Problem {
+        path: format!("{path}.{field}"),
+        message: format!("no column \"{col}\" in the table of {query}{hint}"),
+    }
+}
+
+/// Children reached through the named relationships become one collection
+/// column per row instead of clustering rows.
+fn push_up_relationships(
+    graph: &Graph,
+    root: NodeId,
+    q: &Query,
+    rels: &[String],
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+) {
+    let rel_ids: Vec<usize> = rels.iter().filter_map(|r| graph.rel_index(r)).collect();
+    for r in rel_ids {
+        let through = |reached: &Reached| {
+            reached
+                .path
+                .iter()
+                .any(|e| matches!(e, Edge::Enter(x, _) if *x == r) && graph.fanout(*e).many)
+        };
+        let members: Vec<usize> = (0..t.columns.len())
+            .filter(|&i| ids[i].as_ref().is_some_and(through) && t.columns[i].role != Role::Partition)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let (keys, values): (Vec<usize>, Vec<usize>) = members
+            .iter()
+            .partition(|&&i| matches!(t.columns[i].role, Role::Clustering(_)));
+        let ty = collection_type(t, &keys, &values);
+        let name = crate::naming::plural(&crate::naming::snake_case(&graph.rel(r).name));
+        let source = Source::Collection {
+            columns: members.iter().map(|&i| t.columns[i].name.clone()).collect(),
+        };
+        let keep: Vec<usize> = (0..t.columns.len()).filter(|i| !members.contains(i)).collect();
+        permute(t, ids, &keep);
+        t.columns.truncate(keep.len());
+        ids.truncate(keep.len());
+        let name = unique_column_name(t, &name);
+        t.columns.push(Column {
+            name,
+            ty,
+            role: Role::Regular,
+            rule: Rule::Collection,
+            query: q.id.clone(),
+            source,
+        });
+        ids.push(None);
+    }
+    let _ = root;
+}
+
+/// A set of one key, a map from key to value, or a map to a tuple.
+fn collection_type(t: &Table, keys: &[usize], values: &[usize]) -> CqlType {
+    let ty = |i: &usize| t.columns[*i].ty.frozen();
+    let key = match keys {
+        [] => None,
+        [k] => Some(ty(k)),
+        ks => Some(CqlType::Tuple(ks.iter().map(ty).collect())),
+    };
+    let value = match values {
+        [] => None,
+        [v] => Some(ty(v)),
+        vs => Some(CqlType::Tuple(vs.iter().map(ty).collect())),
+    };
+    match (key, value) {
+        (Some(k), None) => CqlType::Set(Box::new(k)),
+        (Some(k), Some(v)) => CqlType::Map(Box::new(k), Box::new(v)),
+        (None, Some(v)) => CqlType::List(Box::new(v)),
+        (None, None) => CqlType::List(Box::new(CqlType::text())),
+    }
+}
+
+fn permute(t: &mut Table, ids: &mut Vec<Option<Reached>>, order: &[usize]) {
+    let cols: Vec<Column> = order.iter().map(|&i| t.columns[i].clone()).collect();
+    let new_ids: Vec<Option<Reached>> = order.iter().map(|&i| ids[i].clone()).collect();
+    let rest = t.columns.len() - order.len();
+    t.columns.splice(..order.len(), cols);
+    ids.splice(..order.len(), new_ids);
+    debug_assert!(rest == 0 || order.len() < t.columns.len());
+}
+
+/// Partition key columns first, then clustering, then the rest, each group
+/// keeping its order.
+fn order_key_first(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
+    let rank = |r: Role| match r {
+        Role::Partition => 0,
+        Role::Clustering(_) => 1,
+        _ => 2,
+    };
+    let mut order: Vec<usize> = (0..t.columns.len()).collect();
+    order.sort_by_key(|&i| rank(t.columns[i].role));
+    permute(t, ids, &order);
+}
+
+/// A regular column is static when the partition key alone fixes its value:
+/// some node on its path has its whole key in the partition key, and the
+/// rest of the path is to-one.
+fn mark_static(graph: &Graph, root: NodeId, t: &mut Table, ids: &[Option<Reached>]) {
+    if !t.columns.iter().any(|c| matches!(c.role, Role::Clustering(_))) {
+        return;
+    }
+    let partition: HashSet<&Reached> = t
+        .columns
+        .iter()
+        .zip(ids)
+        .filter(|(c, _)| c.role == Role::Partition)
+        .filter_map(|(_, id)| id.as_ref())
+        .collect();
+    let mut statics = Vec::new();
+    for (i, (c, id)) in t.columns.iter().zip(ids).enumerate() {
+        let Some(r) = id else { continue };
+        if c.role != Role::Regular || c.ty.is_counter() {
+            continue;
+        }
+        let fixed = (0..=r.path.len()).any(|k| {
+            let key = graph.key_at(root, &r.path[..k]);
+            !key.is_empty()
+                && key.into_iter().all(|kk| partition.contains(&normalize(kk)))
+                && !graph.path_is_many(&r.path[k..])
+        });
+        if fixed {
+            statics.push(i);
+        }
+    }
+    for i in statics {
+        t.columns[i].role = Role::Static;
+    }
+}
+
+/// A counter table may hold only counters outside its key: other regular
+/// columns are left out and listed, so the schema stays loadable.
+fn counter_rules(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
+    if !t.is_counter_table() {
+        return;
+    }
+    let mut keep = Vec::new();
+    for (i, c) in t.columns.iter().enumerate() {
+        if c.role.is_key() || c.ty.is_counter() {
+            keep.push(i);
+        } else {
+            t.dropped.push(c.name.clone());
+        }
+    }
+    let n = keep.len();
+    permute(t, ids, &keep);
+    t.columns.truncate(n);
+    ids.truncate(n);
+    for c in t.columns.iter_mut() {
+        if c.role == Role::Static {
+            c.role = Role::Regular;
+        }
+    }
+    t.indexes.retain(|i| keep_name(&t.columns, i));
+}
+
+fn keep_name(cols: &[Column], name: &str) -> bool {
+    cols.iter().any(|c| c.name == name)
+}
+
+/// Tables are identical when they hold the same rows with the same columns
+/// in the same roles.
+fn signature(d: &Draft) -> String {
+    let t = &d.table;
+    let mut s = format!("{}|{:?}|{:?}|{:?}|", t.rows, d.pinned, t.indexes, t.ttl_seconds);
+    for c in &t.columns {
+        s.push_str(&format!("{}:{}:{:?};", c.name, c.ty, c.role));
+    }
+    s
+}
+
+fn write_paths(
+    graph: &Graph,
+    tables: &[Table],
+    ids: &[&[Option<Reached>]],
+    roots: &[NodeId],
+) -> Vec<WritePath> {
+    let p = graph.project;
+    let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
+    nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let mut insert: Vec<String> = Vec::new();
+        let attrs = graph.attributes(n);
+        let mut update: Vec<AttrWrites> = attrs
+            .iter()
+            .map(|a| AttrWrites {
+                attribute: a.name.clone(),
+                tables: vec![],
+            })
+            .collect();
+        for (ti, t) in tables.iter().enumerate() {
+            // An insert of this item writes every table whose rows it is, and
+            // every table holding its attributes.
+            let mut touches = roots[ti] == n;
+            for (c, id) in t.columns.iter().zip(ids[ti]) {
+                let Some(r) = id else { continue };
+                let (node, idx) = match r.attr {
+                    AttrId::Entity(e, i) => (NodeId::Entity(e), i),
+                    AttrId::Rel(x, i) => (NodeId::Rel(x), i),
+                };
+                if node != n {
+                    continue;
+                }
+                touches = true;
+                let entry = &mut update[idx].tables;
+                if !entry.iter().any(|(name, _)| name == &t.name) {
+                    entry.push((t.name.clone(), c.role.is_key()));
+                }
+            }
+            if touches {
+                insert.push(t.name.clone());
+            }
+        }
+        out.push(WritePath {
+            item: graph.node_name(n).to_string(),
+            insert,
+            update,
+        });
+    }
+    out
+}
+
+/// The end of a relationship an entity sits at (for callers that walk).
+pub fn end_of(graph: &Graph, r: usize, e: usize) -> Option<End> {
+    if graph.end_entity(r, End::From) == Some(e) {
+        Some(End::From)
+    } else if graph.end_entity(r, End::To) == Some(e) {
+        Some(End::To)
+    } else {
+        None
+    }
+}
+
+/// The SELECT's range operator text.
+pub fn range_clause(col: &str, op: RangeOp) -> String {
+    match op {
+        RangeOp::Between => format!("{col} >= ? AND {col} <= ?"),
+        RangeOp::Lt => format!("{col} < ?"),
+        RangeOp::Le => format!("{col} <= ?"),
+        RangeOp::Gt => format!("{col} > ?"),
+        RangeOp::Ge => format!("{col} >= ?"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,61 @@
+//! Table names: `<rows, plural>_by_<search>`, where each search attribute is
+//! named by the entity whose key it completes, or by itself when it is a
+//! plain attribute of the rows; a lookup by the rows' own key is the bare
+//! plural (`hotels`).
+
+use super::normalize;
+use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::naming::{plural, schema_name, snake_case};
+use std::collections::HashSet;
+
+pub fn rows_plural(graph: &Graph, root: NodeId) -> String {
+    match root {
+        NodeId::Entity(e) => {
+            let ent = graph.entity(e);
+            ent.plural
+                .clone()
+                .unwrap_or_else(|| plural(&graph.short(root)))
+        }
+        // Relationship names are usually verbs or already plural ("likes").
+        NodeId::Rel(r) => snake_case(&graph.rel(r).name),
+    }
+}
+
+pub fn table_name(graph: &Graph, root: NodeId, equality: &[Reached], range: Option<&Reached>) -> String {
+    let rows = rows_plural(graph, root);
+    let search: Vec<&Reached> = equality.iter().chain(range).collect();
+    let set: HashSet<&Reached> = search.iter().copied().collect();
+    let mut tokens: Vec<String> = Vec::new();
+    for r in &search {
+        // The node with the largest key that this attribute helps complete.
+        let mut best: Option<(usize, usize)> = None;
+        for k in 0..=r.path.len() {
+            let key: Vec<Reached> = graph.key_at(root, &r.path[..k]).into_iter().map(normalize).collect();
+            if key.is_empty() || !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
+                continue;
+            }
+            if best.is_none_or(|(n, _)| key.len() > n) {
+                best = Some((key.len(), k));
+            }
+        }
+        let token = match best {
+            Some((_, 0)) => None,
+            Some((_, k)) => graph.walk(root, &r.path[..k]).map(|n| graph.short(n)),
+            None if r.path.is_empty() && r.attr.node() == root => {
+                Some(snake_case(&graph.column_base(r.attr, true)))
+            }
+            None => Some(graph.short(r.attr.node())),
+        };
+        if let Some(t) = token {
+            if !t.is_empty() && !tokens.contains(&t) {
+                tokens.push(t);
+            }
+        }
+    }
+    let raw = if tokens.is_empty() {
+        rows
+    } else {
+        format!("{rows}_by_{}", tokens.join("_"))
+    };
+    schema_name(&raw, "table")
+}

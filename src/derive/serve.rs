@@ -1,0 +1,365 @@
+//! Can a table answer a query, and with which SELECT? Cassandra's
+//! restriction rules, checked on column names so hand-written candidate keys
+//! are judged exactly like derived ones.
+
+use super::{normalize, Plan, Role, Source, Table};
+use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::{Dir, Project, Query, RangeOp};
+use crate::naming::quote;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Access {
+    /// A legal SELECT without ALLOW FILTERING.
+    Direct,
+    /// Only with ALLOW FILTERING; the reason names the rule broken.
+    Filtering(String),
+    /// Through a secondary index on the named column.
+    Index(String),
+    /// Not at all; the reason says why.
+    Impossible(String),
+}
+
+impl Access {
+    pub fn is_direct(&self) -> bool {
+        matches!(self, Access::Direct)
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Access::Direct => "yes",
+            Access::Filtering(_) => "with ALLOW FILTERING",
+            Access::Index(_) => "through an index",
+            Access::Impossible(_) => "no",
+        }
+    }
+
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Access::Direct => None,
+            Access::Filtering(r) | Access::Impossible(r) => Some(r),
+            Access::Index(c) => Some(c),
+        }
+    }
+}
+
+/// A primary key and what else a table offers, by column name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyShape {
+    pub partition: Vec<String>,
+    pub clustering: Vec<(String, Dir)>,
+    pub indexes: Vec<String>,
+    pub columns: Vec<String>,
+    /// Partition columns the application computes (bucket, shard, constant).
+    pub computed: Vec<String>,
+}
+
+impl KeyShape {
+    pub fn of(t: &Table) -> KeyShape {
+        KeyShape {
+            partition: t.partition_key().map(|c| c.name.clone()).collect(),
+            clustering: t
+                .columns
+                .iter()
+                .filter_map(|c| match c.role {
+                    Role::Clustering(d) => Some((c.name.clone(), d)),
+                    _ => None,
+                })
+                .collect(),
+            indexes: t.indexes.clone(),
+            columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+            computed: t
+                .columns
+                .iter()
+                .filter(|c| {
+                    c.role == Role::Partition
+                        && matches!(
+                            c.source,
+                            Source::Bucket { .. } | Source::Shard { .. } | Source::Constant
+                        )
+                })
+                .map(|c| c.name.clone())
+                .collect(),
+        }
+    }
+}
+
+/// A query in terms of a table's column names.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Request {
+    pub eq: Vec<String>,
+    pub range: Option<(String, RangeOp)>,
+    pub order: Vec<(String, Dir)>,
+    pub returns: Vec<String>,
+    pub limit: Option<u32>,
+}
+
+/// Whether `shape` answers `req`, and how; with the ORDER BY that follows
+/// the clustering order when it does.
+pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
+    let has = |c: &String| shape.columns.contains(c);
+    for c in req
+        .eq
+        .iter()
+        .chain(req.range.as_ref().map(|(c, _)| c))
+        .chain(req.order.iter().map(|(c, _)| c))
+        .chain(&req.returns)
+    {
+        if !has(c) {
+            return (
+                Access::Impossible(format!("column {c} is not in the table")),
+                vec![],
+            );
+        }
+    }
+    let restricted = |c: &String| req.eq.contains(c) || shape.computed.contains(c);
+    let range_col = req.range.as_ref().map(|(c, _)| c);
+    let mut filtering: Option<String> = None;
+    let mut index: Option<String> = None;
+    let note = |slot: &mut Option<String>, why: String| {
+        if slot.is_none() {
+            *slot = Some(why);
+        }
+    };
+
+    let unrestricted: Vec<&String> = shape.partition.iter().filter(|c| !restricted(c)).collect();
+    let partition_ok = unrestricted.is_empty();
+    if !partition_ok {
+        let searched = !req.eq.is_empty() || req.range.is_some();
+        if let Some(ix) = req.eq.iter().find(|c| shape.indexes.contains(c)) {
+            index = Some(ix.clone());
+        } else if searched {
+            note(
+                &mut filtering,
+                format!(
+                    "partition key not fully restricted by equality ({} unrestricted)",
+                    unrestricted.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+    }
+    if range_col.is_some_and(|c| shape.partition.contains(c)) {
+        note(
+            &mut filtering,
+            "range on a partition key column (only equality restricts a partition key)".into(),
+        );
+    }
+
+    // Clustering restrictions must be a prefix: equalities, then at most
+    // one range on the last restricted column.
+    let mut gap: Option<&String> = None;
+    let mut ranged: Option<&String> = None;
+    for (c, _) in &shape.clustering {
+        let is_eq = req.eq.contains(c);
+        let is_range = range_col == Some(c);
+        if is_eq || is_range {
+            if let Some(r) = ranged {
+                note(
+                    &mut filtering,
+                    format!("range not on the last restricted column ({r} is ranged but {c} is restricted after it)"),
+                );
+            } else if let Some(g) = gap {
+                note(
+                    &mut filtering,
+                    format!("clustering restriction not a prefix ({c} is restricted but {g} before it is not)"),
+                );
+            }
+            if is_range {
+                ranged = Some(c);
+            }
+        } else if gap.is_none() {
+            gap = Some(c);
+        }
+    }
+    let is_key = |c: &String| shape.partition.contains(c) || shape.clustering.iter().any(|(k, _)| k == c);
+    for c in &req.eq {
+        if !is_key(c) {
+            if shape.indexes.contains(c) {
+                if index.is_none() && partition_ok {
+                    index = Some(c.clone());
+                } else if index.as_ref() != Some(c) {
+                    note(&mut filtering, format!("{c} is neither a key column nor the one index used"));
+                }
+            } else {
+                note(&mut filtering, format!("{c} is not a key column and has no index"));
+            }
+        }
+    }
+    if let Some(c) = range_col {
+        if !is_key(c) {
+            note(&mut filtering, format!("range on {c}, which is not a clustering column"));
+        }
+    }
+
+    // ORDER BY: clustering columns in declared order (all as declared, or
+    // all reversed), within one partition.
+    let mut order_by = Vec::new();
+    if !req.order.is_empty() {
+        if !partition_ok || index.is_some() {
+            return (
+                Access::Impossible("ORDER BY needs the partition key restricted by equality".into()),
+                vec![],
+            );
+        }
+        let mut reversed: Option<bool> = None;
+        let mut last = 0usize;
+        for (c, dir) in &req.order {
+            let Some(pos) = shape.clustering.iter().position(|(k, _)| k == c) else {
+                return (
+                    Access::Impossible(format!("ORDER BY {c}: not a clustering column")),
+                    vec![],
+                );
+            };
+            let flip = shape.clustering[pos].1 != *dir;
+            if reversed.is_some_and(|r| r != flip) {
+                return (
+                    Access::Impossible("ORDER BY against the clustering order (mixed directions)".into()),
+                    vec![],
+                );
+            }
+            reversed = Some(flip);
+            last = last.max(pos + 1);
+        }
+        let reversed = reversed.unwrap_or(false);
+        for (i, (c, d)) in shape.clustering[..last].iter().enumerate() {
+            let ordered = req.order.iter().any(|(o, _)| o == c);
+            if !ordered && !req.eq.contains(c) {
+                return (
+                    Access::Impossible(format!(
+                        "ORDER BY against the clustering order: rows are sorted by {c} first"
+                    )),
+                    vec![],
+                );
+            }
+            let pos_in_req = req.order.iter().position(|(o, _)| o == c);
+            if let Some(p) = pos_in_req {
+                // Requested columns must appear in declared order.
+                if req.order[..p].iter().any(|(o, _)| {
+                    shape.clustering.iter().position(|(k, _)| k == o).is_some_and(|q| q > i)
+                }) {
+                    return (
+                        Access::Impossible("ORDER BY against the clustering order (columns out of order)".into()),
+                        vec![],
+                    );
+                }
+            }
+            order_by.push((c.clone(), if reversed { d.flip() } else { *d }));
+        }
+    }
+
+    let access = if let Some(f) = filtering {
+        Access::Filtering(f)
+    } else if let Some(ix) = index {
+        Access::Index(ix)
+    } else {
+        Access::Direct
+    };
+    (access, order_by)
+}
+
+/// The CQL text of a SELECT for `req` on `table`.
+pub fn select_text(keyspace: &str, table: &str, shape: &KeyShape, req: &Request, order_by: &[(String, Dir)], access: &Access) -> String {
+    let cols = if req.returns.is_empty() {
+        "*".to_string()
+    } else {
+        req.returns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")
+    };
+    let mut s = format!("SELECT {cols} FROM {}.{}", quote(keyspace), quote(table));
+    let mut conds: Vec<String> = Vec::new();
+    for c in &shape.partition {
+        if shape.computed.contains(c) && !req.eq.contains(c) {
+            conds.push(format!("{} = ?", quote(c)));
+        }
+    }
+    let key_rank = |c: &String| {
+        shape
+            .partition
+            .iter()
+            .position(|k| k == c)
+            .or_else(|| shape.clustering.iter().position(|(k, _)| k == c).map(|p| p + 1000))
+            .unwrap_or(usize::MAX)
+    };
+    let mut eq: Vec<&String> = req.eq.iter().collect();
+    eq.sort_by_key(|c| key_rank(c));
+    for c in eq {
+        conds.push(format!("{} = ?", quote(c)));
+    }
+    if let Some((c, op)) = &req.range {
+        conds.push(super::range_clause(&quote(c), *op));
+    }
+    if !conds.is_empty() {
+        s.push_str(" WHERE ");
+        s.push_str(&conds.join(" AND "));
+    }
+    if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
+        let parts: Vec<String> = order_by.iter().map(|(c, d)| format!("{} {}", quote(c), d.cql())).collect();
+        s.push_str(" ORDER BY ");
+        s.push_str(&parts.join(", "));
+    }
+    if let Some(n) = req.limit {
+        s.push_str(&format!(" LIMIT {n}"));
+    }
+    if matches!(access, Access::Filtering(_)) {
+        s.push_str(" ALLOW FILTERING");
+    }
+    s.push(';');
+    s
+}
+
+/// The request of a query against a derived table, mapping its attribute
+/// references to the table's columns.
+pub fn request(graph: &Graph, q: &Query, table: &Table, ids: &[Option<Reached>], root: NodeId) -> Result<Request, String> {
+    if graph.node(&q.rows) != Some(root) {
+        return Err(format!(
+            "the table holds {} rows but {} returns {}",
+            table.rows, q.id, q.rows
+        ));
+    }
+    let col = |text: &str| -> Result<String, String> {
+        let r = normalize(graph.resolve(root, text)?);
+        match ids.iter().position(|x| x.as_ref() == Some(&r)) {
+            Some(i) => Ok(table.columns[i].name.clone()),
+            None => Err(format!("{text} is not a column of {}", table.name)),
+        }
+    };
+    let mut req = Request {
+        limit: q.limit,
+        ..Request::default()
+    };
+    for e in &q.equality {
+        req.eq.push(col(e)?);
+    }
+    if let Some(r) = &q.range {
+        req.range = Some((col(&r.attr)?, r.op));
+    }
+    for o in &q.order {
+        let c = col(&o.attr)?;
+        // Ordering by an equality-restricted column orders nothing.
+        if !req.eq.contains(&c) {
+            req.order.push((c, o.dir));
+        }
+    }
+    for r in &q.returns {
+        req.returns.push(col(r)?);
+    }
+    Ok(req)
+}
+
+pub fn plan(graph: &Graph, project: &Project, q: &Query, table: &Table, ti: usize, ids: &[Option<Reached>], root: NodeId) -> Plan {
+    let shape = KeyShape::of(table);
+    let (access, select) = match request(graph, q, table, ids, root) {
+        Ok(req) => {
+            let (access, order_by) = access(&shape, &req);
+            let select = select_text(&project.keyspace.name, &table.name, &shape, &req, &order_by, &access);
+            (access, select)
+        }
+        Err(why) => (Access::Impossible(why), String::new()),
+    };
+    Plan {
+        query: q.id.clone(),
+        table: Some(ti),
+        select,
+        access,
+        computed: shape.computed.clone(),
+    }
+}

@@ -1,0 +1,609 @@
+//! Reading, checking and writing project files. Loading never panics:
+//! syntax errors carry a line and column, broken references the path of the
+//! item that holds them (`queries[3].equality[0]`).
+
+use super::resolve::Graph;
+use super::{CqlType, Project, FORMAT_VERSION};
+use crate::naming;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+
+/// Larger files are refused before parsing: no real model comes close.
+pub const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
+
+/// One thing wrong with a project, located by its path in the file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+#[derive(Debug)]
+pub enum LoadError {
+    Io(String),
+    Syntax {
+        line: usize,
+        col: usize,
+        message: String,
+    },
+    Invalid(Vec<Problem>),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(m) => f.write_str(m),
+            LoadError::Syntax { line, col, message } => {
+                write!(f, "line {line}, column {col}: {message}")
+            }
+            LoadError::Invalid(problems) => {
+                for (i, p) in problems.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Parses project text without checking references.
+pub fn parse(text: &str) -> Result<Project, LoadError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(LoadError::Io(format!(
+            "the file is {} bytes; project files are limited to {} bytes",
+            text.len(),
+            MAX_FILE_BYTES
+        )));
+    }
+    let options = ron::Options::default().with_recursion_limit(64);
+    let project: Project = options.from_str(text).map_err(|e| LoadError::Syntax {
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    if project.format > FORMAT_VERSION {
+        return Err(LoadError::Invalid(vec![Problem {
+            path: "format".into(),
+            message: format!(
+                "format {} is newer than this cqlmodel reads ({FORMAT_VERSION}); upgrade cqlmodel",
+                project.format
+            ),
+        }]));
+    }
+    Ok(project)
+}
+
+/// Parses and checks project text.
+pub fn from_str(text: &str) -> Result<Project, LoadError> {
+    let project = parse(text)?;
+    let problems = validate(&project);
+    if problems.is_empty() {
+        Ok(project)
+    } else {
+        Err(LoadError::Invalid(problems))
+    }
+}
+
+pub fn read(path: &Path) -> Result<Project, LoadError> {
+    let text = read_text(path)?;
+    from_str(&text)
+}
+
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(LoadError::Io(format!(
+            "{}: {} bytes; project files are limited to {MAX_FILE_BYTES} bytes",
+            path.display(),
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    String::from_utf8(bytes)
+        .map_err(|e| LoadError::Io(format!("{}: not UTF-8 text ({e})", path.display())))
+}
+
+/// The project as pretty RON: stable field order, one item per line.
+pub fn to_string(project: &Project) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .indentor("    ".to_string())
+        .new_line("\n".to_string());
+    match ron::ser::to_string_pretty(project, config) {
+        Ok(mut s) => {
+            s.push('\n');
+            s
+        }
+        // Serializing plain data into a string cannot fail; keep a readable
+        // fallback rather than a panic all the same.
+        Err(e) => format!("// could not serialize: {e}\n"),
+    }
+}
+
+/// Writes atomically: a temporary file beside the target, synced, then
+/// renamed over it, so a crash never leaves a half-written project.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "project".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    fn name(&mut self, path: &str, what: &str, name: &str) {
+        if name.trim().is_empty() {
+            self.add(path, format!("{what} name is empty"));
+        } else if name.chars().any(char::is_control) {
+            self.add(path, format!("{what} name contains control characters"));
+        }
+    }
+
+    fn number(&mut self, path: &str, value: Option<f64>) {
+        if let Some(v) = value {
+            if !v.is_finite() || v < 0.0 {
+                self.add(path, format!("{v} is not a non-negative number"));
+            }
+        }
+    }
+
+    fn ty(&mut self, path: &str, ty: &CqlType, udts: &HashSet<&str>) {
+        let mut used = Vec::new();
+        ty.udts(&mut used);
+        for u in used {
+            if !udts.contains(u.as_str()) {
+                let hint = naming::closest(&u, udts.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                self.add(path, format!("no type \"{u}\"{hint}"));
+            }
+        }
+    }
+}
+
+/// Every problem in a parsed project, in file order.
+pub fn validate(project: &Project) -> Vec<Problem> {
+    let mut c = Checker { problems: vec![] };
+    let graph = Graph::new(project);
+
+    if project.format == 0 {
+        c.add("format", "format must be 1 or more");
+    }
+    if !naming::is_valid_schema_name(&project.keyspace.name) {
+        c.add(
+            "keyspace.name",
+            format!(
+                "\"{}\" is not a valid keyspace name (letters, digits and _, at most 48)",
+                project.keyspace.name
+            ),
+        );
+    }
+    match &project.keyspace.replication {
+        super::Replication::Simple(0) => c.add("keyspace.replication", "replication factor must be at least 1"),
+        super::Replication::NetworkTopology(dcs) => {
+            if dcs.is_empty() {
+                c.add("keyspace.replication", "name at least one data center");
+            }
+            for name in dcs.keys() {
+                if name.is_empty() || name.contains('\'') || name.chars().any(char::is_control) {
+                    c.add("keyspace.replication", format!("\"{name}\" is not a valid data center name"));
+                }
+            }
+        }
+        _ => {}
+    }
+    let t = &project.thresholds;
+    for (path, v) in [
+        ("thresholds.max_values", t.max_values),
+        ("thresholds.max_bytes", t.max_bytes),
+        ("thresholds.horizon_days", t.horizon_days),
+    ] {
+        if !v.is_finite() || v <= 0.0 {
+            c.add(path, "must be a positive number");
+        }
+    }
+
+    let udts: HashSet<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
+    let mut seen = HashSet::new();
+    for (i, t) in project.types.iter().enumerate() {
+        let path = format!("types[{i}]");
+        if !naming::is_valid_schema_name(&t.name) {
+            c.add(format!("{path}.name"), format!("\"{}\" is not a valid type name", t.name));
+        } else if CqlType::Native(super::Native::Text).to_string() == t.name
+            || super::Native::from_name(&t.name).is_some()
+        {
+            c.add(format!("{path}.name"), format!("\"{}\" is a native type name", t.name));
+        }
+        if !seen.insert(t.name.as_str()) {
+            c.add(format!("{path}.name"), format!("duplicate type \"{}\"", t.name));
+        }
+        if t.fields.is_empty() {
+            c.add(format!("{path}.fields"), "a type needs at least one field");
+        }
+        let mut fields = HashSet::new();
+        for (j, f) in t.fields.iter().enumerate() {
+            let fp = format!("{path}.fields[{j}]");
+            c.name(&fp, "field", &f.name);
+            if !fields.insert(f.name.as_str()) {
+                c.add(&fp, format!("duplicate field \"{}\"", f.name));
+            }
+            c.ty(&format!("{fp}.type"), &f.ty, &udts);
+            if f.ty.is_counter() {
+                c.add(format!("{fp}.type"), "a user type cannot hold a counter");
+            }
+        }
+    }
+    check_type_cycles(project, &mut c);
+
+    let mut names = HashSet::new();
+    for (i, e) in project.entities.iter().enumerate() {
+        let path = format!("entities[{i}]");
+        c.name(&format!("{path}.name"), "entity", &e.name);
+        if !names.insert(e.name.as_str()) {
+            c.add(format!("{path}.name"), format!("duplicate entity \"{}\"", e.name));
+        }
+        if e.name.contains('.') || e.name.contains(' ') {
+            c.add(format!("{path}.name"), "entity names cannot contain '.' or spaces");
+        }
+        c.number(&format!("{path}.count"), e.count);
+        c.number(&format!("{path}.retention_days"), e.retention_days);
+        check_attributes(&mut c, &path, &e.attributes, &udts);
+        if e.key.is_empty() && e.owner.is_none() {
+            c.add(format!("{path}.key"), "an entity needs at least one key attribute");
+        }
+        for (j, k) in e.key.iter().enumerate() {
+            match e.attributes.iter().find(|a| &a.name == k) {
+                None => {
+                    let hint = naming::closest(k, e.attributes.iter().map(|a| a.name.as_str()))
+                        .map(|s| format!("; did you mean \"{s}\"?"))
+                        .unwrap_or_default();
+                    c.add(
+                        format!("{path}.key[{j}]"),
+                        format!("no attribute \"{k}\" on entity {}{hint}", e.name),
+                    );
+                }
+                Some(a) if a.ty.is_counter() => {
+                    c.add(format!("{path}.key[{j}]"), "a counter cannot be part of a key")
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(owner) = &e.owner {
+            match project.relationship(owner) {
+                None => c.add(
+                    format!("{path}.owner"),
+                    format!("no relationship \"{owner}\""),
+                ),
+                Some(r) => {
+                    if r.to != e.name || r.cardinality != super::Cardinality::OneToMany || r.from == e.name {
+                        c.add(
+                            format!("{path}.owner"),
+                            format!(
+                                "the owner relationship must be 1:n from the owner to {} (it is {} {} {})",
+                                e.name,
+                                r.from,
+                                r.cardinality.notation(),
+                                r.to
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    check_owner_cycles(project, &graph, &mut c);
+
+    for (i, r) in project.relationships.iter().enumerate() {
+        let path = format!("relationships[{i}]");
+        c.name(&format!("{path}.name"), "relationship", &r.name);
+        if !names.insert(r.name.as_str()) {
+            c.add(
+                format!("{path}.name"),
+                format!("\"{}\" is already the name of an entity or relationship", r.name),
+            );
+        }
+        if r.name.contains('.') || r.name.contains(' ') || r.name.contains(',') {
+            c.add(format!("{path}.name"), "relationship names cannot contain '.', ',' or spaces");
+        }
+        for (field, name) in [("from", &r.from), ("to", &r.to)] {
+            if project.entity(name).is_none() {
+                let hint = naming::closest(name, project.entities.iter().map(|e| e.name.as_str()))
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                c.add(format!("{path}.{field}"), format!("no entity \"{name}\"{hint}"));
+            }
+        }
+        for (field, count) in [("to_per_from", &r.to_per_from), ("from_per_to", &r.from_per_to)] {
+            if let Some(n) = count {
+                c.number(&format!("{path}.{field}.avg"), Some(n.avg));
+                c.number(&format!("{path}.{field}.max"), n.max);
+                if n.max.is_some_and(|m| m < n.avg) {
+                    c.add(format!("{path}.{field}.max"), "the maximum is below the average");
+                }
+            }
+        }
+        check_attributes(&mut c, &path, &r.attributes, &udts);
+    }
+
+    let mut ids = HashSet::new();
+    for (i, q) in project.queries.iter().enumerate() {
+        let path = format!("queries[{i}]");
+        c.name(&format!("{path}.id"), "query", &q.id);
+        if !ids.insert(q.id.as_str()) {
+            c.add(format!("{path}.id"), format!("duplicate query id \"{}\"", q.id));
+        }
+        let Some(root) = graph.node(&q.rows) else {
+            let names = project
+                .entities
+                .iter()
+                .map(|e| e.name.as_str())
+                .chain(project.relationships.iter().map(|r| r.name.as_str()));
+            let hint = naming::closest(&q.rows, names)
+                .map(|s| format!("; did you mean \"{s}\"?"))
+                .unwrap_or_default();
+            c.add(
+                format!("{path}.rows"),
+                format!("no entity or relationship \"{}\"{hint}", q.rows),
+            );
+            continue;
+        };
+        let mut resolve = |p: String, text: &str| match graph.resolve(root, text) {
+            Ok(r) => Some(r),
+            Err(m) => {
+                c.add(p, m);
+                None
+            }
+        };
+        let mut search = Vec::new();
+        for (j, a) in q.equality.iter().enumerate() {
+            if let Some(r) = resolve(format!("{path}.equality[{j}]"), a) {
+                search.push((format!("{path}.equality[{j}]"), r));
+            }
+        }
+        if let Some(range) = &q.range {
+            if let Some(r) = resolve(format!("{path}.range.attr"), &range.attr) {
+                search.push((format!("{path}.range.attr"), r));
+            }
+        }
+        let mut orders = Vec::new();
+        for (j, o) in q.order.iter().enumerate() {
+            if let Some(r) = resolve(format!("{path}.order[{j}].attr"), &o.attr) {
+                orders.push((format!("{path}.order[{j}].attr"), r));
+            }
+        }
+        for (j, a) in q.returns.iter().enumerate() {
+            resolve(format!("{path}.returns[{j}]"), a);
+        }
+        let mut seen_search = HashSet::new();
+        for (p, r) in &search {
+            if !seen_search.insert(r.clone()) {
+                c.add(p, "this attribute is already searched on");
+            }
+            let attr = graph.attr(r.attr);
+            if attr.ty.is_counter() {
+                c.add(p, "a counter cannot be searched on");
+            }
+        }
+        for (p, r) in &orders {
+            if graph.attr(r.attr).ty.is_counter() {
+                c.add(p, "a counter cannot order rows");
+            }
+        }
+        if q.limit == Some(0) {
+            c.add(format!("{path}.limit"), "LIMIT must be at least 1");
+        }
+        if q.returns.is_empty() {
+            c.add(format!("{path}.returns"), "a query returns at least one attribute");
+        }
+    }
+
+    let query_ids: HashSet<&str> = project.queries.iter().map(|q| q.id.as_str()).collect();
+    let query_hint = |id: &str| {
+        naming::closest(id, query_ids.iter().copied())
+            .map(|s| format!("; did you mean \"{s}\"?"))
+            .unwrap_or_default()
+    };
+    for (i, id) in project.workflow.entry.iter().enumerate() {
+        if !query_ids.contains(id.as_str()) {
+            c.add(format!("workflow.entry[{i}]"), format!("no query \"{id}\"{}", query_hint(id)));
+        }
+    }
+    for (i, t) in project.workflow.transitions.iter().enumerate() {
+        let path = format!("workflow.transitions[{i}]");
+        for (field, id) in [("from", &t.from), ("to", &t.to)] {
+            if !query_ids.contains(id.as_str()) {
+                c.add(format!("{path}.{field}"), format!("no query \"{id}\"{}", query_hint(id)));
+            }
+        }
+        if let Some(root) = project.query(&t.from).and_then(|q| graph.node(&q.rows)) {
+            for (j, f) in t.feeds.iter().enumerate() {
+                if let Err(m) = graph.resolve(root, f) {
+                    c.add(format!("{path}.feeds[{j}]"), m);
+                }
+            }
+        }
+    }
+    let mut decided = HashSet::new();
+    for (i, d) in project.decisions.iter().enumerate() {
+        let path = format!("decisions[{i}]");
+        if !query_ids.contains(d.query.as_str()) {
+            c.add(format!("{path}.query"), format!("no query \"{}\"{}", d.query, query_hint(&d.query)));
+        }
+        if !decided.insert(d.query.as_str()) {
+            c.add(format!("{path}.query"), format!("a second decision for {}; merge them", d.query));
+        }
+        if let Some(name) = &d.name {
+            if !naming::is_valid_schema_name(name) {
+                c.add(format!("{path}.name"), format!("\"{name}\" is not a valid table name"));
+            }
+        }
+        if let Some(other) = &d.served_by {
+            if !query_ids.contains(other.as_str()) {
+                c.add(format!("{path}.served_by"), format!("no query \"{other}\"{}", query_hint(other)));
+            } else if other == &d.query {
+                c.add(format!("{path}.served_by"), "a query cannot be served by itself");
+            }
+        }
+        for (j, x) in d.partition_extra.iter().enumerate() {
+            let xp = format!("{path}.partition_extra[{j}]");
+            c.name(&format!("{xp}.column"), "column", &x.column);
+            if let super::ExtraKind::Shard { count: 0 } = x.kind {
+                c.add(format!("{xp}.kind"), "a shard count must be at least 1");
+            }
+        }
+        let mut cand = HashSet::new();
+        for (j, k) in d.candidates.iter().enumerate() {
+            if !cand.insert(k.name.as_str()) {
+                c.add(format!("{path}.candidates[{j}].name"), format!("duplicate candidate \"{}\"", k.name));
+            }
+            if k.partition.is_empty() {
+                c.add(format!("{path}.candidates[{j}].partition"), "a primary key needs a partition key");
+            }
+        }
+        if let Some(u) = &d.use_candidate {
+            if !d.candidates.iter().any(|k| &k.name == u) {
+                c.add(format!("{path}.use_candidate"), format!("no candidate \"{u}\""));
+            }
+        }
+    }
+    // Chains of served_by must end at a query with its own table.
+    let served: HashMap<&str, &str> = project
+        .decisions
+        .iter()
+        .filter_map(|d| Some((d.query.as_str(), d.served_by.as_deref()?)))
+        .collect();
+    for (i, d) in project.decisions.iter().enumerate() {
+        let mut at = d.query.as_str();
+        for _ in 0..=served.len() {
+            match served.get(at) {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        if served.contains_key(at) {
+            c.add(format!("decisions[{i}].served_by"), "served_by forms a cycle");
+        }
+    }
+    for (i, n) in project.notes.iter().enumerate() {
+        let ok = match &n.target {
+            super::Target::Entity(e) => project.entity(e).is_some(),
+            super::Target::Relationship(r) => project.relationship(r).is_some(),
+            super::Target::Query(q) => query_ids.contains(q.as_str()),
+            // Tables are derived; a note on a table that disappears is kept
+            // and reported by the diagnostics rather than refused here.
+            super::Target::Table(_) => true,
+        };
+        if !ok {
+            c.add(format!("notes[{i}].target"), format!("{:?} does not exist", n.target));
+        }
+    }
+    c.problems
+}
+
+fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udts: &HashSet<&str>) {
+    let mut seen = HashSet::new();
+    for (j, a) in attrs.iter().enumerate() {
+        let ap = format!("{path}.attributes[{j}]");
+        c.name(&format!("{ap}.name"), "attribute", &a.name);
+        if a.name.contains('.') || a.name.contains(' ') {
+            c.add(format!("{ap}.name"), "attribute names cannot contain '.' or spaces");
+        }
+        if !seen.insert(a.name.as_str()) {
+            c.add(format!("{ap}.name"), format!("duplicate attribute \"{}\"", a.name));
+        }
+        c.ty(&format!("{ap}.type"), &a.ty, udts);
+        c.number(&format!("{ap}.size"), a.size);
+        c.number(&format!("{ap}.distinct"), a.distinct);
+        c.number(&format!("{ap}.elements"), a.elements);
+        if let Some(col) = &a.column {
+            if col.is_empty() || col.chars().any(char::is_control) {
+                c.add(format!("{ap}.column"), "a column name must be non-empty text");
+            }
+        }
+    }
+}
+
+fn check_type_cycles(project: &Project, c: &mut Checker) {
+    let deps: HashMap<&str, Vec<String>> = project
+        .types
+        .iter()
+        .map(|t| {
+            let mut used = Vec::new();
+            for f in &t.fields {
+                f.ty.udts(&mut used);
+            }
+            (t.name.as_str(), used)
+        })
+        .collect();
+    for (i, t) in project.types.iter().enumerate() {
+        let mut stack: Vec<&str> = vec![t.name.as_str()];
+        let mut seen = HashSet::new();
+        while let Some(n) = stack.pop() {
+            for d in deps.get(n).into_iter().flatten() {
+                if d == &t.name {
+                    c.add(format!("types[{i}]"), format!("type \"{}\" contains itself", t.name));
+                    stack.clear();
+                    break;
+                }
+                if seen.insert(d.as_str()) {
+                    stack.push(d.as_str());
+                }
+            }
+        }
+    }
+}
+
+fn check_owner_cycles(project: &Project, graph: &Graph, c: &mut Checker) {
+    for (i, _) in project.entities.iter().enumerate() {
+        let mut at = i;
+        let mut steps = 0;
+        while let Some((_, owner)) = graph.owner_of(at) {
+            at = owner;
+            steps += 1;
+            if at == i || steps > project.entities.len() {
+                c.add(format!("entities[{i}].owner"), "weak entity ownership forms a cycle");
+                break;
+            }
+        }
+    }
+}

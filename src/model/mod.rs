@@ -1,0 +1,543 @@
+//! The project: a conceptual model, the access patterns and the designer's
+//! decisions, exactly as stored in a `.cqlm.ron` file. Inputs (entities,
+//! queries) are kept apart from decisions so derivation stays reproducible.
+
+pub mod load;
+pub mod resolve;
+pub mod types;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use types::{CqlType, Native};
+
+/// The file format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Project files end with this.
+pub const EXTENSION: &str = ".cqlm.ron";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Project {
+    pub format: u32,
+    pub name: String,
+    pub keyspace: Keyspace,
+    #[serde(default, skip_serializing_if = "Thresholds::is_default")]
+    pub thresholds: Thresholds,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<UserType>,
+    #[serde(default)]
+    pub entities: Vec<Entity>,
+    #[serde(default)]
+    pub relationships: Vec<Relationship>,
+    #[serde(default)]
+    pub queries: Vec<Query>,
+    #[serde(default)]
+    pub workflow: Workflow,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<Decision>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keyspace {
+    pub name: String,
+    pub replication: Replication,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Replication {
+    /// SimpleStrategy with one replication factor.
+    Simple(u32),
+    /// NetworkTopologyStrategy: replication factor per data center.
+    NetworkTopology(BTreeMap<String, u32>),
+}
+
+impl Replication {
+    /// Copies of each row across the cluster, for disk estimates.
+    pub fn total_factor(&self) -> u32 {
+        match self {
+            Replication::Simple(f) => *f,
+            Replication::NetworkTopology(dcs) => dcs.values().sum(),
+        }
+    }
+}
+
+/// Limits the review checks against; the defaults are the community's rules
+/// of thumb (100,000 values, 100 MB per partition).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    pub max_values: f64,
+    pub max_bytes: f64,
+    /// Days of history assumed for data that grows with time and states no
+    /// retention.
+    pub horizon_days: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            max_values: 100_000.0,
+            max_bytes: 100.0 * 1024.0 * 1024.0,
+            horizon_days: 365.0,
+        }
+    }
+}
+
+impl Thresholds {
+    fn is_default(&self) -> bool {
+        *self == Thresholds::default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserType {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: CqlType,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entity {
+    pub name: String,
+    /// Used in `_by_` names and column prefixes (`poi` for PointOfInterest);
+    /// defaults to the snake_case name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short: Option<String>,
+    /// Plural used in table names; defaults to an English plural of `short`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plural: Option<String>,
+    /// For a weak entity: the 1:n relationship from its owner that identifies
+    /// it. Its full key is the owner's full key followed by `key`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Attribute names forming the key (the partial key of a weak entity).
+    pub key: Vec<String>,
+    pub attributes: Vec<Attribute>,
+    /// How many instances exist (for estimates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<f64>,
+    /// How long rows are kept, in days; with `ttl` the tables that hold this
+    /// entity's rows get a default TTL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention_days: Option<f64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ttl: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attribute {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: CqlType,
+    /// Average size in bytes of a variable-size value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// Number of distinct values across all instances.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<f64>,
+    /// Average number of elements, for collections.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<f64>,
+    /// The value changes over a record's life.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mutable: bool,
+    /// Column name override for this attribute in every table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+}
+
+impl Attribute {
+    pub fn new(name: &str, ty: CqlType) -> Attribute {
+        Attribute {
+            name: name.to_string(),
+            ty,
+            size: None,
+            distinct: None,
+            elements: None,
+            mutable: false,
+            column: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cardinality {
+    OneToOne,
+    /// `from` is the one side.
+    OneToMany,
+    ManyToMany,
+}
+
+impl Cardinality {
+    pub fn notation(self) -> &'static str {
+        match self {
+            Cardinality::OneToOne => "1:1",
+            Cardinality::OneToMany => "1:n",
+            Cardinality::ManyToMany => "m:n",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Period {
+    Hour,
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+impl Period {
+    pub const ALL: [Period; 5] = [
+        Period::Hour,
+        Period::Day,
+        Period::Week,
+        Period::Month,
+        Period::Year,
+    ];
+
+    pub fn days(self) -> f64 {
+        match self {
+            Period::Hour => 1.0 / 24.0,
+            Period::Day => 1.0,
+            Period::Week => 7.0,
+            Period::Month => 30.4375,
+            Period::Year => 365.25,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Period::Hour => "hour",
+            Period::Day => "day",
+            Period::Week => "week",
+            Period::Month => "month",
+            Period::Year => "year",
+        }
+    }
+}
+
+/// How many instances on one side relate to one instance on the other; with
+/// `per`, a rate that accumulates over the retention period.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Count {
+    pub avg: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<Period>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Relationship {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub cardinality: Cardinality,
+    /// Average (and maximum) `to` instances per `from` instance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_per_from: Option<Count>,
+    /// Average (and maximum) `from` instances per `to` instance (m:n only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_per_to: Option<Count>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<Attribute>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Dir {
+    #[default]
+    Asc,
+    Desc,
+}
+
+impl Dir {
+    pub fn flip(self) -> Dir {
+        match self {
+            Dir::Asc => Dir::Desc,
+            Dir::Desc => Dir::Asc,
+        }
+    }
+    pub fn cql(self) -> &'static str {
+        match self {
+            Dir::Asc => "ASC",
+            Dir::Desc => "DESC",
+        }
+    }
+    pub fn arrow(self) -> &'static str {
+        match self {
+            Dir::Asc => "↑",
+            Dir::Desc => "↓",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RangeOp {
+    /// `>= ? AND <= ?`
+    #[default]
+    Between,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub attr: String,
+    #[serde(default)]
+    pub op: RangeOp,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    pub attr: String,
+    #[serde(default)]
+    pub dir: Dir,
+}
+
+/// An access pattern. Attribute references are `attr` (of the rows' entity
+/// or relationship), `Entity.attr` (reached through the only relationship
+/// path) or `Entity.attr via rel1, rel2`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Query {
+    pub id: String,
+    pub text: String,
+    /// The entity or relationship whose instances are the result rows.
+    pub rows: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equality: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<Order>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    pub returns: Vec<String>,
+    /// The application deletes the rows it reads (a queue).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub consumes: bool,
+}
+
+impl Query {
+    pub fn new(id: &str, text: &str, rows: &str) -> Query {
+        Query {
+            id: id.to_string(),
+            text: text.to_string(),
+            rows: rows.to_string(),
+            equality: vec![],
+            range: None,
+            order: vec![],
+            limit: None,
+            returns: vec![],
+            consumes: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workflow {
+    /// Queries the application can run first: their inputs come from the user.
+    #[serde(default)]
+    pub entry: Vec<String>,
+    #[serde(default)]
+    pub transitions: Vec<Transition>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Transition {
+    pub from: String,
+    pub to: String,
+    /// Attributes returned by `from` that feed `to`'s search.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub feeds: Vec<String>,
+}
+
+/// A designer decision shaping the table of one query.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decision {
+    pub query: String,
+    /// Pinned table name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Serve this query from another query's table instead of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_by: Option<String>,
+    /// Extra partition key columns (time bucket, shard), appended in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partition_extra: Vec<ExtraColumn>,
+    /// Columns moved from clustering into the partition key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub promote: Vec<String>,
+    /// Clustering columns whose direction is flipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flip: Vec<String>,
+    /// Relationships whose many side is pushed up as a collection column
+    /// instead of clustering rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collections: Vec<String>,
+    /// Timestamp columns replaced by timeuuid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeuuid: Vec<String>,
+    /// Columns given a secondary index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<String>,
+    /// Alternative primary keys for the same rows, compared side by side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+    /// The candidate the table uses instead of the derived key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_candidate: Option<String>,
+}
+
+impl Decision {
+    pub fn new(query: &str) -> Decision {
+        Decision {
+            query: query.to_string(),
+            name: None,
+            served_by: None,
+            partition_extra: vec![],
+            promote: vec![],
+            flip: vec![],
+            collections: vec![],
+            timeuuid: vec![],
+            indexes: vec![],
+            candidates: vec![],
+            use_candidate: None,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Decision::new(&self.query)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraColumn {
+    pub column: String,
+    pub kind: ExtraKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ExtraKind {
+    /// A time bucket computed from a temporal column of the rows.
+    Bucket { source: String, period: Period },
+    /// A shard number in 0..count, chosen by the writer.
+    Shard { count: u32 },
+}
+
+/// A hand-written primary key for the rows of a query's table, by column
+/// name, with optional secondary indexes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Candidate {
+    pub name: String,
+    pub partition: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clustering: Vec<Order>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Target {
+    Entity(String),
+    Relationship(String),
+    Query(String),
+    Table(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    pub target: Target,
+    pub text: String,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Project {
+    pub fn empty(name: &str) -> Project {
+        let ks = crate::naming::snake_case(name);
+        Project {
+            format: FORMAT_VERSION,
+            name: name.to_string(),
+            keyspace: Keyspace {
+                name: if ks.is_empty() { "app".into() } else { ks },
+                replication: Replication::Simple(3),
+            },
+            thresholds: Thresholds::default(),
+            types: vec![],
+            entities: vec![],
+            relationships: vec![],
+            queries: vec![],
+            workflow: Workflow::default(),
+            decisions: vec![],
+            notes: vec![],
+        }
+    }
+
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    pub fn relationship(&self, name: &str) -> Option<&Relationship> {
+        self.relationships.iter().find(|r| r.name == name)
+    }
+
+    pub fn query(&self, id: &str) -> Option<&Query> {
+        self.queries.iter().find(|q| q.id == id)
+    }
+
+    pub fn decision(&self, query: &str) -> Option<&Decision> {
+        self.decisions.iter().find(|d| d.query == query)
+    }
+
+    /// The decision for a query, created empty if there is none yet.
+    pub fn decision_mut(&mut self, query: &str) -> &mut Decision {
+        if let Some(i) = self.decisions.iter().position(|d| d.query == query) {
+            &mut self.decisions[i]
+        } else {
+            self.decisions.push(Decision::new(query));
+            let last = self.decisions.len() - 1;
+            &mut self.decisions[last]
+        }
+    }
+
+    /// Drops decisions that say nothing, so files stay minimal.
+    pub fn prune_decisions(&mut self) {
+        self.decisions.retain(|d| !d.is_empty());
+    }
+
+    pub fn notes_for(&self, target: &Target) -> impl Iterator<Item = &Note> {
+        let t = target.clone();
+        self.notes.iter().filter(move |n| n.target == t)
+    }
+}

@@ -1,0 +1,685 @@
+//! Attribute references and the relationship paths that reach them.
+//!
+//! The conceptual model is a graph whose nodes are entities and
+//! relationships; a path walks from the rows' node through relationships to
+//! the node that owns an attribute. Two references name the same column
+//! exactly when they reach the same attribute along the same path, so the
+//! path is part of a column's identity.
+
+use super::{Attribute, Cardinality, Entity, Project, Relationship};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeId {
+    Entity(usize),
+    Rel(usize),
+}
+
+/// One end of a relationship.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum End {
+    From,
+    To,
+}
+
+impl End {
+    pub fn other(self) -> End {
+        match self {
+            End::From => End::To,
+            End::To => End::From,
+        }
+    }
+}
+
+/// A step of a path: from an entity into a relationship at one end, or from
+/// a relationship out to the entity at one end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Edge {
+    Enter(usize, End),
+    Leave(usize, End),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AttrId {
+    Entity(usize, usize),
+    Rel(usize, usize),
+}
+
+impl AttrId {
+    pub fn node(self) -> NodeId {
+        match self {
+            AttrId::Entity(e, _) => NodeId::Entity(e),
+            AttrId::Rel(r, _) => NodeId::Rel(r),
+        }
+    }
+}
+
+/// An attribute reached from the rows' node along `path`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reached {
+    pub attr: AttrId,
+    pub path: Vec<Edge>,
+}
+
+/// A parsed reference: `attr`, `Owner.attr`, or `Owner.attr via r1, r2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttrRef {
+    pub owner: Option<String>,
+    pub attr: String,
+    pub via: Vec<String>,
+}
+
+impl AttrRef {
+    pub fn parse(text: &str) -> Result<AttrRef, String> {
+        let text = text.trim();
+        let (head, via) = match text.split_once(" via ") {
+            Some((h, v)) => (
+                h.trim(),
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .collect::<Vec<_>>(),
+            ),
+            None => (text, vec![]),
+        };
+        if via.iter().any(String::is_empty) {
+            return Err(format!("\"{text}\": empty relationship name after 'via'"));
+        }
+        let (owner, attr) = match head.split_once('.') {
+            Some((o, a)) => (Some(o.trim().to_string()), a.trim().to_string()),
+            None => (None, head.to_string()),
+        };
+        if attr.is_empty() || owner.as_deref() == Some("") {
+            return Err(format!("\"{text}\": expected `attr`, `Entity.attr` or `Entity.attr via relationship`"));
+        }
+        Ok(AttrRef { owner, attr, via })
+    }
+}
+
+impl fmt::Display for AttrRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(o) = &self.owner {
+            write!(f, "{o}.")?;
+        }
+        f.write_str(&self.attr)?;
+        if !self.via.is_empty() {
+            write!(f, " via {}", self.via.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// How many instances at the end of a step per instance at its start.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fanout {
+    pub many: bool,
+    pub avg: f64,
+    pub max: Option<f64>,
+    /// A rate: `avg` instances per period, accumulating over the retention.
+    pub per: Option<super::Period>,
+}
+
+impl Fanout {
+    pub const ONE: Fanout = Fanout {
+        many: false,
+        avg: 1.0,
+        max: None,
+        per: None,
+    };
+}
+
+/// Name lookups over a project, built once per derivation.
+pub struct Graph<'p> {
+    pub project: &'p Project,
+    entities: HashMap<&'p str, usize>,
+    rels: HashMap<&'p str, usize>,
+    /// Relationships touching each entity.
+    incident: Vec<Vec<usize>>,
+}
+
+/// Paths longer than this are not searched: the workflow names such
+/// attributes through explicit `via` lists instead.
+const MAX_PATH_EDGES: usize = 8;
+
+impl<'p> Graph<'p> {
+    pub fn new(project: &'p Project) -> Graph<'p> {
+        let mut entities = HashMap::with_capacity(project.entities.len());
+        for (i, e) in project.entities.iter().enumerate() {
+            entities.entry(e.name.as_str()).or_insert(i);
+        }
+        let mut rels = HashMap::with_capacity(project.relationships.len());
+        let mut incident = vec![Vec::new(); project.entities.len()];
+        for (i, r) in project.relationships.iter().enumerate() {
+            rels.entry(r.name.as_str()).or_insert(i);
+            if let Some(&f) = entities.get(r.from.as_str()) {
+                incident[f].push(i);
+            }
+            if let Some(&t) = entities.get(r.to.as_str()) {
+                if r.to != r.from {
+                    incident[t].push(i);
+                }
+            }
+        }
+        Graph {
+            project,
+            entities,
+            rels,
+            incident,
+        }
+    }
+
+    pub fn entity_index(&self, name: &str) -> Option<usize> {
+        self.entities.get(name).copied()
+    }
+
+    pub fn rel_index(&self, name: &str) -> Option<usize> {
+        self.rels.get(name).copied()
+    }
+
+    pub fn node(&self, name: &str) -> Option<NodeId> {
+        self.entity_index(name)
+            .map(NodeId::Entity)
+            .or_else(|| self.rel_index(name).map(NodeId::Rel))
+    }
+
+    pub fn entity(&self, i: usize) -> &'p Entity {
+        &self.project.entities[i]
+    }
+
+    pub fn rel(&self, i: usize) -> &'p Relationship {
+        &self.project.relationships[i]
+    }
+
+    pub fn node_name(&self, n: NodeId) -> &'p str {
+        match n {
+            NodeId::Entity(e) => &self.project.entities[e].name,
+            NodeId::Rel(r) => &self.project.relationships[r].name,
+        }
+    }
+
+    pub fn attributes(&self, n: NodeId) -> &'p [Attribute] {
+        match n {
+            NodeId::Entity(e) => &self.project.entities[e].attributes,
+            NodeId::Rel(r) => &self.project.relationships[r].attributes,
+        }
+    }
+
+    pub fn attr(&self, a: AttrId) -> &'p Attribute {
+        match a {
+            AttrId::Entity(e, i) => &self.project.entities[e].attributes[i],
+            AttrId::Rel(r, i) => &self.project.relationships[r].attributes[i],
+        }
+    }
+
+    pub fn attr_id(&self, n: NodeId, name: &str) -> Option<AttrId> {
+        let i = self.attributes(n).iter().position(|a| a.name == name)?;
+        Some(match n {
+            NodeId::Entity(e) => AttrId::Entity(e, i),
+            NodeId::Rel(r) => AttrId::Rel(r, i),
+        })
+    }
+
+    /// The entity at one end of a relationship.
+    pub fn end_entity(&self, r: usize, end: End) -> Option<usize> {
+        let rel = self.rel(r);
+        self.entity_index(match end {
+            End::From => &rel.from,
+            End::To => &rel.to,
+        })
+    }
+
+    /// The node a path ends at, starting from `start`.
+    pub fn walk(&self, start: NodeId, path: &[Edge]) -> Option<NodeId> {
+        let mut at = start;
+        for e in path {
+            at = match *e {
+                Edge::Enter(r, _) => NodeId::Rel(r),
+                Edge::Leave(r, end) => NodeId::Entity(self.end_entity(r, end)?),
+            };
+        }
+        Some(at)
+    }
+
+    /// Instances at the end of one step per instance at its start.
+    pub fn fanout(&self, edge: Edge) -> Fanout {
+        match edge {
+            Edge::Leave(..) => Fanout::ONE,
+            Edge::Enter(r, end) => {
+                let rel = self.rel(r);
+                let (many, count) = match (rel.cardinality, end) {
+                    (Cardinality::OneToOne, _) => (false, None),
+                    (Cardinality::OneToMany, End::From) => (true, rel.to_per_from.as_ref()),
+                    (Cardinality::OneToMany, End::To) => (false, None),
+                    (Cardinality::ManyToMany, End::From) => (true, rel.to_per_from.as_ref()),
+                    (Cardinality::ManyToMany, End::To) => (true, rel.from_per_to.as_ref()),
+                };
+                match count {
+                    Some(c) if many => Fanout {
+                        many,
+                        avg: c.avg,
+                        max: c.max,
+                        per: c.per,
+                    },
+                    _ if many => Fanout {
+                        many,
+                        avg: f64::NAN,
+                        max: None,
+                        per: None,
+                    },
+                    _ => Fanout::ONE,
+                }
+            }
+        }
+    }
+
+    /// Whether walking `path` can reach several instances per start instance.
+    pub fn path_is_many(&self, path: &[Edge]) -> bool {
+        path.iter().any(|e| self.fanout(*e).many)
+    }
+
+    /// The key of an entity, relative to itself: a weak entity's key starts
+    /// with its owner's key, reached through the identifying relationship.
+    pub fn entity_key(&self, e: usize) -> Vec<Reached> {
+        let mut out = Vec::new();
+        self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
+        out
+    }
+
+    fn entity_key_into(&self, e: usize, prefix: &mut Vec<Edge>, out: &mut Vec<Reached>, depth: usize) {
+        let ent = self.entity(e);
+        if depth < 16 {
+            if let Some((r, owner)) = self.owner_of(e) {
+                prefix.push(Edge::Enter(r, End::To));
+                prefix.push(Edge::Leave(r, End::From));
+                self.entity_key_into(owner, prefix, out, depth + 1);
+                prefix.pop();
+                prefix.pop();
+            }
+        }
+        for k in &ent.key {
+            if let Some(AttrId::Entity(_, i)) = self.attr_id(NodeId::Entity(e), k) {
+                out.push(Reached {
+                    attr: AttrId::Entity(e, i),
+                    path: prefix.clone(),
+                });
+            }
+        }
+    }
+
+    /// The identifying relationship and owner of a weak entity.
+    pub fn owner_of(&self, e: usize) -> Option<(usize, usize)> {
+        let r = self.rel_index(self.entity(e).owner.as_deref()?)?;
+        let owner = self.end_entity(r, End::From)?;
+        (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
+    }
+
+    /// The key of any node, relative to itself. A relationship instance is
+    /// identified by its many side(s).
+    pub fn node_key(&self, n: NodeId) -> Vec<Reached> {
+        match n {
+            NodeId::Entity(e) => self.entity_key(e),
+            NodeId::Rel(r) => {
+                let rel = self.rel(r);
+                let ends: &[End] = match rel.cardinality {
+                    Cardinality::OneToOne => &[End::From],
+                    Cardinality::OneToMany => &[End::To],
+                    Cardinality::ManyToMany => &[End::From, End::To],
+                };
+                let mut out = Vec::new();
+                for &end in ends {
+                    if let Some(e) = self.end_entity(r, end) {
+                        for mut k in self.entity_key(e) {
+                            k.path.insert(0, Edge::Leave(r, end));
+                            out.push(k);
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The key of the node at the end of `path`, expressed from the start.
+    pub fn key_at(&self, start: NodeId, path: &[Edge]) -> Vec<Reached> {
+        let Some(n) = self.walk(start, path) else {
+            return vec![];
+        };
+        self.node_key(n)
+            .into_iter()
+            .map(|k| Reached {
+                attr: k.attr,
+                path: path.iter().copied().chain(k.path).collect(),
+            })
+            .collect()
+    }
+
+    /// Resolves a reference from the rows' node.
+    pub fn resolve(&self, root: NodeId, text: &str) -> Result<Reached, String> {
+        let r = AttrRef::parse(text)?;
+        let (target, path) = match &r.owner {
+            None => (root, vec![]),
+            Some(owner) => {
+                let Some(target) = self.node(owner) else {
+                    let names = self
+                        .project
+                        .entities
+                        .iter()
+                        .map(|e| e.name.as_str())
+                        .chain(self.project.relationships.iter().map(|r| r.name.as_str()));
+                    return Err(with_hint(
+                        format!("no entity or relationship \"{owner}\""),
+                        owner,
+                        names,
+                    ));
+                };
+                let path = if r.via.is_empty() {
+                    self.shortest_path(root, target)?
+                } else {
+                    self.path_via(root, target, &r.via)?
+                };
+                (target, path)
+            }
+        };
+        if let Some(a) = self.attr_id(target, &r.attr) {
+            return Ok(Reached { attr: a, path });
+        }
+        // An inherited key attribute of a weak entity, named as its column.
+        if let NodeId::Entity(e) = target {
+            for k in self.entity_key(e) {
+                if k.path.is_empty() {
+                    continue;
+                }
+                let attr = self.attr(k.attr);
+                let col = self.column_base(k.attr, false);
+                if attr.name == r.attr || col == r.attr {
+                    return Ok(Reached {
+                        attr: k.attr,
+                        path: path.iter().copied().chain(k.path).collect(),
+                    });
+                }
+            }
+        }
+        let names = self.attributes(target).iter().map(|a| a.name.as_str());
+        Err(with_hint(
+            format!(
+                "no attribute \"{}\" on {} {}",
+                r.attr,
+                match target {
+                    NodeId::Entity(_) => "entity",
+                    NodeId::Rel(_) => "relationship",
+                },
+                self.node_name(target)
+            ),
+            &r.attr,
+            names,
+        ))
+    }
+
+    /// Neighbouring steps of a node.
+    fn steps(&self, n: NodeId) -> Vec<(Edge, NodeId)> {
+        match n {
+            NodeId::Entity(e) => {
+                let mut out = Vec::new();
+                for &r in &self.incident[e] {
+                    for end in [End::From, End::To] {
+                        if self.end_entity(r, end) == Some(e) {
+                            out.push((Edge::Enter(r, end), NodeId::Rel(r)));
+                        }
+                    }
+                }
+                out
+            }
+            NodeId::Rel(r) => [End::From, End::To]
+                .into_iter()
+                .filter_map(|end| {
+                    self.end_entity(r, end)
+                        .map(|e| (Edge::Leave(r, end), NodeId::Entity(e)))
+                })
+                .collect(),
+        }
+    }
+
+    fn shortest_path(&self, root: NodeId, target: NodeId) -> Result<Vec<Edge>, String> {
+        if root == target {
+            return Ok(vec![]);
+        }
+        // Breadth-first, counting shortest paths so ambiguity is reported
+        // instead of silently picking one.
+        let mut prev: HashMap<NodeId, (NodeId, Edge)> = HashMap::new();
+        let mut ways: HashMap<NodeId, u32> = HashMap::new();
+        let mut dist: HashMap<NodeId, usize> = HashMap::new();
+        let mut queue = VecDeque::new();
+        dist.insert(root, 0);
+        ways.insert(root, 1);
+        queue.push_back(root);
+        while let Some(n) = queue.pop_front() {
+            let d = dist[&n];
+            if d >= MAX_PATH_EDGES || dist.get(&target).is_some_and(|&t| d >= t) {
+                continue;
+            }
+            for (edge, next) in self.steps(n) {
+                // Never walk back out through the relationship just entered.
+                if let (Some((_, Edge::Enter(r0, end0))), Edge::Leave(r1, end1)) = (prev.get(&n), edge) {
+                    if *r0 == r1 && *end0 == end1 {
+                        continue;
+                    }
+                }
+                match dist.get(&next) {
+                    None => {
+                        dist.insert(next, d + 1);
+                        ways.insert(next, ways[&n]);
+                        prev.insert(next, (n, edge));
+                        queue.push_back(next);
+                    }
+                    Some(&nd) if nd == d + 1 => {
+                        let w = ways[&n];
+                        *ways.get_mut(&next).expect("counted") += w;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !dist.contains_key(&target) {
+            return Err(format!(
+                "{} is not reachable from {} through relationships",
+                self.node_name(target),
+                self.node_name(root)
+            ));
+        }
+        let mut path = Vec::new();
+        let mut at = target;
+        while at != root {
+            let (p, e) = prev[&at];
+            path.push(e);
+            at = p;
+        }
+        path.reverse();
+        if ways[&target] > 1 {
+            let via: Vec<&str> = path
+                .iter()
+                .filter_map(|e| match e {
+                    Edge::Enter(r, _) => Some(self.rel(*r).name.as_str()),
+                    Edge::Leave(..) => None,
+                })
+                .collect();
+            return Err(format!(
+                "{} is reached from {} by several paths; name one with `via` (e.g. `via {}`)",
+                self.node_name(target),
+                self.node_name(root),
+                via.join(", ")
+            ));
+        }
+        Ok(path)
+    }
+
+    fn path_via(&self, root: NodeId, target: NodeId, via: &[String]) -> Result<Vec<Edge>, String> {
+        let mut at = root;
+        let mut path = Vec::new();
+        for name in via {
+            let Some(r) = self.rel_index(name) else {
+                let names = self.project.relationships.iter().map(|r| r.name.as_str());
+                return Err(with_hint(format!("no relationship \"{name}\""), name, names));
+            };
+            match at {
+                NodeId::Rel(cur) if cur == r => {}
+                NodeId::Rel(cur) => {
+                    // Leave the current relationship toward the one named.
+                    let end = [End::From, End::To].into_iter().find(|&end| {
+                        self.end_entity(cur, end).is_some_and(|e| {
+                            self.end_entity(r, End::From) == Some(e)
+                                || self.end_entity(r, End::To) == Some(e)
+                        })
+                    });
+                    let Some(end) = end else {
+                        return Err(format!("relationship {name} does not touch {}", self.rel(cur).name));
+                    };
+                    path.push(Edge::Leave(cur, end));
+                    at = NodeId::Entity(self.end_entity(cur, end).expect("checked"));
+                }
+                NodeId::Entity(_) => {}
+            }
+            if let NodeId::Entity(e) = at {
+                let end = if self.end_entity(r, End::From) == Some(e) {
+                    End::From
+                } else if self.end_entity(r, End::To) == Some(e) {
+                    End::To
+                } else {
+                    return Err(format!(
+                        "relationship {name} does not touch {}",
+                        self.entity(e).name
+                    ));
+                };
+                path.push(Edge::Enter(r, end));
+                at = NodeId::Rel(r);
+            }
+        }
+        if at == target {
+            return Ok(path);
+        }
+        if let NodeId::Rel(cur) = at {
+            for end in [End::To, End::From] {
+                if let Some(e) = self.end_entity(cur, end) {
+                    if NodeId::Entity(e) == target && path.last() != Some(&Edge::Enter(cur, end)) {
+                        path.push(Edge::Leave(cur, end));
+                        return Ok(path);
+                    }
+                }
+            }
+        }
+        Err(format!(
+            "the path via {} does not lead from {} to {}",
+            via.join(", "),
+            self.node_name(root),
+            self.node_name(target)
+        ))
+    }
+
+    /// The short name of an entity used in `_by_` names and column prefixes.
+    pub fn short(&self, n: NodeId) -> String {
+        match n {
+            NodeId::Entity(e) => {
+                let ent = self.entity(e);
+                ent.short
+                    .clone()
+                    .unwrap_or_else(|| crate::naming::snake_case(&ent.name))
+            }
+            NodeId::Rel(r) => crate::naming::snake_case(&self.rel(r).name),
+        }
+    }
+
+    /// The column name of an attribute before de-duplication: the attribute
+    /// name for the rows' own attributes, otherwise prefixed with its owner's
+    /// short name (unless it already is).
+    pub fn column_base(&self, a: AttrId, own: bool) -> String {
+        let attr = self.attr(a);
+        if let Some(c) = &attr.column {
+            return c.clone();
+        }
+        if own {
+            return attr.name.clone();
+        }
+        let short = self.short(a.node());
+        let prefix = format!("{short}_");
+        if attr.name.starts_with(&prefix) || short.is_empty() {
+            attr.name.clone()
+        } else {
+            format!("{prefix}{}", attr.name)
+        }
+    }
+
+    /// A reference string that resolves back to `reached` from `root`.
+    pub fn ref_text(&self, root: NodeId, reached: &Reached) -> String {
+        let attr = &self.attr(reached.attr).name;
+        let owner = reached.attr.node();
+        if reached.path.is_empty() {
+            return attr.clone();
+        }
+        let qualified = format!("{}.{attr}", self.node_name(owner));
+        if self.resolve(root, &qualified).ok().as_ref() == Some(reached) {
+            return qualified;
+        }
+        let via: Vec<&str> = reached
+            .path
+            .iter()
+            .filter_map(|e| match e {
+                Edge::Enter(r, _) => Some(self.rel(*r).name.as_str()),
+                Edge::Leave(..) => None,
+            })
+            .collect();
+        format!("{qualified} via {}", via.join(", "))
+    }
+
+    /// Every attribute a query rooted at `root` can name, as reference
+    /// strings, nearest first: for pickers.
+    pub fn offered(&self, root: NodeId, max_edges: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = VecDeque::from([(root, Vec::<Edge>::new())]);
+        let mut visited = std::collections::HashSet::from([root]);
+        while let Some((n, path)) = queue.pop_front() {
+            let mut names: Vec<Reached> = Vec::new();
+            if let NodeId::Entity(e) = n {
+                for k in self.entity_key(e) {
+                    if !k.path.is_empty() {
+                        names.push(Reached {
+                            attr: k.attr,
+                            path: path.iter().copied().chain(k.path).collect(),
+                        });
+                    }
+                }
+            }
+            for i in 0..self.attributes(n).len() {
+                let attr = match n {
+                    NodeId::Entity(e) => AttrId::Entity(e, i),
+                    NodeId::Rel(r) => AttrId::Rel(r, i),
+                };
+                names.push(Reached {
+                    attr,
+                    path: path.clone(),
+                });
+            }
+            for r in names {
+                if seen.insert(r.clone()) {
+                    out.push(self.ref_text(root, &r));
+                }
+            }
+            if path.len() < max_edges {
+                for (edge, next) in self.steps(n) {
+                    if visited.insert(next) {
+                        let mut p = path.clone();
+                        p.push(edge);
+                        queue.push_back((next, p));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    match crate::naming::closest(wanted, names) {
+        Some(s) => format!("{msg}; did you mean \"{s}\"?"),
+        None => msg,
+    }
+}

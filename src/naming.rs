@@ -1,0 +1,311 @@
+//! Names: snake_case and plurals for derived tables and columns, and the CQL
+//! identifier rules (which names need quotes, how quotes are escaped).
+
+/// `PointOfInterest` → `point_of_interest`, `available rooms` →
+/// `available_rooms`. Anything that is not ASCII alphanumeric separates words,
+/// so the result is always a plain identifier body (possibly empty).
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() {
+                let prev = i.checked_sub(1).map(|j| chars[j]);
+                let next = chars.get(i + 1).copied();
+                let boundary = prev.is_some_and(|p| {
+                    p.is_ascii_lowercase()
+                        || p.is_ascii_digit()
+                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+                });
+                if boundary && !out.ends_with('_') {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.push(c);
+            }
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
+/// English plural of the last word of a snake_case name.
+pub fn plural(word: &str) -> String {
+    let (head, last) = match word.rfind('_') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let irregular = [
+        ("person", "people"),
+        ("child", "children"),
+        ("man", "men"),
+        ("woman", "women"),
+        ("mouse", "mice"),
+        ("datum", "data"),
+        ("index", "indexes"),
+    ];
+    if let Some((_, p)) = irregular.iter().find(|(s, _)| *s == last) {
+        return format!("{head}{p}");
+    }
+    let uncountable = [
+        "data", "info", "information", "news", "series", "metadata", "media", "equipment",
+    ];
+    if uncountable.contains(&last) || last.is_empty() {
+        return word.to_string();
+    }
+    let vowel = |c: char| "aeiou".contains(c);
+    let plural = if let Some(stem) = last.strip_suffix('y') {
+        if stem.chars().last().is_some_and(|c| !vowel(c)) {
+            format!("{stem}ies")
+        } else {
+            format!("{last}s")
+        }
+    } else if last.ends_with('s')
+        || last.ends_with('x')
+        || last.ends_with('z')
+        || last.ends_with("ch")
+        || last.ends_with("sh")
+    {
+        format!("{last}es")
+    } else {
+        format!("{last}s")
+    };
+    format!("{head}{plural}")
+}
+
+/// Keywords Cassandra reserves: an unquoted identifier may not be one.
+const RESERVED: &[&str] = &[
+    "add",
+    "allow",
+    "alter",
+    "and",
+    "apply",
+    "asc",
+    "authorize",
+    "batch",
+    "begin",
+    "by",
+    "columnfamily",
+    "create",
+    "default",
+    "delete",
+    "desc",
+    "describe",
+    "drop",
+    "entries",
+    "execute",
+    "from",
+    "full",
+    "grant",
+    "if",
+    "in",
+    "index",
+    "infinity",
+    "insert",
+    "into",
+    "is",
+    "keyspace",
+    "limit",
+    "materialized",
+    "mbean",
+    "mbeans",
+    "modify",
+    "nan",
+    "norecursive",
+    "not",
+    "null",
+    "of",
+    "on",
+    "or",
+    "order",
+    "primary",
+    "rename",
+    "replace",
+    "revoke",
+    "schema",
+    "select",
+    "set",
+    "table",
+    "to",
+    "token",
+    "truncate",
+    "unlogged",
+    "unset",
+    "update",
+    "use",
+    "using",
+    "view",
+    "where",
+    "with",
+];
+
+pub fn is_reserved(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    RESERVED.contains(&lower.as_str())
+}
+
+/// A name that CQL accepts unquoted and that keeps its case: lowercase
+/// letters, digits and underscores, starting with a letter, not reserved.
+pub fn is_plain_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !is_reserved(name)
+}
+
+/// Keyspace, table and type names may only hold `[A-Za-z0-9_]`, even quoted.
+pub fn is_valid_schema_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 48
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The identifier as it must appear in CQL: bare when plain, otherwise in
+/// double quotes with embedded quotes doubled.
+pub fn quote(name: &str) -> String {
+    if is_plain_identifier(name) {
+        name.to_string()
+    } else {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    }
+}
+
+/// A name made safe for a schema object (`[a-z0-9_]`, starting with a
+/// letter, at most 48 characters), for names that come from free text.
+pub fn schema_name(raw: &str, fallback: &str) -> String {
+    let mut s = snake_case(raw);
+    if s.is_empty() {
+        s = fallback.to_string();
+    }
+    if s.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        s.insert(0, 't');
+        s.insert(1, '_');
+    }
+    if s.len() > 48 {
+        s.truncate(48);
+        while s.ends_with('_') {
+            s.pop();
+        }
+    }
+    s
+}
+
+/// CQL string literal with quotes doubled.
+pub fn string_literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// The most similar of `candidates` to `wanted`, for "did you mean" hints.
+pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let w = wanted.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&w, &c.to_ascii_lowercase()), c))
+        .filter(|(d, c)| *d <= (c.len().max(w.len()) / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Text from a file made safe to draw in a terminal: control characters
+/// (escape sequences above all) are shown as visible placeholders.
+pub fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c == '\n' || c == '\t' {
+                    ' '
+                } else if c.is_control() {
+                    '\u{fffd}'
+                } else {
+                    c
+                }
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_splits_words() {
+        assert_eq!(snake_case("PointOfInterest"), "point_of_interest");
+        assert_eq!(snake_case("HTTPRequest"), "http_request");
+        assert_eq!(snake_case("available rooms"), "available_rooms");
+        assert_eq!(snake_case("room2Go"), "room2_go");
+        assert_eq!(snake_case("--"), "");
+        assert_eq!(snake_case("Ünïcode x"), "n_code_x");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural("hotel"), "hotels");
+        assert_eq!(plural("amenity"), "amenities");
+        assert_eq!(plural("day"), "days");
+        assert_eq!(plural("address"), "addresses");
+        assert_eq!(plural("available_room"), "available_rooms");
+        assert_eq!(plural("message_category"), "message_categories");
+        assert_eq!(plural("person"), "people");
+        assert_eq!(plural("poi"), "pois");
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("hotel_id"), "hotel_id");
+        assert_eq!(quote("Name"), "\"Name\"");
+        assert_eq!(quote("order"), "\"order\"");
+        assert_eq!(quote("a\"b"), "\"a\"\"b\"");
+        assert_eq!(quote("1abc"), "\"1abc\"");
+        assert!(!is_plain_identifier(""));
+    }
+
+    #[test]
+    fn schema_names_are_valid() {
+        assert_eq!(schema_name("Hotel Reservations!", "x"), "hotel_reservations");
+        assert_eq!(schema_name("123", "x"), "t_123");
+        assert_eq!(schema_name("", "fallback"), "fallback");
+        assert!(is_valid_schema_name(&schema_name(&"a".repeat(100), "x")));
+    }
+
+    #[test]
+    fn closest_suggests() {
+        assert_eq!(closest("nme", ["name", "phone"]), Some("name"));
+        assert_eq!(closest("zzzzzz", ["name", "phone"]), None);
+    }
+
+    #[test]
+    fn terminal_text_has_no_escapes() {
+        let s = for_terminal("evil\x1b[2Jname\x07");
+        assert!(!s.chars().any(char::is_control));
+        assert_eq!(for_terminal("plain"), "plain");
+    }
+
+    #[test]
+    fn string_literals_escape_quotes() {
+        assert_eq!(string_literal("it's"), "'it''s'");
+    }
+}
