@@ -2,8 +2,14 @@
 //!
 //! The core (`model`, `derive`, `estimate`, `diagnose`, `cql`, `report`)
 //! knows nothing of terminals; `tui` and `cli` are thin shells over it.
+pub mod analysis;
+pub mod cli;
+pub mod cql;
 pub mod derive;
+pub mod diagnose;
 pub mod estimate;
 pub mod highlight;
 pub mod model;
 pub mod naming;
+pub mod report;
+pub mod tui;

@@ -1,1 +1,3 @@
-fn main(){}
+fn main() {
+    std::process::exit(cqlmodel::cli::main());
+}

@@ -1,0 +1,236 @@
+//! The command line: a thin shell over the core. Exit codes: 0 fine,
+//! 1 the project has errors (`check`), 2 unusable input or usage.
+
+use crate::analysis::{analyze, Analysis};
+use crate::diagnose::Severity;
+use crate::model::load::{self, LoadError};
+use crate::model::Project;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cqlmodel",
+    version,
+    about = "A terminal workbench for query-driven Apache Cassandra data modeling",
+    long_about = "Without a subcommand, opens the workbench on FILE, or on a copy of the bundled hotel sample when no FILE is given.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// Project file to open in the workbench (.cqlm.ron).
+    pub file: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start an empty project in the workbench (saved to FILE).
+    New { file: PathBuf },
+    /// Print the logical tables in Chebotko notation with estimates.
+    Derive {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Write the CQL schema (keyspace, types, tables, indexes; SELECTs as comments).
+    Cql {
+        file: PathBuf,
+        /// Output file; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Report errors and review diagnostics; exit 1 when there are errors.
+    Check {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also fail (exit 1) on warnings: `--deny warnings`.
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    Warnings,
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        None => crate::tui::run(match cli.file {
+            Some(f) => crate::tui::Launch::Open(f),
+            None => crate::tui::Launch::Sample,
+        }),
+        Some(Command::New { file }) => crate::tui::run(crate::tui::Launch::New(file)),
+        Some(Command::Derive { file, format }) => derive_cmd(&file, format),
+        Some(Command::Cql { file, output }) => cql_cmd(&file, output.as_deref()),
+        Some(Command::Check { file, format, deny }) => check_cmd(&file, format, deny),
+    }
+}
+
+fn fail(msg: &str) -> i32 {
+    eprintln!("cqlmodel: {}", crate::naming::for_terminal(msg));
+    2
+}
+
+fn load_valid(file: &Path) -> Result<Project, i32> {
+    load::read(file).map_err(|e| match e {
+        LoadError::Invalid(problems) => {
+            let mut msg = format!("{}: the project has {} problem(s):", file.display(), problems.len());
+            for p in problems {
+                msg.push_str(&format!("\n  {p}"));
+            }
+            fail(&msg)
+        }
+        other => fail(&format!("{}: {other}", file.display())),
+    })
+}
+
+fn print(text: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => 0,
+        // A closed pipe (`| head`) is not an error worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => fail(&format!("writing output: {e}")),
+    }
+}
+
+fn derive_cmd(file: &Path, format: Format) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let a = analyze(&project);
+    match format {
+        Format::Text => print(&crate::report::chebotko(&project, &a)),
+        Format::Json => print(&json(&serde_json::json!({
+            "project": project.name,
+            "keyspace": project.keyspace.name,
+            "tables": tables_json(&a),
+            "plans": a.model.plans,
+            "writes": a.model.writes,
+        }))),
+    }
+}
+
+fn tables_json(a: &Analysis) -> serde_json::Value {
+    serde_json::Value::Array(
+        a.model
+            .tables
+            .iter()
+            .zip(&a.estimates)
+            .map(|(t, e)| {
+                let mut v = serde_json::to_value(t).unwrap_or_default();
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("estimate".into(), serde_json::to_value(e).unwrap_or_default());
+                    if let Some(cols) = obj.get_mut("columns").and_then(|c| c.as_array_mut()) {
+                        for (c, col) in cols.iter_mut().zip(&t.columns) {
+                            if let Some(o) = c.as_object_mut() {
+                                o.insert("marker".into(), col.role.marker().into());
+                                o.insert("type".into(), col.ty.to_string().into());
+                            }
+                        }
+                    }
+                }
+                v
+            })
+            .collect(),
+    )
+}
+
+fn json(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
+    s.push('\n');
+    s
+}
+
+fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let a = analyze(&project);
+    let text = crate::cql::script(&project, &a.model);
+    match output {
+        None => print(&text),
+        Some(out) => match load::write_atomic(out, &text) {
+            Ok(()) => {
+                eprintln!("wrote {} ({} tables)", out.display(), a.model.tables.len());
+                0
+            }
+            Err(e) => fail(&format!("{}: {e}", out.display())),
+        },
+    }
+}
+
+fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
+    let text = match load::read_text(file) {
+        Ok(t) => t,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let project = match load::parse(&text) {
+        Ok(p) => p,
+        Err(LoadError::Invalid(problems)) => {
+            return fail(&format!("{}: {}", file.display(), LoadError::Invalid(problems)))
+        }
+        Err(e) => return fail(&format!("{}: {e}", file.display())),
+    };
+    let problems = load::validate(&project);
+    let a = if problems.is_empty() {
+        analyze(&project)
+    } else {
+        Analysis::default()
+    };
+    let count = |s: Severity| a.diagnostics.iter().filter(|d| d.severity == s).count();
+    let errors = problems.len() + count(Severity::Error);
+    let warnings = count(Severity::Warning);
+    let hints = count(Severity::Hint);
+    let code = if errors > 0 || (deny == Some(Deny::Warnings) && warnings > 0) {
+        1
+    } else {
+        0
+    };
+    let shown = match format {
+        Format::Json => print(&json(&serde_json::json!({
+            "file": file.display().to_string(),
+            "errors": errors,
+            "warnings": warnings,
+            "hints": hints,
+            "problems": problems,
+            "diagnostics": a.diagnostics,
+        }))),
+        Format::Text => {
+            let mut s = String::new();
+            for p in &problems {
+                s.push_str(&format!("error[reference] {p}\n"));
+            }
+            s.push_str(&crate::report::diagnostics(&a));
+            s.push_str(&format!(
+                "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)\n",
+                file.display()
+            ));
+            print(&s)
+        }
+    };
+    if shown != 0 {
+        return shown;
+    }
+    code
+}

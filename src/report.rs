@@ -1,0 +1,127 @@
+//! Plain-text reports of a derived model: the logical tables in Chebotko
+//! notation with served queries and estimates, for terminals, files and
+//! reviews.
+
+use crate::analysis::Analysis;
+use crate::estimate::{group_digits, human_bytes, Estimate};
+use crate::model::Project;
+use crate::naming::for_terminal;
+use std::fmt::Write;
+
+/// Rows and values per partition shown with one decimal when fractional.
+pub fn count(v: f64) -> String {
+    if v.is_finite() && v.fract().abs() > 1e-9 && v < 1000.0 {
+        format!("{v:.1}")
+    } else {
+        group_digits(v)
+    }
+}
+
+/// The one-line estimate summary of a table.
+pub fn estimate_line(e: &Estimate, rf: u32) -> String {
+    let mut s = format!(
+        "{} rows in {} partitions; Nr {}",
+        group_digits(e.rows),
+        group_digits(e.partitions),
+        count(e.rows_per_partition)
+    );
+    if e.rows_per_partition_max > e.rows_per_partition * 1.0001 {
+        let _ = write!(s, " (worst {})", count(e.rows_per_partition_max));
+    }
+    let _ = write!(s, ", Nv {}, St {}", count(e.values), human_bytes(e.partition_bytes));
+    if e.partition_bytes_max > e.partition_bytes * 1.0001 {
+        let _ = write!(s, " (worst {})", human_bytes(e.partition_bytes_max));
+    }
+    let _ = write!(s, "; table {}, disk {} (RF {rf})", human_bytes(e.table_bytes), human_bytes(e.disk_bytes));
+    s
+}
+
+/// The logical model in Chebotko notation: K, C↑, C↓ and S markers, the
+/// queries each table serves, its estimates and the SELECTs.
+pub fn chebotko(project: &Project, a: &Analysis) -> String {
+    let rf = project.keyspace.replication.total_factor();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} — keyspace {} — {} tables for {} queries",
+        for_terminal(&project.name),
+        for_terminal(&project.keyspace.name),
+        a.model.tables.len(),
+        project.queries.len()
+    );
+    for (i, t) in a.model.tables.iter().enumerate() {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "{}  (rows: {}; serves {})",
+            for_terminal(&t.name),
+            for_terminal(&t.rows),
+            for_terminal(&t.queries.join(", "))
+        );
+        let width = t.columns.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+        for c in &t.columns {
+            let _ = writeln!(
+                s,
+                "  {:<3} {:<width$}  {}",
+                c.role.marker(),
+                for_terminal(&c.name),
+                for_terminal(&c.ty.to_string())
+            );
+        }
+        if let Some(e) = a.estimates.get(i) {
+            let _ = writeln!(s, "  estimate: {}", estimate_line(e, rf));
+            for n in &e.assumptions {
+                let _ = writeln!(s, "    assumed: {}", for_terminal(n));
+            }
+        }
+        for p in a.model.plans.iter().filter(|p| p.table == Some(i)) {
+            let _ = writeln!(s, "  {}: {}", for_terminal(&p.query), for_terminal(&p.select));
+            if let Some(why) = p.access.reason() {
+                let _ = writeln!(s, "    {} — {}", p.access.label(), for_terminal(why));
+            }
+        }
+    }
+    let unserved: Vec<&str> = a
+        .model
+        .plans
+        .iter()
+        .filter(|p| p.table.is_none())
+        .map(|p| p.query.as_str())
+        .collect();
+    if !unserved.is_empty() {
+        let _ = writeln!(s, "\nqueries without a table: {}", for_terminal(&unserved.join(", ")));
+    }
+    s
+}
+
+/// Diagnostics as text, one block each.
+pub fn diagnostics(a: &Analysis) -> String {
+    let mut s = String::new();
+    for d in &a.diagnostics {
+        let _ = writeln!(
+            s,
+            "{}[{}] {}: {}",
+            d.severity.label(),
+            d.rule,
+            for_terminal(&subject_label(&d.subject)),
+            for_terminal(&d.message)
+        );
+        let _ = writeln!(s, "  fix: {}", for_terminal(&d.fix));
+        let _ = writeln!(s, "  source: {}", d.source);
+    }
+    s
+}
+
+pub fn subject_label(s: &crate::diagnose::Subject) -> String {
+    use crate::diagnose::Subject;
+    match s {
+        Subject::Project => "project".into(),
+        Subject::Entity(e) => format!("entity {e}"),
+        Subject::Attribute { item, attribute } => format!("{item}.{attribute}"),
+        Subject::Relationship(r) => format!("relationship {r}"),
+        Subject::Query(q) => format!("query {q}"),
+        Subject::Table(t) => format!("table {t}"),
+        Subject::Column { table, column } => format!("{table}.{column}"),
+        Subject::Path(p) => p.clone(),
+    }
+}
