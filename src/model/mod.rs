@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod resolve;
+pub mod synthetic;
 pub mod types;
 
 use serde::{Deserialize, Serialize};
