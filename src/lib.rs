@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod cli;
 pub mod cql;
 pub mod derive;
+pub mod diff;
 pub mod diagnose;
 pub mod estimate;
 pub mod highlight;
