@@ -145,8 +145,17 @@ const RESERVED: &[&str] = &[
 ];
 
 pub fn is_reserved(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    RESERVED.contains(&lower.as_str())
+    if name.len() > 16 {
+        return false;
+    }
+    let mut buf = [0u8; 16];
+    for (b, c) in buf.iter_mut().zip(name.bytes()) {
+        *b = c.to_ascii_lowercase();
+    }
+    match std::str::from_utf8(&buf[..name.len()]) {
+        Ok(lower) => RESERVED.binary_search(&lower).is_ok(),
+        Err(_) => false,
+    }
 }
 
 /// A name that CQL accepts unquoted and that keeps its case: lowercase
@@ -271,6 +280,12 @@ mod tests {
         assert_eq!(plural("message_category"), "message_categories");
         assert_eq!(plural("person"), "people");
         assert_eq!(plural("poi"), "pois");
+    }
+
+    #[test]
+    fn reserved_words_are_sorted_for_binary_search() {
+        assert!(RESERVED.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_reserved("ORDER") && is_reserved("token") && !is_reserved("date"));
     }
 
     #[test]

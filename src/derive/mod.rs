@@ -58,7 +58,7 @@ impl Rule {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Role {
     Partition,
     Clustering(Dir),
@@ -248,6 +248,8 @@ struct Draft {
     pinned: Option<String>,
     /// Search tokens for the `_by_` name.
     name_stem: String,
+    /// The building query's references, when all of them resolved.
+    resolved: Option<serve::Resolved>,
 }
 
 pub fn derive(project: &Project) -> LogicalModel {
@@ -262,6 +264,7 @@ pub fn derive(project: &Project) -> LogicalModel {
     // 1. One draft per query that has its own table.
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::new();
+    let mut own_draft: HashMap<&str, usize> = HashMap::new();
     for (qi, q) in project.queries.iter().enumerate() {
         let decision = decisions.get(q.id.as_str()).copied();
         if decision.and_then(|d| d.served_by.as_ref()).is_some() {
@@ -269,6 +272,7 @@ pub fn derive(project: &Project) -> LogicalModel {
         }
         match build(&graph, q, qi, decision, &mut problems) {
             Some(d) => {
+                own_draft.insert(q.id.as_str(), drafts.len());
                 draft_of.insert(q.id.as_str(), drafts.len());
                 drafts.push(d);
             }
@@ -278,19 +282,24 @@ pub fn derive(project: &Project) -> LogicalModel {
 
     // 2. Queries that need exactly the same table share it.
     let mut merged_into: HashMap<usize, usize> = HashMap::new();
-    let mut by_signature: HashMap<String, usize> = HashMap::new();
-    for i in 0..drafts.len() {
-        let sig = signature(&drafts[i]);
-        match by_signature.get(&sig) {
-            Some(&first) => {
-                merged_into.insert(i, first);
-                let q = drafts[i].table.queries[0].clone();
-                drafts[first].table.queries.push(q);
-            }
-            None => {
-                by_signature.insert(sig, i);
+    {
+        let mut by_signature: HashMap<Signature, usize> = HashMap::new();
+        for (i, d) in drafts.iter().enumerate() {
+            match by_signature.get(&signature(d)) {
+                Some(&first) => {
+                    merged_into.insert(i, first);
+                }
+                None => {
+                    by_signature.insert(signature(d), i);
+                }
             }
         }
+    }
+    let mut shared: Vec<(usize, usize)> = merged_into.iter().map(|(&i, &f)| (i, f)).collect();
+    shared.sort_unstable();
+    for (i, first) in shared {
+        let q = drafts[i].table.queries[0].clone();
+        drafts[first].table.queries.push(q);
     }
     for q in &project.queries {
         if let Some(i) = draft_of.get_mut(q.id.as_str()) {
@@ -379,7 +388,7 @@ pub fn derive(project: &Project) -> LogicalModel {
     let mut index_of: HashMap<usize, usize> = HashMap::new();
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
-        let mut t = drafts[i].table.clone();
+        let mut t = std::mem::replace(&mut drafts[i].table, empty_table());
         t.name = final_name.remove(&i).unwrap_or_default();
         index_of.insert(i, tables.len());
         tables.push(t);
@@ -392,7 +401,10 @@ pub fn derive(project: &Project) -> LogicalModel {
         let plan = match table {
             Some(ti) => {
                 let draft = &drafts[kept[ti]];
-                serve::plan(&graph, project, q, &tables[ti], ti, &draft.ids, draft.root)
+                let resolved = own_draft
+                    .get(q.id.as_str())
+                    .and_then(|&i| drafts[i].resolved.as_ref());
+                serve::plan(&graph, project, q, resolved, &tables[ti], ti, &draft.ids, draft.root)
             }
             None => Plan {
                 query: q.id.clone(),
@@ -414,6 +426,21 @@ pub fn derive(project: &Project) -> LogicalModel {
         plans,
         writes,
         problems,
+    }
+}
+
+fn empty_table() -> Table {
+    Table {
+        name: String::new(),
+        rows: String::new(),
+        queries: vec![],
+        columns: vec![],
+        indexes: vec![],
+        ttl_seconds: None,
+        dropped: vec![],
+        candidate: None,
+        origin: String::new(),
+        collection: false,
     }
 }
 
@@ -638,12 +665,23 @@ fn build(
         }
     }
     let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
+    let complete = equality.len() == q.equality.len()
+        && range.is_some() == q.range.is_some()
+        && order.len() == q.order.len()
+        && returns.len() == q.returns.len();
+    let resolved = complete.then(|| serve::Resolved {
+        eq: equality,
+        range,
+        order: order.into_iter().map(|(r, _)| r).collect(),
+        returns,
+    });
     Some(Draft {
         table: t,
         ids,
         root,
         pinned,
         name_stem,
+        resolved,
     })
 }
 
@@ -866,8 +904,6 @@ fn push_up_relationships(
         };
         let keep: Vec<usize> = (0..t.columns.len()).filter(|i| !members.contains(i)).collect();
         permute(t, ids, &keep);
-        t.columns.truncate(keep.len());
-        ids.truncate(keep.len());
         let name = unique_column_name(t, &name);
         t.columns.push(Column {
             name,
@@ -903,13 +939,13 @@ fn collection_type(t: &Table, keys: &[usize], values: &[usize]) -> CqlType {
     }
 }
 
+/// Reorders columns (and their ids) to `order`; columns not named in
+/// `order` are dropped.
 fn permute(t: &mut Table, ids: &mut Vec<Option<Reached>>, order: &[usize]) {
-    let cols: Vec<Column> = order.iter().map(|&i| t.columns[i].clone()).collect();
-    let new_ids: Vec<Option<Reached>> = order.iter().map(|&i| ids[i].clone()).collect();
-    let rest = t.columns.len() - order.len();
-    t.columns.splice(..order.len(), cols);
-    ids.splice(..order.len(), new_ids);
-    debug_assert!(rest == 0 || order.len() < t.columns.len());
+    let mut cols: Vec<Option<Column>> = std::mem::take(&mut t.columns).into_iter().map(Some).collect();
+    let mut old_ids: Vec<Option<Option<Reached>>> = std::mem::take(ids).into_iter().map(Some).collect();
+    t.columns = order.iter().filter_map(|&i| cols[i].take()).collect();
+    *ids = order.iter().filter_map(|&i| old_ids[i].take()).collect();
 }
 
 /// Partition key columns first, then clustering, then the rest, each group
@@ -974,10 +1010,7 @@ fn counter_rules(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
             t.dropped.push(c.name.clone());
         }
     }
-    let n = keep.len();
     permute(t, ids, &keep);
-    t.columns.truncate(n);
-    ids.truncate(n);
     for c in t.columns.iter_mut() {
         if c.role == Role::Static {
             c.role = Role::Regular;
@@ -992,13 +1025,25 @@ fn keep_name(cols: &[Column], name: &str) -> bool {
 
 /// Tables are identical when they hold the same rows with the same columns
 /// in the same roles.
-fn signature(d: &Draft) -> String {
+type Signature<'a> = (
+    &'a str,
+    Option<&'a str>,
+    &'a [String],
+    Option<u64>,
+    bool,
+    Vec<(&'a str, &'a CqlType, Role)>,
+);
+
+fn signature(d: &Draft) -> Signature<'_> {
     let t = &d.table;
-    let mut s = format!("{}|{:?}|{:?}|{:?}|", t.rows, d.pinned, t.indexes, t.ttl_seconds);
-    for c in &t.columns {
-        s.push_str(&format!("{}:{}:{:?};", c.name, c.ty, c.role));
-    }
-    s
+    (
+        t.rows.as_str(),
+        d.pinned.as_deref(),
+        t.indexes.as_slice(),
+        t.ttl_seconds,
+        t.collection,
+        t.columns.iter().map(|c| (c.name.as_str(), &c.ty, c.role)).collect(),
+    )
 }
 
 fn write_paths(
@@ -1010,45 +1055,47 @@ fn write_paths(
     let p = graph.project;
     let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
     nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
-    let mut out = Vec::with_capacity(nodes.len());
-    for n in nodes {
-        let mut insert: Vec<String> = Vec::new();
-        let attrs = graph.attributes(n);
-        let mut update: Vec<AttrWrites> = attrs
-            .iter()
-            .map(|a| AttrWrites {
-                attribute: a.name.clone(),
-                tables: vec![],
-            })
-            .collect();
-        for (ti, t) in tables.iter().enumerate() {
-            // An insert of this item writes every table whose rows it is, and
-            // every table holding its attributes.
-            let mut touches = roots[ti] == n;
-            for (c, id) in t.columns.iter().zip(ids[ti]) {
-                let Some(r) = id else { continue };
-                let (node, idx) = match r.attr {
-                    AttrId::Entity(e, i) => (NodeId::Entity(e), i),
-                    AttrId::Rel(x, i) => (NodeId::Rel(x), i),
-                };
-                if node != n {
-                    continue;
-                }
-                touches = true;
-                let entry = &mut update[idx].tables;
-                if !entry.iter().any(|(name, _)| name == &t.name) {
-                    entry.push((t.name.clone(), c.role.is_key()));
-                }
+    let slot = |n: NodeId| match n {
+        NodeId::Entity(e) => e,
+        NodeId::Rel(r) => p.entities.len() + r,
+    };
+    let mut out: Vec<WritePath> = nodes
+        .iter()
+        .map(|&n| WritePath {
+            item: graph.node_name(n).to_string(),
+            insert: vec![],
+            update: graph
+                .attributes(n)
+                .iter()
+                .map(|a| AttrWrites {
+                    attribute: a.name.clone(),
+                    tables: vec![],
+                })
+                .collect(),
+        })
+        .collect();
+    // One pass over the tables: an insert of an item writes every table
+    // whose rows it is and every table holding its attributes.
+    for (ti, t) in tables.iter().enumerate() {
+        let mut touched: Vec<usize> = vec![slot(roots[ti])];
+        for (c, id) in t.columns.iter().zip(ids[ti]) {
+            let Some(r) = id else { continue };
+            let (node, idx) = match r.attr {
+                AttrId::Entity(e, i) => (NodeId::Entity(e), i),
+                AttrId::Rel(x, i) => (NodeId::Rel(x), i),
+            };
+            let s = slot(node);
+            if !touched.contains(&s) {
+                touched.push(s);
             }
-            if touches {
-                insert.push(t.name.clone());
+            let entry = &mut out[s].update[idx].tables;
+            if !entry.iter().any(|(name, _)| name == &t.name) {
+                entry.push((t.name.clone(), c.role.is_key()));
             }
         }
-        out.push(WritePath {
-            item: graph.node_name(n).to_string(),
-            insert,
-            update,
-        });
+        for s in touched {
+            out[s].insert.push(t.name.clone());
+        }
     }
     out
 }

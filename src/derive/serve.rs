@@ -306,18 +306,30 @@ pub fn select_text(keyspace: &str, table: &str, shape: &KeyShape, req: &Request,
     s
 }
 
-/// The request of a query against a derived table, mapping its attribute
+/// A query's attribute references resolved from its rows' node.
+#[derive(Clone, Debug, Default)]
+pub struct Resolved {
+    pub eq: Vec<Reached>,
+    pub range: Option<Reached>,
+    pub order: Vec<Reached>,
+    pub returns: Vec<Reached>,
+}
+
+pub fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved, String> {
+    let r = |text: &str| graph.resolve(root, text).map(normalize);
+    Ok(Resolved {
+        eq: q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
+        range: q.range.as_ref().map(|x| r(&x.attr)).transpose()?,
+        order: q.order.iter().map(|o| r(&o.attr)).collect::<Result<_, _>>()?,
+        returns: q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
+    })
+}
+
+/// The request of a query against a derived table, mapping its resolved
 /// references to the table's columns.
-pub fn request(graph: &Graph, q: &Query, table: &Table, ids: &[Option<Reached>], root: NodeId) -> Result<Request, String> {
-    if graph.node(&q.rows) != Some(root) {
-        return Err(format!(
-            "the table holds {} rows but {} returns {}",
-            table.rows, q.id, q.rows
-        ));
-    }
-    let col = |text: &str| -> Result<String, String> {
-        let r = normalize(graph.resolve(root, text)?);
-        match ids.iter().position(|x| x.as_ref() == Some(&r)) {
+pub fn request(q: &Query, res: &Resolved, table: &Table, ids: &[Option<Reached>]) -> Result<Request, String> {
+    let col = |r: &Reached, text: &str| -> Result<String, String> {
+        match ids.iter().position(|x| x.as_ref() == Some(r)) {
             Some(i) => Ok(table.columns[i].name.clone()),
             None => Err(format!("{text} is not a column of {}", table.name)),
         }
@@ -326,28 +338,48 @@ pub fn request(graph: &Graph, q: &Query, table: &Table, ids: &[Option<Reached>],
         limit: q.limit,
         ..Request::default()
     };
-    for e in &q.equality {
-        req.eq.push(col(e)?);
+    for (r, text) in res.eq.iter().zip(&q.equality) {
+        req.eq.push(col(r, text)?);
     }
-    if let Some(r) = &q.range {
-        req.range = Some((col(&r.attr)?, r.op));
+    if let (Some(r), Some(range)) = (&res.range, &q.range) {
+        req.range = Some((col(r, &range.attr)?, range.op));
     }
-    for o in &q.order {
-        let c = col(&o.attr)?;
+    for (r, o) in res.order.iter().zip(&q.order) {
+        let c = col(r, &o.attr)?;
         // Ordering by an equality-restricted column orders nothing.
         if !req.eq.contains(&c) {
             req.order.push((c, o.dir));
         }
     }
-    for r in &q.returns {
-        req.returns.push(col(r)?);
+    for (r, text) in res.returns.iter().zip(&q.returns) {
+        req.returns.push(col(r, text)?);
     }
     Ok(req)
 }
 
-pub fn plan(graph: &Graph, project: &Project, q: &Query, table: &Table, ti: usize, ids: &[Option<Reached>], root: NodeId) -> Plan {
+pub fn plan(
+    graph: &Graph,
+    project: &Project,
+    q: &Query,
+    resolved: Option<&Resolved>,
+    table: &Table,
+    ti: usize,
+    ids: &[Option<Reached>],
+    root: NodeId,
+) -> Plan {
     let shape = KeyShape::of(table);
-    let (access, select) = match request(graph, q, table, ids, root) {
+    let req = if graph.node(&q.rows) != Some(root) {
+        Err(format!(
+            "the table holds {} rows but {} returns {}",
+            table.rows, q.id, q.rows
+        ))
+    } else {
+        match resolved {
+            Some(r) => request(q, r, table, ids),
+            None => resolve_query(graph, root, q).and_then(|r| request(q, &r, table, ids)),
+        }
+    };
+    let (access, select) = match req {
         Ok(req) => {
             let (access, order_by) = access(&shape, &req);
             let select = select_text(&project.keyspace.name, &table.name, &shape, &req, &order_by, &access);

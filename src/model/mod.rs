@@ -262,7 +262,7 @@ pub struct Relationship {
     pub attributes: Vec<Attribute>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum Dir {
     #[default]
     Asc,

@@ -355,6 +355,12 @@ impl<'p> Graph<'p> {
 
     /// Resolves a reference from the rows' node.
     pub fn resolve(&self, root: NodeId, text: &str) -> Result<Reached, String> {
+        // Most references name an attribute of the rows: no parsing needed.
+        if !text.contains('.') && !text.contains(' ') {
+            if let Some(a) = self.attr_id(root, text) {
+                return Ok(Reached { attr: a, path: vec![] });
+            }
+        }
         let r = AttrRef::parse(text)?;
         let (target, path) = match &r.owner {
             None => (root, vec![]),
