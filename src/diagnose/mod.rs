@@ -2,9 +2,26 @@
 //! each with a stable id, a severity, the item it concerns, what goes wrong,
 //! a suggested fix, the source of the guidance, and where possible a
 //! one-key refinement.
+//!
+//! Rules live in one file per family; [`RULES`] lists every id so the
+//! shells can document them, and [`diagnose`] runs them all.
 
-use crate::derive::LogicalModel;
-use crate::estimate::Estimate;
+mod keys;
+mod partition;
+mod workflow;
+mod workload;
+mod writes;
+
+pub use keys::missing_key;
+pub use partition::{
+    bucket_source, choose_bucket_for, extra_name as partition_extra_name, fits, with_bucket,
+    DEFAULT_SHARDS,
+};
+pub use writes::logged_batch;
+
+use crate::derive::{LogicalModel, Source, Table};
+use crate::estimate::{Estimate, Estimator};
+use crate::model::resolve::Graph;
 use crate::model::{Period, Project};
 use serde::Serialize;
 
@@ -30,23 +47,119 @@ impl Severity {
 pub enum Subject {
     Project,
     Entity(String),
-    Attribute { item: String, attribute: String },
+    Attribute {
+        item: String,
+        attribute: String,
+    },
     Relationship(String),
     Query(String),
     Table(String),
-    Column { table: String, column: String },
+    Column {
+        table: String,
+        column: String,
+    },
     /// A location in the project file (`queries[3].equality[0]`).
     Path(String),
 }
 
-/// A change to the project's decisions that fixes a diagnostic.
+/// A change to the project's decisions that fixes a diagnostic. `query` is
+/// the query whose decision shapes the table (the table's origin). Every
+/// refinement has an inverse, so the TUI can offer both directions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Refinement {
-    AddBucket { query: String, column: String, source: String, period: Period },
-    AddShard { query: String, column: String, count: u32 },
+    /// A time bucket computed from `source`, appended to the partition key.
+    AddBucket {
+        query: String,
+        column: String,
+        source: String,
+        period: Period,
+    },
+    /// A shard number in 0..count, appended to the partition key.
+    AddShard {
+        query: String,
+        column: String,
+        count: u32,
+    },
+    /// Removes a bucket or shard column (inverse of the two above).
+    RemoveExtra { query: String, column: String },
+    /// Moves a clustering column into the partition key.
     Promote { query: String, column: String },
+    /// Moves a promoted column back into clustering.
+    Demote { query: String, column: String },
+    /// Replaces a timestamp column by a timeuuid.
     Timeuuid { query: String, column: String },
+    /// Back to the attribute's timestamp.
+    UndoTimeuuid { query: String, column: String },
+    /// Pushes the children reached through a relationship up into one
+    /// collection column instead of clustering rows.
     Collection { query: String, relationship: String },
+    /// Back to clustering rows.
+    Uncollection { query: String, relationship: String },
+}
+
+impl Refinement {
+    /// The query whose decision the refinement changes.
+    pub fn query(&self) -> &str {
+        match self {
+            Refinement::AddBucket { query, .. }
+            | Refinement::AddShard { query, .. }
+            | Refinement::RemoveExtra { query, .. }
+            | Refinement::Promote { query, .. }
+            | Refinement::Demote { query, .. }
+            | Refinement::Timeuuid { query, .. }
+            | Refinement::UndoTimeuuid { query, .. }
+            | Refinement::Collection { query, .. }
+            | Refinement::Uncollection { query, .. } => query,
+        }
+    }
+
+    /// One line for menus: `Add a day bucket on posted_at to Q3's table`.
+    pub fn label(&self) -> String {
+        match self {
+            Refinement::AddBucket {
+                query,
+                source,
+                period,
+                column,
+            } => {
+                format!("Add {} bucket {column} (from {source}) to the partition key of {query}'s table", partition::a_period(*period))
+            }
+            Refinement::AddShard {
+                query,
+                column,
+                count,
+            } => {
+                format!("Add a shard {column} (0..{count}) to the partition key of {query}'s table")
+            }
+            Refinement::RemoveExtra { query, column } => {
+                format!("Remove {column} from the partition key of {query}'s table")
+            }
+            Refinement::Promote { query, column } => {
+                format!("Move {column} from clustering into the partition key of {query}'s table")
+            }
+            Refinement::Demote { query, column } => {
+                format!("Move {column} back into clustering in {query}'s table")
+            }
+            Refinement::Timeuuid { query, column } => {
+                format!("Make {column} a timeuuid in {query}'s table")
+            }
+            Refinement::UndoTimeuuid { query, column } => {
+                format!("Make {column} a timestamp again in {query}'s table")
+            }
+            Refinement::Collection {
+                query,
+                relationship,
+            } => {
+                format!("Push {relationship} up into a collection in {query}'s table")
+            }
+            Refinement::Uncollection {
+                query,
+                relationship,
+            } => {
+                format!("Store {relationship} as clustering rows again in {query}'s table")
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,22 +176,280 @@ pub struct Diagnostic {
     pub refinement: Option<Refinement>,
 }
 
+/// A rule's documentation: what `cqlmodel check` can report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleInfo {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub title: &'static str,
+    pub source: &'static str,
+}
+
+const SEED_000: &str = "seed 000 (Instaclustr, Review & Tune)";
+
+/// Every rule the review runs, in report order. Ids are stable: scripts
+/// and `--deny` policies may rely on them.
+pub const RULES: &[RuleInfo] = &[
+    RuleInfo {
+        id: "derivation",
+        severity: Severity::Error,
+        title: "A reference or decision the derivation could not honour",
+        source: "cqlmodel derivation",
+    },
+    RuleInfo {
+        id: "partition-cell-limit",
+        severity: Severity::Error,
+        title: "A partition past Cassandra's 2 billion cells",
+        source: "Cassandra limit: 2 billion cells per partition (seed 001)",
+    },
+    RuleInfo {
+        id: "partition-too-large",
+        severity: Severity::Warning,
+        title: "Values or bytes per partition over the project's thresholds",
+        source: "Apache Cassandra docs partition sizing; 100,000 values / 100 MB rule of thumb (seed 001: wide, not too wide)",
+    },
+    RuleInfo {
+        id: "unbounded-partition",
+        severity: Severity::Warning,
+        title: "Rows per partition grow with time, bounded by neither a time bucket nor a TTL",
+        source: SEED_000,
+    },
+    RuleInfo {
+        id: "retention-without-ttl",
+        severity: Severity::Hint,
+        title: "A stated retention that no TTL enforces",
+        source: "seed 001 (decide on the proper TTL up front)",
+    },
+    RuleInfo {
+        id: "hot-partition",
+        severity: Severity::Warning,
+        title: "Few partition key values (or a time value alone): writes hit one replica set",
+        source: "seed 001 (row key is the shard key; ddmmyyhh hot spots); seed 000 (partition key cardinality)",
+    },
+    RuleInfo {
+        id: "large-value",
+        severity: Severity::Warning,
+        title: "Average cell over 1 MB",
+        source: "seed 001 (limit values to a few MB; a value is read whole into heap)",
+    },
+    RuleInfo {
+        id: "large-collection",
+        severity: Severity::Warning,
+        title: "A collection expected to hold more than 64K elements",
+        source: "Cassandra limit: 64K elements per collection (native protocol v2); collections are read whole (seed 001)",
+    },
+    RuleInfo {
+        id: "rows-overwrite",
+        severity: Severity::Error,
+        title: "The primary key does not identify the rows: inserts overwrite each other",
+        source: "MR5 (seed 003: a key that defines a unique data element); seed 001 (upserts overwrite silently)",
+    },
+    RuleInfo {
+        id: "timestamp-key",
+        severity: Severity::Warning,
+        title: "A bare timestamp makes rows unique: colliding writers overwrite",
+        source: "seed 001 (don't use a timestamp alone as a column key; prefer timeuuid)",
+    },
+    RuleInfo {
+        id: "mutable-key",
+        severity: Severity::Warning,
+        title: "A key column whose value changes: every change is a delete plus an insert",
+        source: "seed 000 (updates of key values; the client status example)",
+    },
+    RuleInfo {
+        id: "queue",
+        severity: Severity::Warning,
+        title: "A query that consumes and deletes rows from the front of a partition",
+        source: "seed 003 (the queue anti-pattern)",
+    },
+    RuleInfo {
+        id: "counter-mixed",
+        severity: Severity::Error,
+        title: "Counter and non-counter columns in one table",
+        source: "Cassandra rule: a counter table holds only counters besides its key",
+    },
+    RuleInfo {
+        id: "counter-as-id",
+        severity: Severity::Error,
+        title: "A counter used as a key or id",
+        source: "seed 001 (counters are no surrogate key generator)",
+    },
+    RuleInfo {
+        id: "counter-retry",
+        severity: Severity::Hint,
+        title: "Counter increments are not idempotent: retries over-count",
+        source: "seed 001 (idempotent writes; counters)",
+    },
+    RuleInfo {
+        id: "query-unservable",
+        severity: Severity::Error,
+        title: "A query its table cannot answer at all",
+        source: "Cassandra CQL restriction rules",
+    },
+    RuleInfo {
+        id: "query-needs-filtering",
+        severity: Severity::Warning,
+        title: "A query its table answers only with ALLOW FILTERING",
+        source: "Cassandra CQL restriction rules",
+    },
+    RuleInfo {
+        id: "index-high-cardinality",
+        severity: Severity::Warning,
+        title: "A secondary index on a column with many distinct values",
+        source: "seed 000 (indexed columns need much lower cardinality than the table)",
+    },
+    RuleInfo {
+        id: "index-frequent-updates",
+        severity: Severity::Warning,
+        title: "A secondary index on a column that changes",
+        source: "seed 000 (mind the update frequency of indexed values)",
+    },
+    RuleInfo {
+        id: "write-amplification",
+        severity: Severity::Hint,
+        title: "Rows or a changing attribute copied into many tables",
+        source: "seed 000 (push-down cost of multiple copies); Cassandra logged batches",
+    },
+    RuleInfo {
+        id: "query-without-table",
+        severity: Severity::Error,
+        title: "A query no table serves",
+        source: "seed 003 (one table per query)",
+    },
+    RuleInfo {
+        id: "table-serves-no-query",
+        severity: Severity::Warning,
+        title: "A table that answers none of its queries",
+        source: "seed 003 (tables exist for queries)",
+    },
+    RuleInfo {
+        id: "workflow-input-gap",
+        severity: Severity::Warning,
+        title: "A query whose inputs come neither from an entry point nor from a query before it",
+        source: "seed 003 (application workflow); seed 000 (access paths)",
+    },
+    RuleInfo {
+        id: "no-workflow",
+        severity: Severity::Hint,
+        title: "The project states no workflow",
+        source: "seed 003 (application workflow)",
+    },
+];
+
+/// The documentation entry of a rule id.
+pub fn rule(id: &str) -> Option<&'static RuleInfo> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// Everything the rules read, built once per review.
+pub(crate) struct Ctx<'a> {
+    pub project: &'a Project,
+    pub model: &'a LogicalModel,
+    pub estimates: &'a [Estimate],
+    pub graph: &'a Graph<'a>,
+    pub est: Estimator<'a, 'a>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn estimate(&self, table: usize) -> Option<&'a Estimate> {
+        self.estimates.get(table)
+    }
+
+    /// A diagnostic of a rule, with the rule's severity and source.
+    pub fn diag(
+        &self,
+        rule: &'static str,
+        subject: Subject,
+        message: String,
+        fix: String,
+    ) -> Diagnostic {
+        let info = self::rule(rule);
+        debug_assert!(info.is_some(), "undocumented rule {rule}");
+        Diagnostic {
+            rule,
+            severity: info.map_or(Severity::Warning, |i| i.severity),
+            subject,
+            message,
+            fix,
+            source: info.map_or("", |i| i.source),
+            refinement: None,
+        }
+    }
+}
+
+/// `Subject::Column` for a column of a table.
+pub(crate) fn column_subject(t: &Table, column: &str) -> Subject {
+    Subject::Column {
+        table: t.name.clone(),
+        column: column.to_string(),
+    }
+}
+
+/// The `Entity.attr` text of an attribute column, else its name.
+pub(crate) fn attribute_label(c: &crate::derive::Column) -> String {
+    match &c.source {
+        Source::Attr { attribute, .. } => attribute.clone(),
+        _ => c.name.clone(),
+    }
+}
+
 /// Every diagnostic of a derived model, errors first, in a stable order.
-pub fn diagnose(project: &Project, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
-    let _ = (project, estimates);
+pub fn diagnose(
+    project: &Project,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+) -> Vec<Diagnostic> {
+    let graph = Graph::new(project);
+    let ctx = Ctx {
+        project,
+        model,
+        estimates,
+        graph: &graph,
+        est: Estimator::new(&graph),
+    };
     let mut out: Vec<Diagnostic> = model
         .problems
         .iter()
-        .map(|p| Diagnostic {
-            rule: "derivation",
-            severity: Severity::Error,
-            subject: Subject::Path(p.path.clone()),
-            message: p.message.clone(),
-            fix: "Correct the reference or the decision in the project.".into(),
-            source: "cqlmodel derivation",
-            refinement: None,
+        .map(|p| {
+            ctx.diag(
+                "derivation",
+                Subject::Path(p.path.clone()),
+                p.message.clone(),
+                "Correct the reference or the decision in the project.".into(),
+            )
         })
         .collect();
-    out.sort_by(|a, b| a.severity.cmp(&b.severity).then_with(|| a.subject.cmp(&b.subject)).then(a.rule.cmp(b.rule)));
+    partition::check(&ctx, &mut out);
+    keys::check(&ctx, &mut out);
+    workload::check(&ctx, &mut out);
+    writes::check(&ctx, &mut out);
+    workflow::check(&ctx, &mut out);
+    out.sort_by(|a, b| {
+        a.severity
+            .cmp(&b.severity)
+            .then_with(|| a.subject.cmp(&b.subject))
+            .then(a.rule.cmp(b.rule))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_ids_are_unique_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for r in RULES {
+            assert!(seen.insert(r.id), "duplicate {}", r.id);
+            assert!(
+                r.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                r.id
+            );
+            assert!(!r.source.is_empty() && !r.title.is_empty());
+        }
+    }
 }

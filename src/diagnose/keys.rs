@@ -1,0 +1,158 @@
+//! Primary keys: do they identify the rows (MR5), do timestamps alone make
+//! them unique, do key values change over a record's life?
+
+use super::{attribute_label, column_subject, Ctx, Diagnostic, Refinement, Subject};
+use crate::derive::{normalize, Role, Source, Table};
+use crate::estimate::Estimator;
+use crate::model::resolve::{Graph, Reached};
+use crate::model::Native;
+
+/// The attributes identifying a table's rows (the rows' key, plus the key
+/// of every node the columns multiply through), as MR5 requires.
+fn grain(graph: &Graph, t: &Table) -> Vec<Reached> {
+    let Some(root) = graph.node(&t.rows) else {
+        return vec![];
+    };
+    let mut grain: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
+    for c in &t.columns {
+        let Source::Attr { reached, .. } = &c.source else {
+            continue;
+        };
+        for (i, e) in reached.path.iter().enumerate() {
+            if graph.fanout(*e).many {
+                for k in graph.key_at(root, &reached.path[..=i]) {
+                    let k = normalize(k);
+                    if !grain.contains(&k) {
+                        grain.push(k);
+                    }
+                }
+            }
+        }
+    }
+    grain
+}
+
+/// A key column that alone tells rows apart: an own timeuuid attribute of
+/// the rows, or one with at least as many distinct values as there are rows.
+fn surrogate_in_key(graph: &Graph, est: &Estimator, t: &Table) -> bool {
+    let Some(root) = graph.node(&t.rows) else {
+        return false;
+    };
+    t.columns.iter().filter(|c| c.role.is_key()).any(|c| {
+        let Source::Attr { reached, .. } = &c.source else {
+            return false;
+        };
+        if !reached.path.is_empty() || reached.attr.node() != root {
+            return false;
+        }
+        if c.ty.native() == Some(Native::Timeuuid) {
+            return true;
+        }
+        let mut notes = Vec::new();
+        graph
+            .attr(reached.attr)
+            .distinct
+            .is_some_and(|d| d >= est.count(root, &mut notes))
+    })
+}
+
+/// The identifying attributes (as `Entity.attr` references from the rows)
+/// missing from a table's primary key; empty when the key identifies the
+/// rows, so that no insert can overwrite another row.
+pub fn missing_key(graph: &Graph, est: &Estimator, t: &Table) -> Vec<String> {
+    let Some(root) = graph.node(&t.rows) else {
+        return vec![];
+    };
+    if surrogate_in_key(graph, est, t) {
+        return vec![];
+    }
+    let keyed: Vec<&Reached> = t
+        .columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .filter_map(|c| match &c.source {
+            Source::Attr { reached, .. } => Some(reached),
+            _ => None,
+        })
+        .collect();
+    grain(graph, t)
+        .into_iter()
+        .filter(|k| !keyed.contains(&k))
+        .map(|k| graph.ref_text(root, &k))
+        .collect()
+}
+
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for t in &ctx.model.tables {
+        let missing = missing_key(ctx.graph, &ctx.est, t);
+        if !missing.is_empty() {
+            let by = t
+                .candidate
+                .as_ref()
+                .map(|c| format!(" (candidate key {c})"))
+                .unwrap_or_default();
+            out.push(ctx.diag(
+                "rows-overwrite",
+                Subject::Table(t.name.clone()),
+                format!(
+                    "The primary key of {}{by} does not identify its {} rows ({} missing): a second row with the same key silently overwrites the first.",
+                    t.name,
+                    t.rows,
+                    missing.join(", ")
+                ),
+                format!(
+                    "Add {} to the clustering columns (MR5), or go back to the derived key.",
+                    missing.join(", ")
+                ),
+            ));
+        }
+        let grain = grain(ctx.graph, t);
+        let surrogate = surrogate_in_key(ctx.graph, &ctx.est, t);
+        for c in &t.columns {
+            let Source::Attr { reached, .. } = &c.source else {
+                continue;
+            };
+            if !c.role.is_key() {
+                continue;
+            }
+            let attr = ctx.graph.attr(reached.attr);
+            if matches!(c.role, Role::Clustering(_))
+                && c.ty.native() == Some(Native::Timestamp)
+                && grain.contains(reached)
+                && !surrogate
+            {
+                let mut d = ctx.diag(
+                    "timestamp-key",
+                    column_subject(t, &c.name),
+                    format!(
+                        "{}.{} is a bare timestamp that makes rows unique: two writers producing the same millisecond write the same key and one row silently overwrites the other.",
+                        t.name, c.name
+                    ),
+                    format!("Make {} a timeuuid (time plus a unique node and sequence part).", c.name),
+                );
+                d.refinement = Some(Refinement::Timeuuid {
+                    query: t.origin.clone(),
+                    column: c.name.clone(),
+                });
+                out.push(d);
+            }
+            if attr.mutable {
+                let place = if c.role == Role::Partition {
+                    "partition key"
+                } else {
+                    "clustering key"
+                };
+                out.push(ctx.diag(
+                    "mutable-key",
+                    column_subject(t, &c.name),
+                    format!(
+                        "{} changes over a record's life but is in the {place} of {}: every change is a delete plus an insert, leaving a tombstone each time and a moment where readers see the row twice or not at all.",
+                        attribute_label(c),
+                        t.name
+                    ),
+                    "Key the table by attributes that never change; to group records by a changing value keep their ids in a set or list column instead of clustering rows (seed 000).".into(),
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! Partition shape: size against the project's thresholds and Cassandra's
+//! cell limit, growth without a bound, hot partitions, large values and
+//! collections.
+
+use super::{column_subject, Ctx, Diagnostic, Refinement, Subject};
+use crate::derive::{Column, Role, Rule, Source, Table};
+use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
+use crate::model::resolve::{Edge, End};
+use crate::model::{Cardinality, CqlType, Native, Period, Thresholds};
+use crate::report::count;
+
+/// Cassandra refuses a partition past this many cells.
+pub const CELL_LIMIT: f64 = 2_000_000_000.0;
+/// Fewer partitions than this concentrate a table's traffic on a few
+/// replica sets of any realistic cluster.
+pub const MIN_PARTITIONS: f64 = 100.0;
+/// Average cell size past which a value hurts (seed 001: "a few MBs").
+pub const MAX_CELL_BYTES: f64 = 1024.0 * 1024.0;
+/// Elements a collection may hold (native protocol v2 limit, 64K).
+pub const MAX_COLLECTION_ELEMENTS: f64 = 65_535.0;
+/// Shards proposed for a hot partition when nothing says more are needed
+/// (seed 001: about the number of nodes).
+pub const DEFAULT_SHARDS: u32 = 8;
+
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let th = &ctx.project.thresholds;
+    for (i, t) in ctx.model.tables.iter().enumerate() {
+        let Some(e) = ctx.estimate(i) else { continue };
+        size(ctx, t, e, th, out);
+        unbounded(ctx, t, e, out);
+        hot(ctx, t, e, out);
+        large_values(ctx, t, e, out);
+    }
+    for ent in &ctx.project.entities {
+        if let (Some(days), false) = (ent.retention_days, ent.ttl) {
+            out.push(ctx.diag(
+                "retention-without-ttl",
+                Subject::Entity(ent.name.clone()),
+                format!(
+                    "{} rows are kept {} days but no TTL expires them, so the application must delete them (leaving tombstones) or they stay forever.",
+                    ent.name,
+                    count(days)
+                ),
+                format!("Set `ttl: true` on {} so its tables get default_time_to_live; a TTL is hard to add to data already written.", ent.name),
+            ));
+        }
+    }
+}
+
+/// Whether an estimate's worst case is within the thresholds.
+pub fn fits(e: &Estimate, th: &Thresholds) -> bool {
+    e.values.max(e.values_max) <= th.max_values
+        && e.partition_bytes.max(e.partition_bytes_max) <= th.max_bytes
+}
+
+fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagnostic>) {
+    let worst_values = e.values.max(e.values_max);
+    let worst_bytes = e.partition_bytes.max(e.partition_bytes_max);
+    let figures = format!(
+        "{} values and {} per partition on average, {} values and {} at worst",
+        count(e.values),
+        human_bytes(e.partition_bytes),
+        count(worst_values),
+        human_bytes(worst_bytes)
+    );
+    let rule = if worst_values > CELL_LIMIT {
+        "partition-cell-limit"
+    } else if !fits(e, th) {
+        "partition-too-large"
+    } else {
+        return;
+    };
+    let message = if rule == "partition-cell-limit" {
+        format!("Partitions of {} reach {figures}: Cassandra rejects writes past 2 billion cells in one partition.", t.name)
+    } else {
+        format!(
+            "Partitions of {} hold {figures}, over the project's {} values / {}: reads, compaction and repair of such partitions slow down and strain the heap.",
+            t.name,
+            group_digits(th.max_values),
+            human_bytes(th.max_bytes)
+        )
+    };
+    let mut d = ctx.diag(rule, Subject::Table(t.name.clone()), message, String::new());
+    let (fix, refinement) = split_fix(ctx, t, e, th);
+    d.fix = fix;
+    d.refinement = refinement;
+    out.push(d);
+}
+
+/// A bucket when the table has a time column and some bucket fits, else a
+/// shard count that divides the worst case under the thresholds.
+fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Option<Refinement>) {
+    if let Some(source) = bucket_source(t) {
+        if !time_partitioned(t) {
+            if let Some(period) = choose_bucket_for(&ctx.est, t, th) {
+                let column = extra_name(t, period.name());
+                return (
+                    format!(
+                        "Add {} bucket of {source} to the partition key (the coarsest that keeps the worst case under the thresholds).",
+                        a_period(period)
+                    ),
+                    Some(Refinement::AddBucket {
+                        query: t.origin.clone(),
+                        column,
+                        source,
+                        period,
+                    }),
+                );
+            }
+        }
+    }
+    let n = shards_needed(e, th);
+    (
+        format!("Spread each partition over {n} shards (a shard number in the partition key), or add another search attribute to the partition key."),
+        Some(Refinement::AddShard {
+            query: t.origin.clone(),
+            column: extra_name(t, "shard"),
+            count: n,
+        }),
+    )
+}
+
+/// Shards that bring the worst case under the thresholds, at least the
+/// default and at most 1024.
+fn shards_needed(e: &Estimate, th: &Thresholds) -> u32 {
+    let by_values = e.values.max(e.values_max) / th.max_values.max(1.0);
+    let by_bytes = e.partition_bytes.max(e.partition_bytes_max) / th.max_bytes.max(1.0);
+    let need = by_values.max(by_bytes).ceil();
+    if !need.is_finite() {
+        return 1024;
+    }
+    (need as u32).clamp(DEFAULT_SHARDS, 1024)
+}
+
+fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
+    let Some(per_day) = e.growth_per_day else {
+        return;
+    };
+    if t.ttl_seconds.is_some() || e.retained || time_partitioned(t) {
+        return;
+    }
+    let mut d = ctx.diag(
+        "unbounded-partition",
+        Subject::Table(t.name.clone()),
+        format!(
+            "Rows per partition of {} grow by {} a day and nothing bounds them: after {} days (the assumed horizon; no retention is stated) a partition holds {} rows ({}), and it keeps growing.",
+            t.name,
+            count(per_day),
+            count(e.span_days),
+            count(e.rows_per_partition),
+            human_bytes(e.partition_bytes)
+        ),
+        "Add a time bucket to the partition key, or state a retention with a TTL on the rows' entity.".into(),
+    );
+    if let Some(source) = bucket_source(t) {
+        let period =
+            choose_bucket_for(&ctx.est, t, &ctx.project.thresholds).unwrap_or(Period::Hour);
+        d.fix = format!(
+            "Add {} bucket of {source} to the partition key (about {} rows per partition), or state a retention with a TTL.",
+            a_period(period),
+            count(per_day * period.days())
+        );
+        d.refinement = Some(Refinement::AddBucket {
+            query: t.origin.clone(),
+            column: extra_name(t, period.name()),
+            source,
+            period,
+        });
+    }
+    out.push(d);
+}
+
+fn hot(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
+    let pk: Vec<&Column> = t.partition_key().collect();
+    if pk.is_empty() {
+        return;
+    }
+    let sharded = pk.iter().any(|c| matches!(c.source, Source::Shard { .. }));
+    let names = pk
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = if pk.iter().any(|c| matches!(c.source, Source::Constant)) && !sharded {
+        format!(
+            "Every row of {} is in one partition (a constant key, since the query searches nothing by equality): all reads and writes hit one replica set and the partition grows with the table.",
+            t.name
+        )
+    } else if pk.iter().all(|c| is_time_value(c)) {
+        format!(
+            "The partition key of {} is a time value alone ({names}): every write of the current period goes to one partition, so one replica set takes all writes while the others idle.",
+            t.name
+        )
+    } else if e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0 {
+        format!(
+            "The partition key of {} ({names}) has about {} distinct values for {} rows: traffic concentrates on a few replica sets and partitions grow large.",
+            t.name,
+            count(e.partitions),
+            group_digits(e.rows)
+        )
+    } else {
+        return;
+    };
+    let n = shards_needed(e, &ctx.project.thresholds);
+    let mut d = ctx.diag(
+        "hot-partition",
+        Subject::Table(t.name.clone()),
+        message,
+        format!(
+            "Add a higher-cardinality attribute to the partition key (a source or type id), or a shard number 0..{n} that writers round-robin and readers query in parallel."
+        ),
+    );
+    d.refinement = Some(Refinement::AddShard {
+        query: t.origin.clone(),
+        column: extra_name(t, "shard"),
+        count: n,
+    });
+    out.push(d);
+}
+
+fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
+    if e.largest_cell > MAX_CELL_BYTES {
+        let mut notes = Vec::new();
+        let biggest = t
+            .columns
+            .iter()
+            .filter(|c| !c.role.is_key())
+            .map(|c| {
+                let attr = match &c.source {
+                    Source::Attr { reached, .. } => Some(ctx.graph.attr(reached.attr)),
+                    _ => None,
+                };
+                (c, ctx.est.value_size(&c.ty, attr, &c.name, &mut notes))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((c, bytes)) = biggest {
+            out.push(ctx.diag(
+                "large-value",
+                column_subject(t, &c.name),
+                format!(
+                    "Values of {}.{} average {}: a cell is read whole into the heap, so reads of these rows are slow and risk garbage-collection pauses.",
+                    t.name,
+                    c.name,
+                    human_bytes(bytes)
+                ),
+                "Keep values under a few MB: store large objects in chunks (a chunk number as clustering column) or in an object store with a reference here.".into(),
+            ));
+        }
+    }
+    for c in t
+        .columns
+        .iter()
+        .filter(|c| c.ty.is_collection() || matches!(c.source, Source::Collection { .. }))
+    {
+        let (avg, max, refinement) = match &c.source {
+            Source::Attr { reached, .. } => {
+                let Some(n) = ctx.graph.attr(reached.attr).elements else {
+                    continue;
+                };
+                (n, n, None)
+            }
+            Source::Collection { .. } => {
+                let Some((avg, max, rel)) = pushed_up_elements(ctx, t, e) else {
+                    continue;
+                };
+                (
+                    avg,
+                    max,
+                    Some(Refinement::Uncollection {
+                        query: t.origin.clone(),
+                        relationship: rel,
+                    }),
+                )
+            }
+            _ => continue,
+        };
+        if avg.max(max) <= MAX_COLLECTION_ELEMENTS {
+            continue;
+        }
+        let mut d = ctx.diag(
+            "large-collection",
+            column_subject(t, &c.name),
+            format!(
+                "{}.{} is expected to hold {} elements ({} at worst): a collection is read and rewritten whole, and past 64K elements drivers fail to read it.",
+                t.name,
+                c.name,
+                count(avg),
+                count(avg.max(max))
+            ),
+            "Store the elements as clustering rows instead of a collection.".into(),
+        );
+        d.refinement = refinement;
+        out.push(d);
+    }
+}
+
+/// Elements of a collection a decision pushed up: the children per parent
+/// of the relationship, accumulated over the retention when it is a rate.
+fn pushed_up_elements(ctx: &Ctx, t: &Table, e: &Estimate) -> Option<(f64, f64, String)> {
+    let d = ctx.project.decision(&t.origin)?;
+    let mut best: Option<(f64, f64, String)> = None;
+    for name in &d.collections {
+        let Some(r) = ctx.graph.rel_index(name) else {
+            continue;
+        };
+        let rel = ctx.graph.rel(r);
+        let mut ends = vec![End::From];
+        if rel.cardinality == Cardinality::ManyToMany {
+            ends.push(End::To);
+        }
+        for end in ends {
+            let f = ctx.graph.fanout(Edge::Enter(r, end));
+            if !f.many || f.avg.is_nan() {
+                continue;
+            }
+            let scale = f.per.map_or(1.0, |p| e.span_days / p.days());
+            let avg = f.avg * scale;
+            let max = f.max.unwrap_or(f.avg).max(f.avg) * scale;
+            if best.as_ref().is_none_or(|b| max > b.1) {
+                best = Some((avg, max, name.clone()));
+            }
+        }
+    }
+    best
+}
+
+/// A partition column that holds a point or period in time (a bucket, a
+/// date or a timestamp); a timeuuid is an identifier, not a period.
+fn is_time_value(c: &Column) -> bool {
+    match &c.source {
+        Source::Bucket { .. } => true,
+        Source::Attr { .. } => matches!(c.ty.native(), Some(Native::Date | Native::Timestamp)),
+        _ => false,
+    }
+}
+
+/// The partition key already splits by time, so a bucket adds nothing.
+fn time_partitioned(t: &Table) -> bool {
+    t.partition_key().any(is_time_value)
+}
+
+/// The time column a bucket is computed from: the first date or time
+/// clustering column, else any date or time attribute column.
+pub fn bucket_source(t: &Table) -> Option<String> {
+    let temporal_attr = |c: &&Column| matches!(c.source, Source::Attr { .. }) && c.ty.is_temporal();
+    let precise = |c: &&Column| temporal_attr(c) && c.ty.native() != Some(Native::Date);
+    let clustering = || {
+        t.columns
+            .iter()
+            .filter(|c| matches!(c.role, Role::Clustering(_)))
+    };
+    let other = || t.columns.iter().filter(|c| c.role != Role::Partition);
+    clustering()
+        .find(temporal_attr)
+        .or_else(|| other().find(precise))
+        .or_else(|| other().find(temporal_attr))
+        .map(|c| c.name.clone())
+}
+
+/// "a day", "an hour".
+pub fn a_period(p: Period) -> String {
+    match p {
+        Period::Hour => "an hour".into(),
+        _ => format!("a {}", p.name()),
+    }
+}
+
+/// A column name not yet in the table: `base`, else `base_bucket`,
+/// `base_2`...
+pub fn extra_name(t: &Table, base: &str) -> String {
+    if t.column(base).is_none() {
+        return base.to_string();
+    }
+    let alt = format!("{base}_bucket");
+    if base != "shard" && t.column(&alt).is_none() {
+        return alt;
+    }
+    (2..)
+        .map(|n| format!("{base}_{n}"))
+        .find(|c| t.column(c).is_none())
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// The table with a bucket column added, as the derivation would add it
+/// (after the last partition column), without re-deriving the project.
+pub fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
+    let mut t2 = t.clone();
+    let at = t2
+        .columns
+        .iter()
+        .rposition(|c| c.role == Role::Partition)
+        .map_or(0, |i| i + 1);
+    let ty = if period == Period::Hour {
+        Native::Timestamp
+    } else {
+        Native::Date
+    };
+    t2.columns.insert(
+        at,
+        Column {
+            name: extra_name(t, period.name()),
+            ty: CqlType::Native(ty),
+            role: Role::Partition,
+            rule: Rule::Bucket,
+            query: t.origin.clone(),
+            source: Source::Bucket {
+                source: source.to_string(),
+                period,
+            },
+        },
+    );
+    t2
+}
+
+/// The coarsest bucket (year down to hour) that keeps the worst case of a
+/// table under the thresholds; existing buckets are set aside first, so
+/// the answer replaces them. `None` when the table has no time column or
+/// even an hour is too much.
+pub fn choose_bucket_for(est: &Estimator, t: &Table, th: &Thresholds) -> Option<Period> {
+    let source = bucket_source(t)?;
+    // A date has no hours.
+    let date_only = t
+        .column(&source)
+        .is_some_and(|c| c.ty.native() == Some(Native::Date));
+    let mut base = t.clone();
+    base.columns
+        .retain(|c| !matches!(c.source, Source::Bucket { .. }));
+    Period::ALL
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&p| !(date_only && p == Period::Hour))
+        .find(|&p| fits(&est.table(&with_bucket(&base, &source, p)), th))
+}
