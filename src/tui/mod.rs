@@ -1,13 +1,355 @@
-//! The interactive workbench (being built).
-use std::path::PathBuf;
+//! The interactive workbench: a thin shell over the core. `App` holds the
+//! state, `action::update` changes it, `view::draw` draws it, and this
+//! module does the rest: launching, the event loop (generic over the
+//! ratatui backend so tests drive it on `TestBackend` with real key events),
+//! and the effects only a shell may perform (files, quitting).
 
+pub mod action;
+pub mod app;
+pub mod config;
+pub mod edit;
+pub mod keymap;
+pub mod popup;
+pub mod terminal;
+pub mod theme;
+pub mod view;
+
+use action::{Action, Effect};
+use app::App;
+use config::{fnv, Dirs};
+use crossterm::event::{Event, KeyEventKind};
+use popup::{Confirm, Popup};
+use ratatui::backend::Backend;
+use ratatui::Terminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::model::{load, Project};
+
+/// The bundled sample, opened as an unsaved copy when no file is given.
+pub const SAMPLE: &str = include_str!("../../sample-projects/hotel.cqlm.ron");
+
+/// Recovery copies are written at most this often while editing.
+const RECOVERY_EVERY: Duration = Duration::from_secs(2);
+
+/// How the workbench was started.
 pub enum Launch {
     Sample,
     Open(PathBuf),
     New(PathBuf),
 }
 
-pub fn run(_launch: Launch) -> i32 {
-    eprintln!("cqlmodel: the workbench is not built yet");
-    2
+/// Builds the workbench for a launch, without touching the terminal.
+/// Errors are messages for standard error.
+pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
+    let (config, config_error) = dirs.load_config();
+    let (project, path) = match launch {
+        Launch::Sample => (
+            load::from_str(SAMPLE).map_err(|e| format!("the bundled sample does not load: {e}"))?,
+            None,
+        ),
+        Launch::Open(path) => {
+            let p = load::read(&path).map_err(|e| match e {
+                load::LoadError::Io(m) if !path.exists() => {
+                    format!(
+                        "{m}\n(to start a new project there: cqlmodel new {})",
+                        path.display()
+                    )
+                }
+                other => format!("{}: {other}", path.display()),
+            })?;
+            (p, Some(path))
+        }
+        Launch::New(path) => {
+            if path.exists() {
+                return Err(format!(
+                    "{} exists already; open it with: cqlmodel {}",
+                    path.display(),
+                    path.display()
+                ));
+            }
+            let stem = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let name = stem
+                .strip_suffix(crate::model::EXTENSION)
+                .unwrap_or(&stem)
+                .to_string();
+            (
+                Project::empty(if name.is_empty() { "model" } else { &name }),
+                Some(path),
+            )
+        }
+    };
+    let mut app = App::new(project, path, dirs);
+    let (keymap, mut problems) = keymap::Keymap::with_overrides(&config.keys);
+    let (theme, color_problems) = theme::Theme::with_overrides(&config.colors);
+    problems.extend(color_problems);
+    problems.extend(config_error);
+    app.keymap = keymap;
+    app.theme = theme;
+    app.mouse = config.mouse.unwrap_or(true);
+    if let Some(p) = app.path.clone() {
+        app.disk = stamp(&p);
+        if p.exists() {
+            app.dirs.remember(&p);
+        }
+    }
+    if !problems.is_empty() {
+        app.error(format!("config: {}", problems.join("; ")));
+    }
+    offer_recovery(&mut app);
+    Ok(app)
+}
+
+/// Offers a recovery copy newer than the file (or any, for files never saved).
+fn offer_recovery(app: &mut App) {
+    let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) else {
+        return;
+    };
+    let Ok(meta) = std::fs::metadata(&rec) else {
+        return;
+    };
+    let rec_time = meta.modified().ok();
+    let file_time = app
+        .path
+        .as_ref()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .and_then(|m| m.modified().ok());
+    let newer = match (rec_time, file_time) {
+        (Some(r), Some(f)) => r > f,
+        _ => true,
+    };
+    if !newer {
+        let _ = std::fs::remove_file(&rec);
+        return;
+    }
+    let mut c = Confirm::new(
+        "Recovery",
+        "A recovery copy newer than the file exists (the last session ended unsaved). Restore it?",
+        vec![Action::RestoreRecovery(rec.clone())],
+    );
+    c.no = vec![Action::DiscardRecovery(rec)];
+    app.popups.push(Popup::Confirm(c));
+}
+
+fn stamp(path: &Path) -> Option<app::DiskStamp> {
+    let bytes = std::fs::read(path).ok()?;
+    Some(app::DiskStamp {
+        modified: std::fs::metadata(path).ok().and_then(|m| m.modified().ok()),
+        hash: fnv(&bytes),
+    })
+}
+
+/// Runs the workbench in the real terminal; returns the exit code.
+pub fn run(launch: Launch) -> i32 {
+    let first = Instant::now();
+    let mut app = match start(launch, Dirs::from_env()) {
+        Ok(a) => a,
+        Err(m) => {
+            eprintln!("cqlmodel: {}", crate::naming::for_terminal(&m));
+            return 2;
+        }
+    };
+    let (mut term, guard) = match terminal::setup(app.mouse) {
+        Ok(t) => t,
+        Err(e) => {
+            terminal::restore();
+            eprintln!("cqlmodel: cannot use the terminal: {e}");
+            return 2;
+        }
+    };
+    let result = run_loop(&mut term, &mut app, |timeout| {
+        if crossterm::event::poll(timeout)? {
+            crossterm::event::read().map(Some)
+        } else {
+            Ok(None)
+        }
+    });
+    drop(guard);
+    if std::env::var_os("CQLMODEL_TIMING").is_some() {
+        eprintln!("session {:?}", first.elapsed());
+    }
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("cqlmodel: {e}");
+            1
+        }
+    }
+}
+
+/// The event loop: draw, wait for an event (or a tick), handle it. Generic
+/// over the backend and the event source so tests run exactly this.
+pub fn run_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    mut next_event: impl FnMut(Duration) -> std::io::Result<Option<Event>>,
+) -> std::io::Result<()> {
+    loop {
+        terminal.draw(|f| view::draw(app, f))?;
+        if app.quit {
+            return Ok(());
+        }
+        match next_event(Duration::from_millis(250))? {
+            Some(ev) => handle_event(app, ev),
+            None => tick(app),
+        }
+    }
+}
+
+/// Handles one terminal event: the single entry point for keys, mouse and
+/// paste, shared by the real loop and the tests.
+pub fn handle_event(app: &mut App, ev: Event) {
+    let action = match ev {
+        Event::Key(k) if k.kind == KeyEventKind::Press => Action::Key(k),
+        Event::Mouse(m) if app.mouse => Action::Mouse(m),
+        Event::Paste(text) => {
+            paste(app, &text);
+            return;
+        }
+        _ => return,
+    };
+    let effects = action::update(app, action);
+    for e in effects {
+        perform(app, e);
+    }
+    tick(app);
+}
+
+fn paste(app: &mut App, text: &str) {
+    match app.popups.last_mut() {
+        Some(Popup::Editor(e)) => {
+            e.area.insert_str(text);
+            e.error = e.check(&app.project).err();
+        }
+        Some(Popup::Input(i)) => {
+            i.area.insert_str(text.replace(['\n', '\r'], " "));
+        }
+        _ => {}
+    }
+}
+
+/// Periodic work: the recovery copy.
+pub fn tick(app: &mut App) {
+    if !app.recovery_due {
+        return;
+    }
+    if app
+        .last_recovery
+        .is_some_and(|t| t.elapsed() < RECOVERY_EVERY)
+    {
+        return;
+    }
+    write_recovery(app);
+}
+
+/// Writes the recovery copy now (or removes it once nothing is unsaved).
+pub fn write_recovery(app: &mut App) {
+    app.recovery_due = false;
+    app.last_recovery = Some(Instant::now());
+    let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) else {
+        return;
+    };
+    if !app.dirty {
+        let _ = std::fs::remove_file(&rec);
+        return;
+    }
+    if let Some(dir) = rec.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = load::write_atomic(&rec, &load::to_string(&app.project)) {
+        app.error(format!("recovery copy not written: {e}"));
+    }
+}
+
+fn discard_recovery(app: &App) {
+    if let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) {
+        let _ = std::fs::remove_file(rec);
+    }
+}
+
+/// Carries out an effect `update` asked for.
+pub fn perform(app: &mut App, effect: Effect) {
+    match effect {
+        Effect::Save { path, force } => save(app, path, force),
+        Effect::Open(path) => match load::read(&path) {
+            Ok(p) => {
+                discard_recovery(app);
+                app.replace_project(p, Some(path.clone()), false);
+                app.disk = stamp(&path);
+                app.dirs.remember(&path);
+                app.info(format!("opened {}", path.display()));
+                offer_recovery(app);
+            }
+            Err(e) => app.error(format!("{}: {e}", path.display())),
+        },
+        Effect::Export(path) => {
+            let text = crate::cql::script(&app.project, &app.analysis.model);
+            match load::write_atomic(&path, &text) {
+                Ok(()) => app.info(format!(
+                    "wrote {} ({} tables)",
+                    path.display(),
+                    app.analysis.model.tables.len()
+                )),
+                Err(e) => app.error(format!("{}: {e}", path.display())),
+            }
+        }
+        Effect::Quit => {
+            discard_recovery(app);
+            app.quit = true;
+        }
+        Effect::RestoreRecovery(rec) => match load::read(&rec) {
+            Ok(p) => {
+                let path = app.path.clone();
+                app.replace_project(p, path, true);
+                app.info("restored the recovery copy (unsaved: :w keeps it)");
+            }
+            Err(e) => app.error(format!("recovery copy unusable: {e}")),
+        },
+        Effect::DiscardRecovery(rec) => {
+            let _ = std::fs::remove_file(rec);
+        }
+    }
+}
+
+fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
+    let Some(target) = path.clone().or_else(|| app.path.clone()) else {
+        app.error("no file name yet: save with :w FILE");
+        return;
+    };
+    let same_file = app.path.as_ref() == Some(&target);
+    if same_file && !force {
+        let now = stamp(&target);
+        let changed = match (&app.disk, &now) {
+            (Some(before), Some(now)) => before.hash != now.hash,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if changed {
+            app.popups.push(Popup::Confirm(Confirm::new(
+                "File changed on disk",
+                format!(
+                    "{} changed since it was loaded. Overwrite it?",
+                    target.display()
+                ),
+                vec![Action::Save { path, force: true }],
+            )));
+            app.error("the file changed on disk: not saved (y overwrites, :e reloads)");
+            return;
+        }
+    }
+    let text = load::to_string(&app.project);
+    match load::write_atomic(&target, &text) {
+        Ok(()) => {
+            discard_recovery(app);
+            app.path = Some(target.clone());
+            app.mark_saved();
+            app.disk = stamp(&target);
+            app.dirs.remember(&target);
+            app.info(format!("saved {}", target.display()));
+        }
+        Err(e) => app.error(format!("not saved: {}: {e}", target.display())),
+    }
 }

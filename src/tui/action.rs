@@ -1,0 +1,1267 @@
+//! Actions and the one `update` that applies them. Keys become commands
+//! through the keymap, popups turn their results into actions, and file
+//! work is handed back to the shell as effects, so `update` itself never
+//! touches the disk and tests can drive it directly.
+
+use super::app::{App, BottomView, Focus, Row};
+use super::edit::{self, Item};
+use super::keymap::Command;
+use super::popup::{
+    self, Confirm, EditTarget, Editor, Info, Input, InputPurpose, Outcome, Pick, Picker, Popup,
+};
+use crate::derive::{Role, Source};
+use crate::model::resolve::{Graph, NodeId};
+use crate::model::{
+    Dir, ExtraColumn, ExtraKind, Note, Order, Period, Project, Query, Range, Target, Transition,
+};
+use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use std::path::PathBuf;
+
+/// How far pickers look for attributes along relationships.
+const OFFER_EDGES: usize = 4;
+
+/// A change to the project; applied through `App::apply`, so validated,
+/// undoable and re-derived.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    AddEntity(String),
+    AddAttribute(NodeId, String),
+    AddRelationship(String),
+    AddQuery(String, String),
+    Rename(Item, String),
+    Delete(Item),
+    Move(Item, bool),
+    SetRows(usize, String),
+    SetEquality(usize, Vec<String>),
+    SetRange(usize, Option<String>),
+    SetOrder(usize, Vec<(String, Dir)>),
+    SetReturns(usize, Vec<String>),
+    AddTransition(String, String),
+    ToggleEntry(usize),
+    PinName(String, String),
+    AddBucket(String, String, Period),
+    AddShard(String, String),
+    Flip(String, String),
+    Merge(Vec<String>, String),
+    Split(Vec<String>),
+    Replace(EditTarget, String),
+    AddNote(Target, String),
+}
+
+pub enum Action {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Command(Command),
+    Edit(Edit),
+    OpenPicker(Picker),
+    PickRowsForNewQuery(String),
+    SetFilter(Focus, String),
+    Save {
+        path: Option<PathBuf>,
+        force: bool,
+    },
+    Open(PathBuf),
+    /// Open even though there are unsaved changes (after asking).
+    OpenAnyway(PathBuf),
+    Export(PathBuf),
+    Quit {
+        force: bool,
+    },
+    Recent,
+    Message(String),
+    RestoreRecovery(PathBuf),
+    DiscardRecovery(PathBuf),
+}
+
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Key(k) => write!(f, "Key({k:?})"),
+            Action::Command(c) => write!(f, "Command({c:?})"),
+            Action::Edit(e) => write!(f, "Edit({e:?})"),
+            Action::Save { path, force } => write!(f, "Save({path:?}, {force})"),
+            Action::Quit { force } => write!(f, "Quit({force})"),
+            Action::Open(p) => write!(f, "Open({p:?})"),
+            Action::Export(p) => write!(f, "Export({p:?})"),
+            Action::Message(m) => write!(f, "Message({m})"),
+            _ => f.write_str("Action"),
+        }
+    }
+}
+
+/// Work only the shell can do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Save { path: Option<PathBuf>, force: bool },
+    Open(PathBuf),
+    Export(PathBuf),
+    Quit,
+    RestoreRecovery(PathBuf),
+    DiscardRecovery(PathBuf),
+}
+
+/// Applies one action; returns what the shell must do.
+pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let mut queue = std::collections::VecDeque::from([action]);
+    let mut guard = 0;
+    while let Some(a) = queue.pop_front() {
+        guard += 1;
+        if guard > 64 {
+            break;
+        }
+        queue.extend(step(app, a, &mut effects));
+    }
+    effects
+}
+
+fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action> {
+    match action {
+        Action::Key(key) => {
+            if key.kind != KeyEventKind::Press {
+                return vec![];
+            }
+            if let Some(mut top) = app.popups.pop() {
+                let outcome = top.handle(app, key);
+                return match outcome {
+                    Outcome::Keep => {
+                        app.popups.push(top);
+                        vec![]
+                    }
+                    Outcome::Run(actions) => {
+                        app.popups.push(top);
+                        actions
+                    }
+                    Outcome::Cancel => vec![],
+                    Outcome::Done(actions) => actions,
+                };
+            }
+            match app.keymap.lookup(app.focus.scope(), &key) {
+                Some(c) => vec![Action::Command(c)],
+                None => vec![],
+            }
+        }
+        Action::Mouse(m) => {
+            mouse(app, m);
+            vec![]
+        }
+        Action::Command(c) => command(app, c),
+        Action::Edit(e) => {
+            let label = edit_label(app, &e);
+            app.apply(&label, |p| apply_edit(p, &e));
+            vec![]
+        }
+        Action::OpenPicker(p) => {
+            app.popups.push(Popup::Picker(p));
+            vec![]
+        }
+        Action::PickRowsForNewQuery(text) => {
+            let items = rows_choices(&app.project);
+            if items.is_empty() {
+                app.error("add an entity first: a query returns rows of an entity");
+                return vec![];
+            }
+            app.popups.push(Popup::Picker(Picker::single(
+                "Its rows are instances of…",
+                items,
+                Pick::NewQueryRows(text),
+            )));
+            vec![]
+        }
+        Action::SetFilter(f, text) => {
+            let keep = app.selected_row(f).and_then(Row::item);
+            app.panes[f.index()].filter = text;
+            app.rebuild_rows();
+            match keep {
+                Some(item) if app.list_rows(f).iter().any(|r| r.item() == Some(item)) => {
+                    app.reselect(item)
+                }
+                _ => app.select_first_selectable(f),
+            }
+            app.refresh_links();
+            vec![]
+        }
+        Action::Save { path, force } => {
+            effects.push(Effect::Save { path, force });
+            vec![]
+        }
+        Action::Open(p) => {
+            if app.dirty {
+                app.popups.push(Popup::Confirm(Confirm::new(
+                    "Unsaved changes",
+                    "Open another file and lose the unsaved changes?",
+                    vec![Action::OpenAnyway(p)],
+                )));
+            } else {
+                effects.push(Effect::Open(p));
+            }
+            vec![]
+        }
+        Action::OpenAnyway(p) => {
+            effects.push(Effect::Open(p));
+            vec![]
+        }
+        Action::Export(p) => {
+            effects.push(Effect::Export(p));
+            vec![]
+        }
+        Action::Quit { force } => {
+            if force || !app.dirty {
+                effects.push(Effect::Quit);
+            } else {
+                app.popups.push(Popup::Confirm(Confirm::new(
+                    "Unsaved changes",
+                    "Quit and lose the unsaved changes? (:w saves)",
+                    vec![Action::Quit { force: true }],
+                )));
+            }
+            vec![]
+        }
+        Action::Recent => {
+            let items: Vec<String> = app
+                .dirs
+                .recent()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            if items.is_empty() {
+                app.info("no recent files yet");
+            } else {
+                app.popups.push(Popup::Picker(Picker::single(
+                    "Recent files",
+                    items,
+                    Pick::Recent,
+                )));
+            }
+            vec![]
+        }
+        Action::Message(m) => {
+            if !m.is_empty() {
+                app.info(m);
+            }
+            vec![]
+        }
+        Action::RestoreRecovery(p) => {
+            effects.push(Effect::RestoreRecovery(p));
+            vec![]
+        }
+        Action::DiscardRecovery(p) => {
+            effects.push(Effect::DiscardRecovery(p));
+            vec![]
+        }
+    }
+}
+
+fn edit_label(app: &App, e: &Edit) -> String {
+    let q = |i: &usize| {
+        app.project
+            .queries
+            .get(*i)
+            .map_or("?".to_string(), |q| q.id.clone())
+    };
+    match e {
+        Edit::AddEntity(n) => format!("added entity {n}"),
+        Edit::AddAttribute(_, s) => format!(
+            "added attribute {}",
+            s.split_whitespace().next().unwrap_or("")
+        ),
+        Edit::AddRelationship(s) => format!(
+            "added relationship {}",
+            s.split(':').next().unwrap_or("").trim()
+        ),
+        Edit::AddQuery(..) => format!("added {}", edit::next_query_id(&app.project)),
+        Edit::Rename(_, n) => format!("renamed to {n}"),
+        Edit::Delete(_) => "deleted".into(),
+        Edit::Move(_, up) => format!("moved {}", if *up { "up" } else { "down" }),
+        Edit::SetRows(i, r) => format!("{} rows: {r}", q(i)),
+        Edit::SetEquality(i, _) => format!("{} equality search", q(i)),
+        Edit::SetRange(i, _) => format!("{} range search", q(i)),
+        Edit::SetOrder(i, _) => format!("{} ordering", q(i)),
+        Edit::SetReturns(i, _) => format!("{} returned attributes", q(i)),
+        Edit::AddTransition(a, b) => format!("transition {a} → {b}"),
+        Edit::ToggleEntry(i) => format!("{} entry point", q(i)),
+        Edit::PinName(_, n) => format!("pinned name {n}"),
+        Edit::AddBucket(..) => "added bucket".into(),
+        Edit::AddShard(..) => "added shard".into(),
+        Edit::Flip(_, c) => format!("flipped {c}"),
+        Edit::Merge(_, into) => format!("merged into {into}'s table"),
+        Edit::Split(_) => "split".into(),
+        Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
+        Edit::AddNote(..) => "added note".into(),
+    }
+}
+
+/// Applies an edit to a project. Pure, so tests and the undo stack see
+/// exactly what the designer did.
+pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
+    match e {
+        Edit::AddEntity(name) => {
+            let name = name.trim();
+            if p.entity(name).is_some() {
+                return Err(format!("there is already an entity {name}"));
+            }
+            p.entities.push(edit::new_entity(name));
+        }
+        Edit::AddAttribute(owner, spec) => {
+            let a = edit::parse_attribute(spec)?;
+            let list = match owner {
+                NodeId::Entity(e) => {
+                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
+                }
+                NodeId::Rel(r) => {
+                    &mut p
+                        .relationships
+                        .get_mut(*r)
+                        .ok_or("no such relationship")?
+                        .attributes
+                }
+            };
+            if list.iter().any(|x| x.name == a.name) {
+                return Err(format!("there is already an attribute {}", a.name));
+            }
+            list.push(a);
+        }
+        Edit::AddRelationship(spec) => {
+            let r = edit::parse_relationship(spec)?;
+            if p.relationship(&r.name).is_some() {
+                return Err(format!("there is already a relationship {}", r.name));
+            }
+            p.relationships.push(r);
+        }
+        Edit::AddQuery(text, rows) => {
+            let id = edit::next_query_id(p);
+            let mut q = Query::new(&id, text, rows);
+            // Start from the rows' own attributes so the query is valid and
+            // its table appears at once; the designer narrows it down.
+            let graph = Graph::new(p);
+            let root = graph
+                .node(rows)
+                .ok_or_else(|| format!("no entity or relationship {rows}"))?;
+            q.returns = graph
+                .attributes(root)
+                .iter()
+                .map(|a| a.name.clone())
+                .collect();
+            if q.returns.is_empty() {
+                q.returns = graph.offered(root, 1).into_iter().take(1).collect();
+            }
+            p.queries.push(q);
+            if p.workflow.entry.is_empty() {
+                p.workflow.entry.push(id);
+            }
+        }
+        Edit::Rename(item, new) => {
+            let new = new.trim();
+            match *item {
+                Item::Entity(e) => edit::rename_entity(p, e, new)?,
+                Item::Attribute(e, a) => edit::rename_attribute(p, NodeId::Entity(e), a, new)?,
+                Item::Relationship(r) => edit::rename_relationship(p, r, new)?,
+                Item::RelAttribute(r, a) => edit::rename_attribute(p, NodeId::Rel(r), a, new)?,
+                Item::Query(q) => {
+                    // `Q3 New sentence` changes both; a lone word is the id
+                    // when it looks like one, otherwise the sentence.
+                    let (id, text) = match new.split_once(char::is_whitespace) {
+                        Some((id, t)) if !id.is_empty() && id.len() <= 8 => {
+                            (id.to_string(), Some(t.trim().to_string()))
+                        }
+                        _ if !new.contains(' ') && new.len() <= 8 => (new.to_string(), None),
+                        _ => (
+                            p.queries.get(q).ok_or("no such query")?.id.clone(),
+                            Some(new.to_string()),
+                        ),
+                    };
+                    edit::rename_query(p, q, &id)?;
+                    if let Some(t) = text {
+                        p.queries[q].text = t;
+                    }
+                }
+                Item::Table(_) | Item::Column(..) | Item::Transition(_) => {
+                    return Err("rename tables with n (pin a name)".into())
+                }
+            }
+        }
+        Edit::Delete(item) => match *item {
+            Item::Entity(e) => edit::delete_entity(p, e)?,
+            Item::Attribute(e, a) => edit::delete_attribute(p, NodeId::Entity(e), a)?,
+            Item::Relationship(r) => edit::delete_relationship(p, r)?,
+            Item::RelAttribute(r, a) => edit::delete_attribute(p, NodeId::Rel(r), a)?,
+            Item::Query(q) => edit::delete_query(p, q)?,
+            Item::Transition(t) => {
+                if t >= p.workflow.transitions.len() {
+                    return Err("no such transition".into());
+                }
+                p.workflow.transitions.remove(t);
+            }
+            Item::Table(_) | Item::Column(..) => {
+                return Err(
+                    "tables follow from queries: delete the query, or merge the table (m)".into(),
+                )
+            }
+        },
+        Edit::Move(item, up) => {
+            let moved = match *item {
+                Item::Entity(e) => edit::move_in(&mut p.entities, e, *up),
+                Item::Attribute(e, a) => edit::move_in(
+                    &mut p.entities.get_mut(e).ok_or("no entity")?.attributes,
+                    a,
+                    *up,
+                ),
+                Item::Relationship(r) => edit::move_in(&mut p.relationships, r, *up),
+                Item::RelAttribute(r, a) => edit::move_in(
+                    &mut p
+                        .relationships
+                        .get_mut(r)
+                        .ok_or("no relationship")?
+                        .attributes,
+                    a,
+                    *up,
+                ),
+                Item::Query(q) => edit::move_in(&mut p.queries, q, *up),
+                Item::Transition(t) => edit::move_in(&mut p.workflow.transitions, t, *up),
+                Item::Table(_) | Item::Column(..) => false,
+            };
+            if !moved {
+                return Err("cannot move further".into());
+            }
+        }
+        Edit::SetRows(q, rows) => {
+            let query = p.queries.get_mut(*q).ok_or("no such query")?;
+            if &query.rows != rows {
+                query.rows = rows.clone();
+                // References were relative to the old rows: start afresh.
+                query.equality.clear();
+                query.range = None;
+                query.order.clear();
+                let graph = Graph::new(p);
+                let returns: Vec<String> = graph
+                    .node(rows)
+                    .map(|n| graph.attributes(n).iter().map(|a| a.name.clone()).collect())
+                    .unwrap_or_default();
+                p.queries[*q].returns = returns;
+            }
+        }
+        Edit::SetEquality(q, v) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.equality = v.clone()
+        }
+        Edit::SetRange(q, r) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.range = r.as_ref().map(|a| Range {
+                attr: a.clone(),
+                op: Default::default(),
+            })
+        }
+        Edit::SetOrder(q, v) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.order = v
+                .iter()
+                .map(|(a, d)| Order {
+                    attr: a.clone(),
+                    dir: *d,
+                })
+                .collect()
+        }
+        Edit::SetReturns(q, v) => p.queries.get_mut(*q).ok_or("no such query")?.returns = v.clone(),
+        Edit::AddTransition(from, to) => {
+            if from == to {
+                return Err("a transition leads to another query".into());
+            }
+            if p.workflow
+                .transitions
+                .iter()
+                .any(|t| &t.from == from && &t.to == to)
+            {
+                return Err(format!("{from} → {to} exists already"));
+            }
+            p.workflow.transitions.push(Transition {
+                from: from.clone(),
+                to: to.clone(),
+                feeds: vec![],
+            });
+        }
+        Edit::ToggleEntry(q) => {
+            let id = p.queries.get(*q).ok_or("no such query")?.id.clone();
+            match p.workflow.entry.iter().position(|e| *e == id) {
+                Some(i) => {
+                    p.workflow.entry.remove(i);
+                }
+                None => p.workflow.entry.push(id),
+            }
+        }
+        Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
+        Edit::AddBucket(q, source, period) => {
+            let column = format!("{source}_{}", period.name());
+            p.decision_mut(q).partition_extra.push(ExtraColumn {
+                column,
+                kind: ExtraKind::Bucket {
+                    source: source.clone(),
+                    period: *period,
+                },
+            });
+        }
+        Edit::AddShard(q, count) => {
+            let count: u32 = count
+                .trim()
+                .parse()
+                .map_err(|_| format!("\"{count}\" is not a shard count (a whole number)"))?;
+            p.decision_mut(q).partition_extra.push(ExtraColumn {
+                column: "shard".into(),
+                kind: ExtraKind::Shard { count },
+            });
+        }
+        Edit::Flip(q, column) => {
+            let d = p.decision_mut(q);
+            match d.flip.iter().position(|c| c == column) {
+                Some(i) => {
+                    d.flip.remove(i);
+                }
+                None => d.flip.push(column.clone()),
+            }
+        }
+        Edit::Merge(queries, into) => {
+            for q in queries {
+                if q == into {
+                    continue;
+                }
+                p.decision_mut(q).served_by = Some(into.clone());
+            }
+        }
+        Edit::Split(queries) => {
+            let mut any = false;
+            for q in queries {
+                if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
+                    any |= d.served_by.take().is_some();
+                }
+            }
+            if !any {
+                return Err("no query of this table is merged by a decision; queries needing the same table share it".into());
+            }
+        }
+        Edit::Replace(target, text) => target.replace(p, text)?,
+        Edit::AddNote(target, text) => p.notes.push(Note {
+            target: target.clone(),
+            text: text.clone(),
+        }),
+    }
+    Ok(())
+}
+
+fn rows_choices(p: &Project) -> Vec<String> {
+    p.entities
+        .iter()
+        .map(|e| e.name.clone())
+        .chain(p.relationships.iter().map(|r| r.name.clone()))
+        .collect()
+}
+
+/// The query's offered references, with any it already uses kept first so
+/// a pick never silently drops them.
+fn offered(app: &App, qi: usize, current: &[String]) -> Vec<String> {
+    let p = &app.project;
+    let Some(q) = p.queries.get(qi) else {
+        return vec![];
+    };
+    let graph = Graph::new(p);
+    let mut items: Vec<String> = graph
+        .node(&q.rows)
+        .map(|root| graph.offered(root, OFFER_EDGES))
+        .unwrap_or_default();
+    for c in current.iter().rev() {
+        if !items.contains(c) {
+            items.insert(0, c.clone());
+        }
+    }
+    items
+}
+
+fn positions(items: &[String], current: &[String]) -> Vec<usize> {
+    current
+        .iter()
+        .filter_map(|c| items.iter().position(|i| i == c))
+        .collect()
+}
+
+fn need_query(app: &mut App) -> Option<usize> {
+    let q = app.current_query();
+    if q.is_none() {
+        app.error("select a query first (Workflow pane)");
+    }
+    q
+}
+
+fn command(app: &mut App, c: Command) -> Vec<Action> {
+    use Command as C;
+    let focus = app.focus;
+    match c {
+        C::Quit => return vec![Action::Quit { force: false }],
+        C::Save => {
+            return vec![Action::Save {
+                path: None,
+                force: false,
+            }]
+        }
+        C::Undo => app.undo(),
+        C::Redo => app.redo(),
+        C::NextPane | C::PrevPane => {
+            let i = focus.index();
+            let n = if c == C::NextPane {
+                (i + 1) % 4
+            } else {
+                (i + 3) % 4
+            };
+            app.set_focus(Focus::ALL[n]);
+        }
+        C::Up | C::Down | C::PageUp | C::PageDown | C::Top | C::End => {
+            let delta: isize = match c {
+                C::Up => -1,
+                C::Down => 1,
+                C::PageUp => -10,
+                C::PageDown => 10,
+                C::Top => -1_000_000,
+                _ => 1_000_000,
+            };
+            if focus == Focus::Bottom {
+                let s = app.bottom_scroll as isize + delta;
+                app.bottom_scroll = s.clamp(0, 1_000_000) as usize;
+            } else {
+                app.move_selection(focus, delta);
+            }
+        }
+        C::Left | C::Right => match focus {
+            Focus::Bottom => {
+                let i = BottomView::ALL
+                    .iter()
+                    .position(|v| *v == app.bottom)
+                    .unwrap_or(0);
+                let n = if c == C::Right {
+                    (i + 1) % 4
+                } else {
+                    (i + 3) % 4
+                };
+                app.bottom = BottomView::ALL[n];
+                app.bottom_scroll = 0;
+            }
+            Focus::Concept => {
+                if let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() {
+                    let name = app.project.entities[e].name.clone();
+                    if c == C::Left {
+                        app.collapsed_entities.insert(name);
+                    } else {
+                        app.collapsed_entities.remove(&name);
+                    }
+                    app.rebuild_rows();
+                    app.reselect(Item::Entity(e));
+                }
+            }
+            Focus::Tables => {
+                if let Some(t) = app.current_table() {
+                    let name = app.analysis.model.tables[t].name.clone();
+                    if c == C::Left {
+                        app.collapsed_tables.insert(name);
+                    } else {
+                        app.collapsed_tables.remove(&name);
+                    }
+                    app.rebuild_rows();
+                    app.reselect(Item::Table(t));
+                }
+            }
+            Focus::Workflow => {}
+        },
+        C::Open => return open(app),
+        C::Add => return add(app),
+        C::Delete => delete(app),
+        C::Rename => rename(app),
+        C::EditText => edit_text(app),
+        C::MoveUp | C::MoveDown => {
+            if let Some(item) = app.selected_item() {
+                let up = c == C::MoveUp;
+                if app.apply("moved", |p| apply_edit(p, &Edit::Move(item, up))) {
+                    let moved = shifted(item, up);
+                    app.reselect(moved);
+                    app.refresh_links();
+                }
+            }
+        }
+        C::Filter => {
+            if focus != Focus::Bottom {
+                let current = app.panes[focus.index()].filter.clone();
+                app.popups.push(Popup::Input(Input::new(
+                    &format!("Filter {}", focus.title()),
+                    "type to narrow the list · Enter keeps it · Esc clears",
+                    &current,
+                    InputPurpose::Filter(focus),
+                )));
+            }
+        }
+        C::CommandLine => app.popups.push(Popup::Command(popup::CommandLine::new())),
+        C::Help => app.popups.push(Popup::Help { scroll: 0 }),
+        C::ViewDiagnostics | C::ViewCql | C::ViewSelect | C::ViewNotes => {
+            app.bottom = match c {
+                C::ViewDiagnostics => BottomView::Diagnostics,
+                C::ViewCql => BottomView::Cql,
+                C::ViewSelect => BottomView::Select,
+                _ => BottomView::Notes,
+            };
+            app.bottom_scroll = 0;
+        }
+        C::Rows => {
+            if let Some(q) = need_query(app) {
+                let items = rows_choices(&app.project);
+                let mut pk = Picker::single("Rows: instances of", items, Pick::Rows(q));
+                pk.cursor = pk
+                    .items
+                    .iter()
+                    .position(|i| *i == app.project.queries[q].rows)
+                    .unwrap_or(0);
+                app.popups.push(Popup::Picker(pk));
+            }
+        }
+        C::Equality | C::Returns => {
+            if let Some(q) = need_query(app) {
+                let query = &app.project.queries[q];
+                let (title, current, purpose) = if c == C::Equality {
+                    (
+                        "Equality search (=) — in pick order",
+                        query.equality.clone(),
+                        Pick::Equality(q),
+                    )
+                } else {
+                    (
+                        "Returned attributes — in pick order",
+                        query.returns.clone(),
+                        Pick::Returns(q),
+                    )
+                };
+                let items = offered(app, q, &current);
+                let picked = positions(&items, &current);
+                app.popups
+                    .push(Popup::Picker(Picker::multi(title, items, picked, purpose)));
+            }
+        }
+        C::Range => {
+            if let Some(q) = need_query(app) {
+                let current: Vec<String> = app.project.queries[q]
+                    .range
+                    .iter()
+                    .map(|r| r.attr.clone())
+                    .collect();
+                let mut items = offered(app, q, &current);
+                items.insert(0, popup::picker::NONE.to_string());
+                let mut pk = Picker::single("Range search (<, >, between)", items, Pick::Range(q));
+                pk.cursor = current
+                    .first()
+                    .and_then(|c| pk.items.iter().position(|i| i == c))
+                    .unwrap_or(0);
+                app.popups.push(Popup::Picker(pk));
+            }
+        }
+        C::Order => {
+            if let Some(q) = need_query(app) {
+                let order = app.project.queries[q].order.clone();
+                let current: Vec<String> = order.iter().map(|o| o.attr.clone()).collect();
+                let items = offered(app, q, &current);
+                let picked = positions(&items, &current);
+                let mut dirs = vec![Dir::Asc; items.len()];
+                for o in &order {
+                    if let Some(i) = items.iter().position(|x| *x == o.attr) {
+                        dirs[i] = o.dir;
+                    }
+                }
+                let mut pk = Picker::multi(
+                    "Ordering — ← ascending, → descending",
+                    items,
+                    picked,
+                    Pick::Order(q),
+                );
+                pk.dirs = Some(dirs);
+                app.popups.push(Popup::Picker(pk));
+            }
+        }
+        C::AddTransition => {
+            if let Some(q) = need_query(app) {
+                let from = app.project.queries[q].id.clone();
+                let items: Vec<String> = app
+                    .project
+                    .queries
+                    .iter()
+                    .filter(|x| x.id != from)
+                    .map(|x| x.id.clone())
+                    .collect();
+                if items.is_empty() {
+                    app.error("add a second query first");
+                } else {
+                    app.popups.push(Popup::Picker(Picker::single(
+                        &format!("Transition {from} → ?"),
+                        items,
+                        Pick::Transition(from),
+                    )));
+                }
+            }
+        }
+        C::ToggleEntry => {
+            if let Some(q) = need_query(app) {
+                return vec![Action::Edit(Edit::ToggleEntry(q))];
+            }
+        }
+        C::PinName => {
+            if let Some(t) = app.current_table() {
+                let table = &app.analysis.model.tables[t];
+                app.popups.push(Popup::Input(Input::new(
+                    "Pin the table name",
+                    &format!("name for the table of {}", table.origin),
+                    &table.name.clone(),
+                    InputPurpose::PinName(table.origin.clone()),
+                )));
+            }
+        }
+        C::Bucket => {
+            if let Some(t) = app.current_table() {
+                let table = &app.analysis.model.tables[t];
+                let items: Vec<String> = table
+                    .columns
+                    .iter()
+                    .filter(|c| c.ty.is_temporal())
+                    .map(|c| c.name.clone())
+                    .collect();
+                if items.is_empty() {
+                    app.error(format!(
+                        "{} has no date or time column to bucket by; try a shard (s)",
+                        table.name
+                    ));
+                } else {
+                    let origin = table.origin.clone();
+                    app.popups.push(Popup::Picker(Picker::single(
+                        "Bucket by which column?",
+                        items,
+                        Pick::BucketSource(origin),
+                    )));
+                }
+            }
+        }
+        C::Shard => {
+            if let Some(t) = app.current_table() {
+                let origin = app.analysis.model.tables[t].origin.clone();
+                app.popups.push(Popup::Input(Input::new(
+                    "Shard the partition",
+                    "number of shards (the writer picks one of 0..N)",
+                    "4",
+                    InputPurpose::Shard(origin),
+                )));
+            }
+        }
+        C::Flip => match app.selected_item() {
+            Some(Item::Column(t, ci)) => {
+                let table = &app.analysis.model.tables[t];
+                let col = &table.columns[ci];
+                if matches!(col.role, Role::Clustering(_)) {
+                    return vec![Action::Edit(Edit::Flip(
+                        table.origin.clone(),
+                        col.name.clone(),
+                    ))];
+                }
+                app.error("only clustering columns (C↑/C↓) have a direction");
+            }
+            _ => app.error("select a clustering column of a table"),
+        },
+        C::Merge => {
+            if let Some(t) = app.current_table() {
+                let table = &app.analysis.model.tables[t];
+                let queries = table.queries.clone();
+                let items: Vec<String> = app
+                    .analysis
+                    .model
+                    .tables
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != t)
+                    .map(|(_, x)| format!("{}  ({})", x.origin, x.name))
+                    .collect();
+                if items.is_empty() {
+                    app.error("there is no other table to merge into");
+                } else {
+                    app.popups.push(Popup::Picker(Picker::single(
+                        &format!("Serve {} from the table of…", queries.join(", ")),
+                        items,
+                        Pick::Merge(queries),
+                    )));
+                }
+            }
+        }
+        C::Split => {
+            if let Some(t) = app.current_table() {
+                let queries = app.analysis.model.tables[t].queries.clone();
+                return vec![Action::Edit(Edit::Split(queries))];
+            }
+        }
+        C::CqlScope => {
+            app.cql_all = !app.cql_all;
+            app.bottom = BottomView::Cql;
+            app.bottom_scroll = 0;
+        }
+        C::AddNote => match note_target(app) {
+            Some(t) => app.popups.push(Popup::Input(Input::new(
+                "Review note",
+                &format!("note on {}", target_label(&t)),
+                "",
+                InputPurpose::AddNote(t),
+            ))),
+            None => app.error("select an entity, relationship, query or table first"),
+        },
+    }
+    vec![]
+}
+
+/// Where an item lands after a move, so the selection follows it.
+fn shifted(item: Item, up: bool) -> Item {
+    let f = |i: usize| if up { i.saturating_sub(1) } else { i + 1 };
+    match item {
+        Item::Entity(e) => Item::Entity(f(e)),
+        Item::Attribute(e, a) => Item::Attribute(e, f(a)),
+        Item::Relationship(r) => Item::Relationship(f(r)),
+        Item::RelAttribute(r, a) => Item::RelAttribute(r, f(a)),
+        Item::Query(q) => Item::Query(f(q)),
+        Item::Transition(t) => Item::Transition(f(t)),
+        other => other,
+    }
+}
+
+pub fn note_target(app: &App) -> Option<Target> {
+    let p = &app.project;
+    Some(match app.selected_item()? {
+        Item::Entity(e) | Item::Attribute(e, _) => Target::Entity(p.entities.get(e)?.name.clone()),
+        Item::Relationship(r) | Item::RelAttribute(r, _) => {
+            Target::Relationship(p.relationships.get(r)?.name.clone())
+        }
+        Item::Query(_) | Item::Transition(_) => {
+            Target::Query(p.queries.get(app.current_query()?)?.id.clone())
+        }
+        Item::Table(t) | Item::Column(t, _) => {
+            Target::Table(app.analysis.model.tables.get(t)?.name.clone())
+        }
+    })
+}
+
+pub fn target_label(t: &Target) -> String {
+    match t {
+        Target::Entity(n) => format!("entity {n}"),
+        Target::Relationship(n) => format!("relationship {n}"),
+        Target::Query(n) => format!("query {n}"),
+        Target::Table(n) => format!("table {n}"),
+    }
+}
+
+fn open(app: &mut App) -> Vec<Action> {
+    match app.focus {
+        Focus::Concept => match app.selected_item() {
+            Some(Item::Entity(e)) => {
+                let name = app.project.entities[e].name.clone();
+                if !app.collapsed_entities.remove(&name) {
+                    app.collapsed_entities.insert(name);
+                }
+                app.rebuild_rows();
+                app.reselect(Item::Entity(e));
+            }
+            Some(_) => edit_text(app),
+            None => return add(app),
+        },
+        Focus::Workflow => {
+            if app.current_query().is_some() {
+                let items = popup::picker::QUERY_MENU
+                    .iter()
+                    .map(|(l, _)| l.to_string())
+                    .collect();
+                app.popups.push(Popup::Picker(Picker::single(
+                    "Query",
+                    items,
+                    Pick::QueryMenu,
+                )));
+            }
+        }
+        Focus::Tables => match app.selected_item() {
+            Some(Item::Column(t, ci)) => {
+                let table = &app.analysis.model.tables[t];
+                let c = &table.columns[ci];
+                let mut lines = vec![
+                    format!("{} {} {}", c.role.marker(), c.name, c.ty),
+                    format!("rule:  {}", c.rule.label()),
+                    format!("query: {}", c.query),
+                ];
+                if let Some(q) = app.project.query(&c.query) {
+                    lines.push(format!("       {}", q.text));
+                }
+                match &c.source {
+                    Source::Attr {
+                        attribute, flow, ..
+                    } => {
+                        lines.push(format!("holds: {attribute}"));
+                        lines.push(format!("flow:  {}", flow.label()));
+                    }
+                    Source::Bucket { source, period } => {
+                        lines.push(format!("holds: {source} bucketed by {}", period.name()))
+                    }
+                    Source::Shard { count } => {
+                        lines.push(format!("holds: a shard number in 0..{count}"))
+                    }
+                    Source::Constant => lines.push("holds: a constant (one partition)".into()),
+                    Source::Collection { columns } => {
+                        lines.push(format!("holds: {}", columns.join(", ")))
+                    }
+                }
+                app.popups.push(Popup::Info(Info {
+                    title: format!("Provenance of {}.{}", table.name, c.name),
+                    lines,
+                }));
+            }
+            Some(Item::Table(t)) => {
+                let name = app.analysis.model.tables[t].name.clone();
+                if !app.collapsed_tables.remove(&name) {
+                    app.collapsed_tables.insert(name);
+                }
+                app.rebuild_rows();
+                app.reselect(Item::Table(t));
+            }
+            _ => {}
+        },
+        Focus::Bottom => {
+            if app.bottom == BottomView::Diagnostics {
+                jump_to_diagnostic(app);
+            }
+        }
+    }
+    vec![]
+}
+
+fn jump_to_diagnostic(app: &mut App) {
+    use crate::diagnose::Subject;
+    let Some(d) = app.analysis.diagnostics.get(app.bottom_scroll) else {
+        return;
+    };
+    let p = &app.project;
+    let m = &app.analysis.model;
+    let item = match &d.subject {
+        Subject::Entity(n) | Subject::Attribute { item: n, .. } => p
+            .entities
+            .iter()
+            .position(|e| &e.name == n)
+            .map(Item::Entity),
+        Subject::Relationship(n) => p
+            .relationships
+            .iter()
+            .position(|r| &r.name == n)
+            .map(Item::Relationship),
+        Subject::Query(q) => p.queries.iter().position(|x| &x.id == q).map(Item::Query),
+        Subject::Table(t) | Subject::Column { table: t, .. } => {
+            m.tables.iter().position(|x| &x.name == t).map(Item::Table)
+        }
+        _ => None,
+    };
+    if let Some(item) = item {
+        app.reselect(item);
+        let f = match item {
+            Item::Query(_) => Focus::Workflow,
+            Item::Table(_) => Focus::Tables,
+            _ => Focus::Concept,
+        };
+        app.set_focus(f);
+    }
+}
+
+fn add(app: &mut App) -> Vec<Action> {
+    match app.focus {
+        Focus::Concept => {
+            let row = app.selected_row(Focus::Concept).cloned();
+            let input = match row {
+                None | Some(Row::EntitiesHeading) | Some(Row::Empty(_)) => Input::new(
+                    "New entity",
+                    "name (it gets a uuid key you can rename)",
+                    "",
+                    InputPurpose::AddEntity,
+                ),
+                Some(Row::RelationshipsHeading) => Input::new(
+                    "New relationship",
+                    "name: From 1:n To   (1:1, 1:n or m:n)",
+                    "",
+                    InputPurpose::AddRelationship,
+                ),
+                Some(Row::Entity(e)) | Some(Row::Attribute(e, _)) => Input::new(
+                    &format!("New attribute of {}", app.project.entities[e].name),
+                    "name type   (e.g. phone text, rate decimal, emails set<text>)",
+                    "",
+                    InputPurpose::AddAttribute(NodeId::Entity(e)),
+                ),
+                Some(Row::Relationship(r)) | Some(Row::RelAttribute(r, _)) => Input::new(
+                    &format!("New attribute of {}", app.project.relationships[r].name),
+                    "name type",
+                    "",
+                    InputPurpose::AddAttribute(NodeId::Rel(r)),
+                ),
+                Some(_) => return vec![],
+            };
+            app.popups.push(Popup::Input(input));
+        }
+        Focus::Workflow => {
+            if app.project.entities.is_empty() && app.project.relationships.is_empty() {
+                app.error(
+                    "add an entity first (Conceptual pane): a query returns rows of an entity",
+                );
+                return vec![];
+            }
+            app.popups.push(Popup::Input(Input::new(
+                &format!("New query {}", edit::next_query_id(&app.project)),
+                "what it answers, e.g. Find hotels near a given point of interest",
+                "",
+                InputPurpose::AddQuery,
+            )));
+        }
+        Focus::Tables => app.info("tables follow from queries: add a query in the Workflow pane"),
+        Focus::Bottom => return vec![Action::Command(Command::AddNote)],
+    }
+    vec![]
+}
+
+fn item_label(app: &App, item: Item) -> String {
+    let p = &app.project;
+    match item {
+        Item::Entity(e) => format!("entity {}", p.entities[e].name),
+        Item::Attribute(e, a) => format!(
+            "attribute {}.{}",
+            p.entities[e].name, p.entities[e].attributes[a].name
+        ),
+        Item::Relationship(r) => format!("relationship {}", p.relationships[r].name),
+        Item::RelAttribute(r, a) => format!(
+            "attribute {}.{}",
+            p.relationships[r].name, p.relationships[r].attributes[a].name
+        ),
+        Item::Query(q) => format!("query {}", p.queries[q].id),
+        Item::Transition(t) => {
+            let x = &p.workflow.transitions[t];
+            format!("transition {} → {}", x.from, x.to)
+        }
+        Item::Table(t) | Item::Column(t, _) => {
+            format!("table {}", app.analysis.model.tables[t].name)
+        }
+    }
+}
+
+fn delete(app: &mut App) {
+    let Some(item) = app.selected_item() else {
+        return;
+    };
+    if matches!(item, Item::Table(_) | Item::Column(..)) {
+        app.info("tables follow from queries: delete the query, or merge the table (m)");
+        return;
+    }
+    let label = item_label(app, item);
+    app.popups.push(Popup::Confirm(Confirm::new(
+        "Delete",
+        format!("Delete {label}?"),
+        vec![Action::Edit(Edit::Delete(item))],
+    )));
+}
+
+fn rename(app: &mut App) {
+    let Some(item) = app.selected_item() else {
+        return;
+    };
+    let p = &app.project;
+    let (current, prompt) = match item {
+        Item::Entity(e) => (p.entities[e].name.clone(), "new name (references follow)"),
+        Item::Attribute(e, a) => (
+            p.entities[e].attributes[a].name.clone(),
+            "new name (references follow)",
+        ),
+        Item::Relationship(r) => (
+            p.relationships[r].name.clone(),
+            "new name (references follow)",
+        ),
+        Item::RelAttribute(r, a) => (p.relationships[r].attributes[a].name.clone(), "new name"),
+        Item::Query(q) => (
+            format!("{} {}", p.queries[q].id, p.queries[q].text),
+            "id and sentence (Q3 Find …)",
+        ),
+        Item::Transition(_) => return app.info("transitions have no name; d deletes, t adds"),
+        Item::Table(_) | Item::Column(..) => {
+            command(app, Command::PinName);
+            return;
+        }
+    };
+    let title = format!("Rename {}", item_label(app, item));
+    app.popups.push(Popup::Input(Input::new(
+        &title,
+        prompt,
+        &current,
+        InputPurpose::Rename(item),
+    )));
+}
+
+fn edit_text(app: &mut App) {
+    let target = match app.selected_item() {
+        Some(Item::Entity(e)) => EditTarget::Entity(e),
+        Some(Item::Attribute(e, a)) => EditTarget::Attribute(NodeId::Entity(e), a),
+        Some(Item::Relationship(r)) => EditTarget::Relationship(r),
+        Some(Item::RelAttribute(r, a)) => EditTarget::Attribute(NodeId::Rel(r), a),
+        Some(Item::Query(q)) => EditTarget::Query(q),
+        Some(Item::Transition(t)) => EditTarget::Transition(t),
+        Some(Item::Table(t)) | Some(Item::Column(t, _)) => {
+            EditTarget::Decision(app.analysis.model.tables[t].origin.clone())
+        }
+        None => return app.info("select an item to edit"),
+    };
+    match Editor::new(&app.project, target) {
+        Some(e) => app.popups.push(Popup::Editor(e)),
+        None => app.error("that item no longer exists"),
+    }
+}
+
+fn mouse(app: &mut App, m: MouseEvent) {
+    let hits = app.hits.borrow().clone();
+    let inside = |r: &ratatui::layout::Rect| {
+        m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height
+    };
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if !app.popups.is_empty() {
+                return;
+            }
+            if let Some((_, v)) = hits.tabs.iter().find(|(r, _)| inside(r)) {
+                app.bottom = *v;
+                app.bottom_scroll = 0;
+                app.set_focus(Focus::Bottom);
+                return;
+            }
+            if let Some((_, f)) = hits.pane_tabs.iter().find(|(r, _)| inside(r)) {
+                app.set_focus(*f);
+                return;
+            }
+            for f in Focus::ALL {
+                if let Some(r) = hits.panes[f.index()].filter(|r| inside(r)) {
+                    app.set_focus(f);
+                    if f != Focus::Bottom {
+                        let off = app.panes[f.index()].offset.get();
+                        app.select_row(f, off + (m.row - r.y) as usize);
+                    }
+                    return;
+                }
+            }
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let delta = if m.kind == MouseEventKind::ScrollDown {
+                3
+            } else {
+                -3
+            };
+            for f in Focus::ALL {
+                if hits.panes[f.index()].is_some_and(|r| inside(&r)) {
+                    if f == Focus::Bottom {
+                        app.bottom_scroll = (app.bottom_scroll as isize + delta).max(0) as usize;
+                    } else {
+                        let off = app.panes[f.index()].offset.get() as isize + delta;
+                        let max = app.list_rows(f).len().saturating_sub(1) as isize;
+                        app.panes[f.index()]
+                            .offset
+                            .set(off.clamp(0, max.max(0)) as usize);
+                        app.move_selection(f, delta);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,869 @@
+//! The workbench state: the project, its analysis, the undo history, what is
+//! selected and focused, and the popups. Everything the views draw is here,
+//! so drawing stays a pure function of it.
+
+use super::config::Dirs;
+use super::edit::Item;
+use super::keymap::{Keymap, Scope};
+use super::popup::Popup;
+use super::theme::Theme;
+use crate::analysis::{analyze, Analysis};
+use crate::derive::Source;
+use crate::diff::{diff, summary, TableChange};
+use crate::model::resolve::{AttrId, Graph, NodeId};
+use crate::model::{load, Project};
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime};
+
+/// How long changed tables stay highlighted after an edit.
+pub const CHANGE_FLASH_MS: u128 = 1500;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Focus {
+    Concept,
+    Workflow,
+    Tables,
+    Bottom,
+}
+
+impl Focus {
+    pub const ALL: [Focus; 4] = [
+        Focus::Concept,
+        Focus::Workflow,
+        Focus::Tables,
+        Focus::Bottom,
+    ];
+
+    pub fn index(self) -> usize {
+        match self {
+            Focus::Concept => 0,
+            Focus::Workflow => 1,
+            Focus::Tables => 2,
+            Focus::Bottom => 3,
+        }
+    }
+
+    pub fn scope(self) -> Scope {
+        match self {
+            Focus::Concept => Scope::Concept,
+            Focus::Workflow => Scope::Workflow,
+            Focus::Tables => Scope::Tables,
+            Focus::Bottom => Scope::Bottom,
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        self.scope().title()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BottomView {
+    Diagnostics,
+    Cql,
+    Select,
+    Notes,
+}
+
+impl BottomView {
+    pub const ALL: [BottomView; 4] = [
+        BottomView::Diagnostics,
+        BottomView::Cql,
+        BottomView::Select,
+        BottomView::Notes,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            BottomView::Diagnostics => "Diagnostics",
+            BottomView::Cql => "CQL",
+            BottomView::Select => "SELECT",
+            BottomView::Notes => "Notes",
+        }
+    }
+}
+
+/// One line of a pane's list. Headings and continuation lines (summaries,
+/// estimates, box bottoms) are not selectable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Row {
+    EntitiesHeading,
+    RelationshipsHeading,
+    Entity(usize),
+    Attribute(usize, usize),
+    Relationship(usize),
+    RelAttribute(usize, usize),
+    QueriesHeading,
+    Query(usize),
+    QuerySummary(usize),
+    TreeHeading,
+    TreeQuery { query: usize, prefix: String },
+    TreeTransition { transition: usize, prefix: String },
+    Table(usize),
+    Column(usize, usize),
+    Estimate(usize),
+    TableEnd(usize),
+    Empty(&'static str),
+}
+
+impl Row {
+    pub fn selectable(&self) -> bool {
+        !matches!(
+            self,
+            Row::QuerySummary(_)
+                | Row::Estimate(_)
+                | Row::TableEnd(_)
+                | Row::Empty(_)
+                | Row::TreeHeading
+        )
+    }
+
+    pub fn item(&self) -> Option<Item> {
+        Some(match self {
+            Row::Entity(e) => Item::Entity(*e),
+            Row::Attribute(e, a) => Item::Attribute(*e, *a),
+            Row::Relationship(r) => Item::Relationship(*r),
+            Row::RelAttribute(r, a) => Item::RelAttribute(*r, *a),
+            Row::Query(q) | Row::QuerySummary(q) | Row::TreeQuery { query: q, .. } => {
+                Item::Query(*q)
+            }
+            Row::TreeTransition { transition, .. } => Item::Transition(*transition),
+            Row::Table(t) | Row::Estimate(t) | Row::TableEnd(t) => Item::Table(*t),
+            Row::Column(t, c) => Item::Column(*t, *c),
+            _ => return None,
+        })
+    }
+}
+
+/// Selection and scroll of one list pane.
+#[derive(Debug, Default)]
+pub struct PaneState {
+    pub selected: usize,
+    /// First visible row; adjusted while drawing to keep the selection in view.
+    pub offset: Cell<usize>,
+    pub filter: String,
+}
+
+/// What the current selection touches elsewhere, for linked highlighting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Links {
+    pub entities: HashSet<usize>,
+    pub attributes: HashSet<AttrId>,
+    pub relationships: HashSet<usize>,
+    pub queries: HashSet<String>,
+    pub tables: HashSet<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusKind {
+    Info,
+    Change,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    pub text: String,
+    pub kind: StatusKind,
+}
+
+/// Rectangles of the last frame, for mouse hit-testing.
+#[derive(Clone, Debug, Default)]
+pub struct Hits {
+    /// Inner list area of each pane (by `Focus::index`), when shown.
+    pub panes: [Option<Rect>; 4],
+    /// Bottom-pane tab labels.
+    pub tabs: Vec<(Rect, BottomView)>,
+    /// Narrow-mode pane tabs.
+    pub pane_tabs: Vec<(Rect, Focus)>,
+}
+
+/// The file on disk as last read or written, to notice outside changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiskStamp {
+    pub modified: Option<SystemTime>,
+    pub hash: u64,
+}
+
+/// Cached bottom-pane text: rebuilt only when the analysis or the target
+/// changes, and highlighted only when the text itself changed.
+#[derive(Default)]
+pub struct TextCache {
+    pub key: Option<(u64, BottomView, Option<usize>, bool, Option<Item>)>,
+    pub text_hash: u64,
+    pub lines: Vec<Line<'static>>,
+}
+
+pub struct App {
+    pub project: Project,
+    pub analysis: Analysis,
+    /// Bumped on every re-derivation; caches key on it.
+    pub generation: u64,
+    pub path: Option<PathBuf>,
+    /// The project as last saved or loaded; `None` when it never was.
+    pub saved: Option<Project>,
+    pub dirty: bool,
+    pub disk: Option<DiskStamp>,
+    pub undo: Vec<Project>,
+    pub redo: Vec<Project>,
+    pub focus: Focus,
+    /// The list pane focused last, so the bottom pane follows its selection.
+    pub last_list: Focus,
+    pub bottom: BottomView,
+    /// CQL view shows the whole keyspace rather than the selected table.
+    pub cql_all: bool,
+    pub panes: [PaneState; 4],
+    pub rows: [Vec<Row>; 3],
+    pub collapsed_entities: HashSet<String>,
+    pub collapsed_tables: HashSet<String>,
+    pub popups: Vec<Popup>,
+    pub status: Option<Status>,
+    pub changed: HashSet<String>,
+    pub changed_at: Option<Instant>,
+    pub links: Links,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub dirs: Dirs,
+    pub mouse: bool,
+    pub quit: bool,
+    pub hits: RefCell<Hits>,
+    pub cache: RefCell<TextCache>,
+    /// A recovery copy should be written at the next opportunity.
+    pub recovery_due: bool,
+    pub last_recovery: Option<Instant>,
+    /// The bottom pane has no rows of its own: just a scroll position.
+    pub bottom_scroll: usize,
+}
+
+impl App {
+    pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
+        let analysis = analyze(&project);
+        let mut app = App {
+            saved: Some(project.clone()),
+            project,
+            analysis,
+            generation: 1,
+            path,
+            dirty: false,
+            disk: None,
+            undo: vec![],
+            redo: vec![],
+            focus: Focus::Workflow,
+            last_list: Focus::Workflow,
+            bottom: BottomView::Diagnostics,
+            cql_all: false,
+            panes: Default::default(),
+            rows: Default::default(),
+            collapsed_entities: HashSet::new(),
+            collapsed_tables: HashSet::new(),
+            popups: vec![],
+            status: None,
+            changed: HashSet::new(),
+            changed_at: None,
+            links: Links::default(),
+            keymap: Keymap::default(),
+            theme: Theme::default(),
+            dirs,
+            mouse: true,
+            quit: false,
+            hits: RefCell::new(Hits::default()),
+            cache: RefCell::new(TextCache::default()),
+            recovery_due: false,
+            last_recovery: None,
+            bottom_scroll: 0,
+        };
+        app.rebuild_rows();
+        app.select_first_selectable(Focus::Workflow);
+        app.refresh_links();
+        app
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            kind: StatusKind::Info,
+        });
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            kind: StatusKind::Error,
+        });
+    }
+
+    /// The file name shown in the status bar.
+    pub fn file_label(&self) -> String {
+        match &self.path {
+            Some(p) => p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
+            None => "[unsaved copy]".to_string(),
+        }
+    }
+
+    /// Applies an edit to a copy of the project; keeps it only when the core
+    /// accepts the result, otherwise says why. Re-derives at once and reports
+    /// which tables changed.
+    pub fn apply(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&mut Project) -> Result<(), String>,
+    ) -> bool {
+        let mut next = self.project.clone();
+        if let Err(e) = f(&mut next) {
+            self.error(format!("{what}: {e}"));
+            return false;
+        }
+        next.prune_decisions();
+        let problems = load::validate(&next);
+        if let Some(first) = problems.first() {
+            let more = if problems.len() > 1 {
+                format!(" (and {} more)", problems.len() - 1)
+            } else {
+                String::new()
+            };
+            self.error(format!("{what} refused — {first}{more}"));
+            return false;
+        }
+        if next == self.project {
+            self.info(format!("{what}: nothing changed"));
+            return false;
+        }
+        let old = std::mem::replace(&mut self.project, next);
+        self.undo.push(old);
+        self.redo.clear();
+        self.after_change(what);
+        true
+    }
+
+    /// Re-derives after the project changed and tells what the tables did.
+    fn after_change(&mut self, what: &str) {
+        let selected = self.selected_item();
+        let analysis = analyze(&self.project);
+        let changes = diff(&self.analysis.model, &analysis.model);
+        self.analysis = analysis;
+        self.generation += 1;
+        self.dirty = self.saved.as_ref() != Some(&self.project);
+        self.recovery_due = true;
+        self.changed = changes
+            .iter()
+            .filter_map(TableChange::new_name)
+            .map(str::to_string)
+            .collect();
+        self.changed_at = Some(Instant::now());
+        let text = if changes.is_empty() {
+            format!("{what} — tables unchanged")
+        } else {
+            format!("{what} — {}", summary(&changes, 4))
+        };
+        self.status = Some(Status {
+            text,
+            kind: StatusKind::Change,
+        });
+        self.rebuild_rows();
+        if let Some(item) = selected {
+            self.reselect(item);
+        }
+        self.clamp_selection();
+        self.refresh_links();
+    }
+
+    pub fn undo(&mut self) {
+        match self.undo.pop() {
+            Some(prev) => {
+                let cur = std::mem::replace(&mut self.project, prev);
+                self.redo.push(cur);
+                self.after_change("undo");
+            }
+            None => self.info("nothing to undo"),
+        }
+    }
+
+    pub fn redo(&mut self) {
+        match self.redo.pop() {
+            Some(next) => {
+                let cur = std::mem::replace(&mut self.project, next);
+                self.undo.push(cur);
+                self.after_change("redo");
+            }
+            None => self.info("nothing to redo"),
+        }
+    }
+
+    /// Replaces the whole project (`:e FILE`, recovery): history starts over.
+    pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
+        self.analysis = analyze(&project);
+        self.generation += 1;
+        self.saved = (!dirty).then(|| project.clone());
+        self.project = project;
+        self.path = path;
+        self.dirty = dirty;
+        self.undo.clear();
+        self.redo.clear();
+        self.changed.clear();
+        for p in &mut self.panes {
+            p.selected = 0;
+            p.offset.set(0);
+            p.filter.clear();
+        }
+        self.rebuild_rows();
+        for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
+            self.select_first_selectable(f);
+        }
+        self.refresh_links();
+    }
+
+    pub fn mark_saved(&mut self) {
+        self.saved = Some(self.project.clone());
+        self.dirty = false;
+    }
+
+    // ---- rows -------------------------------------------------------------
+
+    pub fn rebuild_rows(&mut self) {
+        self.rows[0] = self.concept_rows();
+        self.rows[1] = self.workflow_rows();
+        self.rows[2] = self.table_rows();
+    }
+
+    fn matches(filter: &str, text: &str) -> bool {
+        filter.is_empty() || text.to_lowercase().contains(&filter.to_lowercase())
+    }
+
+    fn concept_rows(&self) -> Vec<Row> {
+        let f = &self.panes[0].filter;
+        let mut rows = vec![Row::EntitiesHeading];
+        for (i, e) in self.project.entities.iter().enumerate() {
+            let own = Self::matches(f, &e.name);
+            let attrs: Vec<usize> = (0..e.attributes.len())
+                .filter(|&a| own || Self::matches(f, &e.attributes[a].name))
+                .collect();
+            if !own && attrs.is_empty() {
+                continue;
+            }
+            rows.push(Row::Entity(i));
+            if f.is_empty() && self.collapsed_entities.contains(&e.name) {
+                continue;
+            }
+            rows.extend(attrs.into_iter().map(|a| Row::Attribute(i, a)));
+        }
+        if self.project.entities.is_empty() {
+            rows.push(Row::Empty("no entities yet: press a here"));
+        }
+        rows.push(Row::RelationshipsHeading);
+        for (i, r) in self.project.relationships.iter().enumerate() {
+            let text = format!("{} {} {}", r.name, r.from, r.to);
+            if !Self::matches(f, &text) {
+                continue;
+            }
+            rows.push(Row::Relationship(i));
+            rows.extend((0..r.attributes.len()).map(|a| Row::RelAttribute(i, a)));
+        }
+        rows
+    }
+
+    fn workflow_rows(&self) -> Vec<Row> {
+        let f = &self.panes[1].filter;
+        let mut rows = vec![Row::QueriesHeading];
+        for (i, q) in self.project.queries.iter().enumerate() {
+            if Self::matches(f, &format!("{} {}", q.id, q.text)) {
+                rows.push(Row::Query(i));
+                rows.push(Row::QuerySummary(i));
+            }
+        }
+        if self.project.queries.is_empty() {
+            rows.push(Row::Empty("no queries yet: press a"));
+        }
+        if !f.is_empty() {
+            return rows;
+        }
+        rows.push(Row::TreeHeading);
+        let index: HashMap<&str, usize> = self
+            .project
+            .queries
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q.id.as_str(), i))
+            .collect();
+        let mut seen = HashSet::new();
+        let entries = &self.project.workflow.entry;
+        for (n, e) in entries.iter().enumerate() {
+            let Some(&qi) = index.get(e.as_str()) else {
+                continue;
+            };
+            rows.push(Row::TreeQuery {
+                query: qi,
+                prefix: String::new(),
+            });
+            seen.insert(qi);
+            self.tree(&index, e, String::new(), &mut seen, &mut rows, 0);
+            let _ = n;
+        }
+        // Transitions not reachable from an entry point still show, so none
+        // can be lost from sight.
+        for (ti, t) in self.project.workflow.transitions.iter().enumerate() {
+            let shown = rows
+                .iter()
+                .any(|r| matches!(r, Row::TreeTransition { transition, .. } if *transition == ti));
+            if !shown {
+                rows.push(Row::TreeTransition {
+                    transition: ti,
+                    prefix: format!("{} ", t.from),
+                });
+            }
+        }
+        rows
+    }
+
+    fn tree(
+        &self,
+        index: &HashMap<&str, usize>,
+        from: &str,
+        indent: String,
+        seen: &mut HashSet<usize>,
+        rows: &mut Vec<Row>,
+        depth: usize,
+    ) {
+        if depth > 32 {
+            return;
+        }
+        let out: Vec<usize> = self
+            .project
+            .workflow
+            .transitions
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.from == from)
+            .map(|(i, _)| i)
+            .collect();
+        for (k, ti) in out.iter().enumerate() {
+            let last = k + 1 == out.len();
+            let branch = if last { "└─" } else { "├─" };
+            rows.push(Row::TreeTransition {
+                transition: *ti,
+                prefix: format!("{indent}{branch}"),
+            });
+            let to = &self.project.workflow.transitions[*ti].to;
+            if let Some(&qi) = index.get(to.as_str()) {
+                if seen.insert(qi) {
+                    let next = format!("{indent}{}", if last { "  " } else { "│ " });
+                    self.tree(index, to, next, seen, rows, depth + 1);
+                }
+            }
+        }
+    }
+
+    fn table_rows(&self) -> Vec<Row> {
+        let f = &self.panes[2].filter;
+        let mut rows = Vec::new();
+        for (i, t) in self.analysis.model.tables.iter().enumerate() {
+            let hit = Self::matches(f, &t.name)
+                || (!f.is_empty() && t.columns.iter().any(|c| Self::matches(f, &c.name)));
+            if !hit {
+                continue;
+            }
+            rows.push(Row::Table(i));
+            if !self.collapsed_tables.contains(&t.name) {
+                rows.extend((0..t.columns.len()).map(|c| Row::Column(i, c)));
+                rows.push(Row::Estimate(i));
+            }
+            rows.push(Row::TableEnd(i));
+        }
+        if self.analysis.model.tables.is_empty() {
+            rows.push(Row::Empty("tables appear as queries are written"));
+        }
+        rows
+    }
+
+    // ---- selection --------------------------------------------------------
+
+    pub fn list_rows(&self, f: Focus) -> &[Row] {
+        match f {
+            Focus::Concept => &self.rows[0],
+            Focus::Workflow => &self.rows[1],
+            Focus::Tables => &self.rows[2],
+            Focus::Bottom => &[],
+        }
+    }
+
+    pub fn selected_row(&self, f: Focus) -> Option<&Row> {
+        self.list_rows(f).get(self.panes[f.index()].selected)
+    }
+
+    /// The item the designer is working on: the focused pane's selection,
+    /// or for the bottom pane the last list pane's.
+    pub fn selected_item(&self) -> Option<Item> {
+        let f = match self.focus {
+            Focus::Bottom => self.last_list_focus(),
+            f => f,
+        };
+        self.selected_row(f).and_then(Row::item)
+    }
+
+    pub fn last_list_focus(&self) -> Focus {
+        self.last_list
+    }
+
+    pub fn set_focus(&mut self, f: Focus) {
+        if f != Focus::Bottom {
+            self.last_list = f;
+        }
+        self.focus = f;
+        self.refresh_links();
+    }
+
+    pub fn select_first_selectable(&mut self, f: Focus) {
+        let rows = self.list_rows(f);
+        let first = rows
+            .iter()
+            .position(|r| r.selectable() && r.item().is_some())
+            .or_else(|| rows.iter().position(Row::selectable))
+            .unwrap_or(0);
+        self.panes[f.index()].selected = first;
+    }
+
+    /// Moves the selection by `delta` selectable rows.
+    pub fn move_selection(&mut self, f: Focus, delta: isize) {
+        let rows = self.list_rows(f);
+        if rows.is_empty() {
+            return;
+        }
+        let mut i = self.panes[f.index()].selected.min(rows.len() - 1);
+        let mut left = delta.unsigned_abs();
+        while left > 0 {
+            let next = if delta < 0 {
+                i.checked_sub(1)
+            } else {
+                Some(i + 1).filter(|&n| n < rows.len())
+            };
+            let Some(mut n) = next else { break };
+            // Skip continuation rows in the direction of travel.
+            while !rows[n].selectable() {
+                match if delta < 0 {
+                    n.checked_sub(1)
+                } else {
+                    Some(n + 1).filter(|&m| m < rows.len())
+                } {
+                    Some(m) => n = m,
+                    None => break,
+                }
+            }
+            if !rows[n].selectable() {
+                break;
+            }
+            i = n;
+            left -= 1;
+        }
+        self.panes[f.index()].selected = i;
+        self.refresh_links();
+    }
+
+    pub fn select_row(&mut self, f: Focus, row: usize) {
+        let rows = self.list_rows(f);
+        if row >= rows.len() {
+            return;
+        }
+        // A click on a continuation row selects the item it continues.
+        let mut r = row;
+        while !rows[r].selectable() && r > 0 {
+            r -= 1;
+        }
+        self.panes[f.index()].selected = r;
+        self.refresh_links();
+    }
+
+    pub fn clamp_selection(&mut self) {
+        for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
+            let n = self.list_rows(f).len();
+            let p = &mut self.panes[f.index()];
+            if p.selected >= n {
+                p.selected = n.saturating_sub(1);
+            }
+            if !self
+                .list_rows(f)
+                .get(self.panes[f.index()].selected)
+                .is_some_and(Row::selectable)
+            {
+                self.move_selection(f, -1);
+            }
+        }
+    }
+
+    /// Selects the row of an item in the pane that lists it.
+    pub fn reselect(&mut self, item: Item) {
+        let (f, want) = match item {
+            Item::Entity(_)
+            | Item::Attribute(..)
+            | Item::Relationship(_)
+            | Item::RelAttribute(..) => (Focus::Concept, item),
+            Item::Query(_) | Item::Transition(_) => (Focus::Workflow, item),
+            Item::Table(_) | Item::Column(..) => (Focus::Tables, item),
+        };
+        let rows = self.list_rows(f);
+        let pos = rows
+            .iter()
+            .position(|r| r.selectable() && r.item() == Some(want))
+            .or_else(|| match want {
+                Item::Attribute(e, _) => {
+                    rows.iter().position(|r| r.item() == Some(Item::Entity(e)))
+                }
+                Item::Column(t, _) => rows.iter().position(|r| r.item() == Some(Item::Table(t))),
+                _ => None,
+            });
+        if let Some(p) = pos {
+            self.panes[f.index()].selected = p;
+        }
+    }
+
+    /// Recomputes linked highlighting from the current selection.
+    pub fn refresh_links(&mut self) {
+        let mut l = Links::default();
+        let p = &self.project;
+        let model = &self.analysis.model;
+        let graph = Graph::new(p);
+        let query_links = |l: &mut Links, qi: usize| {
+            let Some(q) = p.queries.get(qi) else { return };
+            l.queries.insert(q.id.clone());
+            if let Some(t) = model.plan(&q.id).and_then(|pl| pl.table) {
+                l.tables.insert(t);
+            }
+            let Some(root) = graph.node(&q.rows) else {
+                return;
+            };
+            match root {
+                NodeId::Entity(e) => {
+                    l.entities.insert(e);
+                }
+                NodeId::Rel(r) => {
+                    l.relationships.insert(r);
+                }
+            }
+            let refs = q
+                .equality
+                .iter()
+                .chain(q.range.iter().map(|r| &r.attr))
+                .chain(q.order.iter().map(|o| &o.attr))
+                .chain(q.returns.iter());
+            for s in refs {
+                if let Ok(r) = graph.resolve(root, s) {
+                    l.attributes.insert(r.attr);
+                    match r.attr.node() {
+                        NodeId::Entity(e) => l.entities.insert(e),
+                        NodeId::Rel(x) => l.relationships.insert(x),
+                    };
+                }
+            }
+        };
+        let tables_holding = |l: &mut Links, pred: &dyn Fn(AttrId) -> bool| {
+            for (ti, t) in model.tables.iter().enumerate() {
+                let holds = t.columns.iter().any(|c| match &c.source {
+                    Source::Attr { reached, .. } => pred(reached.attr),
+                    _ => false,
+                });
+                if holds {
+                    l.tables.insert(ti);
+                    l.queries.extend(t.queries.iter().cloned());
+                }
+            }
+        };
+        match self.selected_item() {
+            Some(Item::Query(qi)) => query_links(&mut l, qi),
+            Some(Item::Transition(ti)) => {
+                if let Some(t) = p.workflow.transitions.get(ti) {
+                    if let Some(qi) = p.queries.iter().position(|q| q.id == t.to) {
+                        query_links(&mut l, qi);
+                    }
+                    l.queries.insert(t.from.clone());
+                }
+            }
+            Some(Item::Table(ti)) | Some(Item::Column(ti, _)) => {
+                if let Some(t) = model.tables.get(ti) {
+                    l.tables.insert(ti);
+                    l.queries.extend(t.queries.iter().cloned());
+                    let cols: Vec<&crate::derive::Column> = match self.selected_item() {
+                        Some(Item::Column(_, ci)) => t.columns.get(ci).into_iter().collect(),
+                        _ => t.columns.iter().collect(),
+                    };
+                    for c in cols {
+                        if let Source::Attr { reached, .. } = &c.source {
+                            l.attributes.insert(reached.attr);
+                            match reached.attr.node() {
+                                NodeId::Entity(e) => l.entities.insert(e),
+                                NodeId::Rel(r) => l.relationships.insert(r),
+                            };
+                        }
+                    }
+                }
+            }
+            Some(Item::Entity(ei)) => {
+                l.entities.insert(ei);
+                tables_holding(&mut l, &|a| a.node() == NodeId::Entity(ei));
+            }
+            Some(Item::Attribute(ei, ai)) => {
+                l.attributes.insert(AttrId::Entity(ei, ai));
+                tables_holding(&mut l, &|a| a == AttrId::Entity(ei, ai));
+            }
+            Some(Item::Relationship(ri)) => {
+                l.relationships.insert(ri);
+                tables_holding(&mut l, &|a| a.node() == NodeId::Rel(ri));
+            }
+            Some(Item::RelAttribute(ri, ai)) => {
+                l.attributes.insert(AttrId::Rel(ri, ai));
+                tables_holding(&mut l, &|a| a == AttrId::Rel(ri, ai));
+            }
+            None => {}
+        }
+        self.links = l;
+    }
+
+    /// The selected query: the query row, or the origin of the selected table.
+    pub fn current_query(&self) -> Option<usize> {
+        match self.selected_item()? {
+            Item::Query(q) => Some(q),
+            Item::Transition(t) => {
+                let to = &self.project.workflow.transitions.get(t)?.to;
+                self.project.queries.iter().position(|q| &q.id == to)
+            }
+            Item::Table(t) | Item::Column(t, _) => {
+                let origin = &self.analysis.model.tables.get(t)?.origin;
+                self.project.queries.iter().position(|q| &q.id == origin)
+            }
+            _ => None,
+        }
+    }
+
+    /// The selected table: the table row, or the table serving the query.
+    pub fn current_table(&self) -> Option<usize> {
+        match self.selected_item()? {
+            Item::Table(t) | Item::Column(t, _) => Some(t),
+            _ => {
+                let q = self.project.queries.get(self.current_query()?)?;
+                self.analysis.model.plan(&q.id)?.table
+            }
+        }
+    }
+
+    /// Whether a table was changed by the latest edit and should still flash.
+    pub fn flashing(&self, table: &str) -> bool {
+        self.changed.contains(table)
+            && self
+                .changed_at
+                .is_some_and(|t| t.elapsed().as_millis() < CHANGE_FLASH_MS)
+    }
+
+    pub fn counts(&self) -> (usize, usize, usize) {
+        use crate::diagnose::Severity;
+        let d = &self.analysis.diagnostics;
+        (
+            d.iter().filter(|x| x.severity == Severity::Error).count(),
+            d.iter().filter(|x| x.severity == Severity::Warning).count(),
+            d.iter().filter(|x| x.severity == Severity::Hint).count(),
+        )
+    }
+}

@@ -1,0 +1,175 @@
+//! Where the workbench keeps its files: an optional RON config (keys and
+//! colours) in the config folder, the recent-files list and recovery copies
+//! in the data folder. `CQLMODEL_CONFIG_DIR` / `CQLMODEL_DATA_DIR` override
+//! the platform folders so tests never touch the real home.
+
+use ratatui::style::Color;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// At most this many recent files are remembered.
+const RECENT_MAX: usize = 12;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Command name (as in the `?` overlay's config names) → keys.
+    pub keys: BTreeMap<String, Vec<String>>,
+    /// Colour role → colour name (`red`, `lightblue`, `#aabbcc`, `214`).
+    pub colors: BTreeMap<String, String>,
+    /// Mouse capture disables the terminal's own text selection; off frees it.
+    pub mouse: Option<bool>,
+}
+
+/// The folders in use. `None` when no home can be found: the workbench
+/// then runs without config, recents or recovery rather than failing.
+#[derive(Clone, Debug, Default)]
+pub struct Dirs {
+    pub config: Option<PathBuf>,
+    pub data: Option<PathBuf>,
+}
+
+impl Dirs {
+    pub fn from_env() -> Dirs {
+        let proj = directories::ProjectDirs::from("org", "cqlmodel", "cqlmodel");
+        let env = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Dirs {
+            config: env("CQLMODEL_CONFIG_DIR")
+                .or_else(|| proj.as_ref().map(|p| p.config_dir().to_path_buf())),
+            data: env("CQLMODEL_DATA_DIR")
+                .or_else(|| proj.as_ref().map(|p| p.data_dir().to_path_buf())),
+        }
+    }
+
+    pub fn config_file(&self) -> Option<PathBuf> {
+        self.config.as_ref().map(|d| d.join("config.ron"))
+    }
+
+    fn recent_file(&self) -> Option<PathBuf> {
+        self.data.as_ref().map(|d| d.join("recent.ron"))
+    }
+
+    /// The recovery copy of a project: one per file path (a hash of it), and
+    /// one shared by unsaved sample copies and new projects without a path.
+    pub fn recovery_file(&self, project: Option<&Path>) -> Option<PathBuf> {
+        let dir = self.data.as_ref()?.join("recovery");
+        let key = match project {
+            Some(p) => {
+                let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+                format!("{:016x}", fnv(abs.to_string_lossy().as_bytes()))
+            }
+            None => "unsaved".to_string(),
+        };
+        Some(dir.join(format!("{key}.cqlm.ron")))
+    }
+
+    /// Reads the config; a missing file is the default, a broken one is the
+    /// default plus a message to show.
+    pub fn load_config(&self) -> (Config, Option<String>) {
+        let Some(path) = self.config_file() else {
+            return (Config::default(), None);
+        };
+        match std::fs::read_to_string(&path) {
+            Err(_) => (Config::default(), None),
+            Ok(text) => match ron::from_str::<Config>(&text) {
+                Ok(c) => (c, None),
+                Err(e) => (
+                    Config::default(),
+                    Some(format!("{}: {e}; using defaults", path.display())),
+                ),
+            },
+        }
+    }
+
+    pub fn recent(&self) -> Vec<PathBuf> {
+        self.recent_file()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|t| ron::from_str::<Vec<PathBuf>>(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Puts `path` first in the recent list. Failures are ignored: a recent
+    /// list is a convenience, never worth interrupting the designer.
+    pub fn remember(&self, path: &Path) {
+        let Some(file) = self.recent_file() else {
+            return;
+        };
+        let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let mut list = self.recent();
+        list.retain(|p| p != &abs);
+        list.insert(0, abs);
+        list.truncate(RECENT_MAX);
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let Ok(text) = ron::to_string(&list) {
+            let _ = crate::model::load::write_atomic(&file, &text);
+        }
+    }
+}
+
+/// FNV-1a: a stable file-name hash with no dependency.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Parses a colour name from the config.
+pub fn parse_color(s: &str) -> Option<Color> {
+    s.trim().parse::<Color>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_remembered_first_and_unique() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dirs = Dirs {
+            config: Some(dir.path().join("c")),
+            data: Some(dir.path().join("d")),
+        };
+        let a = dir.path().join("a.cqlm.ron");
+        let b = dir.path().join("b.cqlm.ron");
+        std::fs::write(&a, "x").expect("write");
+        std::fs::write(&b, "x").expect("write");
+        dirs.remember(&a);
+        dirs.remember(&b);
+        dirs.remember(&a);
+        let list = dirs.recent();
+        assert_eq!(list.len(), 2);
+        assert!(list[0].ends_with("a.cqlm.ron"));
+    }
+
+    #[test]
+    fn broken_config_falls_back_with_a_message() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("config.ron"), "(keys: 3)").expect("write");
+        let dirs = Dirs {
+            config: Some(dir.path().to_path_buf()),
+            data: None,
+        };
+        let (c, msg) = dirs.load_config();
+        assert_eq!(c, Config::default());
+        assert!(msg.is_some());
+        std::fs::write(
+            dir.path().join("config.ron"),
+            "(keys: {\"undo\": [\"ctrl-u\"]}, colors: {\"accent\": \"red\"})",
+        )
+        .expect("write");
+        let (c, msg) = dirs.load_config();
+        assert_eq!(msg, None);
+        assert_eq!(c.keys["undo"], vec!["ctrl-u".to_string()]);
+        assert_eq!(parse_color(&c.colors["accent"]), Some(Color::Red));
+    }
+}

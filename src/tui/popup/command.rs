@@ -1,0 +1,285 @@
+//! The `:` command line, vi style, with Tab completion of commands and
+//! file paths.
+
+use super::Outcome;
+use crate::naming::for_terminal;
+use crate::tui::action::Action;
+use crate::tui::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use ratatui::Frame;
+use std::path::PathBuf;
+use tui_textarea::TextArea;
+
+/// Every command, with what it does, for completion and messages.
+pub const COMMANDS: [(&str, &str); 9] = [
+    ("w", "save (:w FILE saves as)"),
+    ("w!", "save even if the file changed on disk"),
+    ("wq", "save and quit"),
+    ("e", "open FILE"),
+    ("export cql", "write the CQL schema to FILE"),
+    ("q", "quit (asks when unsaved)"),
+    ("q!", "quit without saving"),
+    ("recent", "pick a recently used file"),
+    ("help", "show the keys"),
+];
+
+pub struct CommandLine {
+    pub area: TextArea<'static>,
+    /// Candidates of the last Tab, shown under the line.
+    pub completions: Vec<String>,
+}
+
+impl Default for CommandLine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CommandLine {
+    pub fn new() -> CommandLine {
+        CommandLine {
+            area: TextArea::default(),
+            completions: vec![],
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.area.lines().first().cloned().unwrap_or_default()
+    }
+
+    fn set_text(&mut self, t: &str) {
+        self.area = TextArea::new(vec![t.to_string()]);
+        self.area.move_cursor(tui_textarea::CursorMove::End);
+    }
+
+    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+        match key.code {
+            KeyCode::Esc => Outcome::Cancel,
+            KeyCode::Enter => Outcome::Done(parse(&self.text())),
+            KeyCode::Tab => {
+                let (line, cands) = complete(&self.text());
+                self.set_text(&line);
+                self.completions = cands;
+                Outcome::Keep
+            }
+            KeyCode::Backspace if self.text().is_empty() => Outcome::Cancel,
+            _ => {
+                self.area.input(key);
+                self.completions.clear();
+                Outcome::Keep
+            }
+        }
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        if area.height == 0 {
+            return;
+        }
+        let extra = if self.completions.is_empty() { 0 } else { 1 };
+        let h = (1 + extra).min(area.height);
+        let r = Rect {
+            y: area.y + area.height - h,
+            height: h,
+            ..area
+        };
+        frame.render_widget(Clear, r);
+        let line_r = Rect { height: 1, ..r };
+        frame.render_widget(
+            Paragraph::new(Span::styled(":", theme.title())),
+            Rect {
+                width: 1.min(r.width),
+                ..line_r
+            },
+        );
+        if r.width > 1 {
+            frame.render_widget(
+                &self.area,
+                Rect {
+                    x: r.x + 1,
+                    width: r.width - 1,
+                    ..line_r
+                },
+            );
+        }
+        if extra == 1 && h > 1 {
+            let text = self.completions.join("  ");
+            frame.render_widget(
+                Paragraph::new(Line::from(Span::styled(
+                    for_terminal(&text).into_owned(),
+                    theme.dim(),
+                ))),
+                Rect {
+                    y: r.y + 1,
+                    height: 1,
+                    ..r
+                },
+            );
+        }
+    }
+}
+
+/// The actions a command line means; unknown commands say so.
+pub fn parse(line: &str) -> Vec<Action> {
+    let line = line.trim();
+    let (cmd, arg) = match line.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (line, ""),
+    };
+    let file = (!arg.is_empty()).then(|| PathBuf::from(arg));
+    match cmd {
+        "" => vec![],
+        "w" | "write" => vec![Action::Save {
+            path: file,
+            force: false,
+        }],
+        "w!" => vec![Action::Save {
+            path: file,
+            force: true,
+        }],
+        "wq" | "x" => vec![
+            Action::Save {
+                path: file,
+                force: false,
+            },
+            Action::Quit { force: false },
+        ],
+        "e" | "edit" => match file {
+            Some(f) => vec![Action::Open(f)],
+            None => vec![Action::Message("usage: :e FILE".into())],
+        },
+        "export" => match arg.split_once(char::is_whitespace) {
+            Some(("cql", f)) if !f.trim().is_empty() => {
+                vec![Action::Export(PathBuf::from(f.trim()))]
+            }
+            _ => vec![Action::Message("usage: :export cql FILE".into())],
+        },
+        "q" | "quit" => vec![Action::Quit { force: false }],
+        "q!" => vec![Action::Quit { force: true }],
+        "recent" => vec![Action::Recent],
+        "help" | "h" => vec![Action::Command(crate::tui::keymap::Command::Help)],
+        other => vec![Action::Message(format!(
+            "unknown command :{other} (Tab completes)"
+        ))],
+    }
+}
+
+/// Completes the command name, or the file path after a command that takes
+/// one. Returns the new line and the candidates when several remain.
+pub fn complete(line: &str) -> (String, Vec<String>) {
+    let takes_file = ["w ", "w! ", "wq ", "e ", "export cql "];
+    if let Some(prefix) = takes_file.iter().find(|p| line.starts_with(**p)) {
+        let partial = &line[prefix.len()..];
+        let (dir, stem) = match partial.rfind('/') {
+            Some(i) => (&partial[..=i], &partial[i + 1..]),
+            None => ("", partial),
+        };
+        let read_from = if dir.is_empty() { "." } else { dir };
+        let mut names: Vec<String> = std::fs::read_dir(read_from)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .filter_map(|e| {
+                        let n = e.file_name().to_string_lossy().into_owned();
+                        let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                        (n.starts_with(stem) && !n.starts_with('.')).then(|| {
+                            if is_dir {
+                                format!("{n}/")
+                            } else {
+                                n
+                            }
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        return match names.len() {
+            0 => (line.to_string(), vec![]),
+            1 => (format!("{prefix}{dir}{}", names[0]), vec![]),
+            _ => {
+                let common = common_prefix(&names);
+                (format!("{prefix}{dir}{common}"), names)
+            }
+        };
+    }
+    if line.starts_with("export") && !line.starts_with("export cql") {
+        return ("export cql ".to_string(), vec![]);
+    }
+    let cands: Vec<String> = COMMANDS
+        .iter()
+        .map(|(c, _)| c.to_string())
+        .filter(|c| c.starts_with(line))
+        .collect();
+    match cands.len() {
+        0 => (line.to_string(), vec![]),
+        1 => {
+            let c = &cands[0];
+            let takes = ["w", "e", "export cql"].contains(&c.as_str());
+            (if takes { format!("{c} ") } else { c.clone() }, vec![])
+        }
+        _ => (common_prefix(&cands), cands),
+    }
+}
+
+fn common_prefix(v: &[String]) -> String {
+    let Some(first) = v.first() else {
+        return String::new();
+    };
+    let mut end = first.len();
+    for s in &v[1..] {
+        end = end.min(
+            first
+                .char_indices()
+                .zip(s.chars())
+                .take_while(|((_, a), b)| a == b)
+                .map(|((i, a), _)| i + a.len_utf8())
+                .last()
+                .unwrap_or(0),
+        );
+    }
+    first[..end].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_complete() {
+        assert_eq!(complete("ex").0, "export cql ");
+        assert_eq!(complete("rec").0, "recent");
+        let (line, cands) = complete("w");
+        assert_eq!(line, "w");
+        assert!(cands.contains(&"wq".to_string()));
+    }
+
+    #[test]
+    fn paths_complete() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("model.cqlm.ron"), "").expect("write");
+        let base = format!("e {}/mo", dir.path().display());
+        assert_eq!(
+            complete(&base).0,
+            format!("e {}/model.cqlm.ron", dir.path().display())
+        );
+    }
+
+    #[test]
+    fn lines_parse() {
+        assert!(matches!(parse("q!")[..], [Action::Quit { force: true }]));
+        assert!(matches!(
+            &parse("w out.ron")[..],
+            [Action::Save {
+                path: Some(_),
+                force: false
+            }]
+        ));
+        assert!(matches!(
+            &parse("export cql x.cql")[..],
+            [Action::Export(_)]
+        ));
+        assert!(matches!(&parse("bogus")[..], [Action::Message(_)]));
+    }
+}

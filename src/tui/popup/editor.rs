@@ -1,0 +1,372 @@
+//! Text entry: a one-line input for names and short specs, and the RON
+//! editor that edits any item as text, validating the whole project with
+//! the item replaced on every keystroke and applying only valid text.
+
+use super::{centered, Outcome};
+use crate::model::load;
+use crate::model::{Attribute, Decision, Entity, Project, Query, Relationship, Transition};
+use crate::naming::for_terminal;
+use crate::tui::action::{Action, Edit};
+use crate::tui::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tui_textarea::TextArea;
+
+/// What a one-line input is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputPurpose {
+    AddEntity,
+    /// Attribute of an entity (`true`) or relationship (`false`) by index.
+    AddAttribute(crate::model::resolve::NodeId),
+    AddRelationship,
+    AddQuery,
+    Rename(crate::tui::edit::Item),
+    PinName(String),
+    Shard(String),
+    AddNote(crate::model::Target),
+    Filter(crate::tui::app::Focus),
+}
+
+pub struct Input {
+    pub title: String,
+    pub prompt: String,
+    pub area: TextArea<'static>,
+    pub purpose: InputPurpose,
+}
+
+fn one_line_area(text: &str) -> TextArea<'static> {
+    let mut a = TextArea::new(vec![text.to_string()]);
+    a.move_cursor(tui_textarea::CursorMove::End);
+    a.set_cursor_line_style(Style::default());
+    a
+}
+
+impl Input {
+    pub fn new(title: &str, prompt: &str, initial: &str, purpose: InputPurpose) -> Input {
+        Input {
+            title: title.to_string(),
+            prompt: prompt.to_string(),
+            area: one_line_area(initial),
+            purpose,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.area.lines().first().cloned().unwrap_or_default()
+    }
+
+    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+        match key.code {
+            KeyCode::Esc => {
+                if let InputPurpose::Filter(f) = self.purpose {
+                    return Outcome::Done(vec![Action::SetFilter(f, String::new())]);
+                }
+                Outcome::Cancel
+            }
+            KeyCode::Enter => {
+                let text = self.text().trim().to_string();
+                Outcome::Done(self.finish(text))
+            }
+            // One line: a newline would only be refused later.
+            KeyCode::Char('m') | KeyCode::Char('j')
+                if key.modifiers.contains(KeyModifiers::CONTROL) =>
+            {
+                Outcome::Keep
+            }
+            _ => {
+                self.area.input(key);
+                if let InputPurpose::Filter(f) = self.purpose {
+                    return Outcome::Run(vec![Action::SetFilter(f, self.text())]);
+                }
+                Outcome::Keep
+            }
+        }
+    }
+
+    fn finish(&self, text: String) -> Vec<Action> {
+        use InputPurpose as P;
+        if text.is_empty() && !matches!(self.purpose, P::Filter(_)) {
+            return vec![];
+        }
+        let edit = match &self.purpose {
+            P::AddEntity => Edit::AddEntity(text),
+            P::AddAttribute(n) => Edit::AddAttribute(*n, text),
+            P::AddRelationship => Edit::AddRelationship(text),
+            P::AddQuery => return vec![Action::PickRowsForNewQuery(text)],
+            P::Rename(item) => Edit::Rename(*item, text),
+            P::PinName(q) => Edit::PinName(q.clone(), text),
+            P::Shard(q) => Edit::AddShard(q.clone(), text),
+            P::AddNote(t) => Edit::AddNote(t.clone(), text),
+            P::Filter(f) => return vec![Action::SetFilter(*f, text)],
+        };
+        vec![Action::Edit(edit)]
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        let r = centered(area, 64, 5);
+        frame.render_widget(Clear, r);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.accent))
+            .title(Span::styled(
+                format!(" {} ", for_terminal(&self.title)),
+                theme.title(),
+            ))
+            .title_bottom(Span::styled(" Enter ok · Esc cancel ", theme.dim()));
+        let inner = block.inner(r);
+        frame.render_widget(block, r);
+        if inner.height == 0 {
+            return;
+        }
+        let prompt = Rect { height: 1, ..inner };
+        frame.render_widget(
+            Paragraph::new(Span::styled(self.prompt.clone(), theme.dim())),
+            prompt,
+        );
+        if inner.height >= 2 {
+            let field = Rect {
+                y: inner.y + 1,
+                height: 1,
+                ..inner
+            };
+            frame.render_widget(&self.area, field);
+        }
+    }
+}
+
+/// The item a RON editor replaces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditTarget {
+    Entity(usize),
+    Attribute(crate::model::resolve::NodeId, usize),
+    Relationship(usize),
+    Query(usize),
+    Transition(usize),
+    /// The decision of a query (created when applied, if new).
+    Decision(String),
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .indentor("    ".to_string())
+        .new_line("\n".to_string());
+    ron::ser::to_string_pretty(v, config).unwrap_or_else(|e| format!("// cannot show: {e}"))
+}
+
+fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    ron::Options::default()
+        .with_recursion_limit(64)
+        .from_str::<T>(text)
+        .map_err(|e| {
+            format!(
+                "line {}, column {}: {}",
+                e.span.start.line, e.span.start.col, e.code
+            )
+        })
+}
+
+impl EditTarget {
+    pub fn label(&self, p: &Project) -> String {
+        use crate::model::resolve::NodeId;
+        match self {
+            EditTarget::Entity(i) => {
+                format!("entity {}", p.entities.get(*i).map_or("?", |e| &e.name))
+            }
+            EditTarget::Attribute(NodeId::Entity(e), a) => format!(
+                "attribute {}",
+                p.entities
+                    .get(*e)
+                    .and_then(|x| x.attributes.get(*a))
+                    .map_or("?", |x| &x.name)
+            ),
+            EditTarget::Attribute(NodeId::Rel(r), a) => format!(
+                "attribute {}",
+                p.relationships
+                    .get(*r)
+                    .and_then(|x| x.attributes.get(*a))
+                    .map_or("?", |x| &x.name)
+            ),
+            EditTarget::Relationship(i) => {
+                format!(
+                    "relationship {}",
+                    p.relationships.get(*i).map_or("?", |r| &r.name)
+                )
+            }
+            EditTarget::Query(i) => format!("query {}", p.queries.get(*i).map_or("?", |q| &q.id)),
+            EditTarget::Transition(i) => format!("transition {}", i + 1),
+            EditTarget::Decision(q) => format!("decision for {q}"),
+        }
+    }
+
+    /// The item as pretty RON, or `None` when it no longer exists.
+    pub fn render(&self, p: &Project) -> Option<String> {
+        use crate::model::resolve::NodeId;
+        Some(match self {
+            EditTarget::Entity(i) => pretty(p.entities.get(*i)?),
+            EditTarget::Attribute(NodeId::Entity(e), a) => {
+                pretty(p.entities.get(*e)?.attributes.get(*a)?)
+            }
+            EditTarget::Attribute(NodeId::Rel(r), a) => {
+                pretty(p.relationships.get(*r)?.attributes.get(*a)?)
+            }
+            EditTarget::Relationship(i) => pretty(p.relationships.get(*i)?),
+            EditTarget::Query(i) => pretty(p.queries.get(*i)?),
+            EditTarget::Transition(i) => pretty(p.workflow.transitions.get(*i)?),
+            EditTarget::Decision(q) => {
+                pretty(&p.decision(q).cloned().unwrap_or_else(|| Decision::new(q)))
+            }
+        })
+    }
+
+    /// Puts parsed text in place of the item; syntax errors carry a position.
+    pub fn replace(&self, p: &mut Project, text: &str) -> Result<(), String> {
+        use crate::model::resolve::NodeId;
+        let missing = || "the item no longer exists".to_string();
+        match self {
+            EditTarget::Entity(i) => {
+                *p.entities.get_mut(*i).ok_or_else(missing)? = parse::<Entity>(text)?
+            }
+            EditTarget::Attribute(NodeId::Entity(e), a) => {
+                *p.entities
+                    .get_mut(*e)
+                    .and_then(|x| x.attributes.get_mut(*a))
+                    .ok_or_else(missing)? = parse::<Attribute>(text)?
+            }
+            EditTarget::Attribute(NodeId::Rel(r), a) => {
+                *p.relationships
+                    .get_mut(*r)
+                    .and_then(|x| x.attributes.get_mut(*a))
+                    .ok_or_else(missing)? = parse::<Attribute>(text)?
+            }
+            EditTarget::Relationship(i) => {
+                *p.relationships.get_mut(*i).ok_or_else(missing)? = parse::<Relationship>(text)?
+            }
+            EditTarget::Query(i) => {
+                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?
+            }
+            EditTarget::Transition(i) => {
+                *p.workflow.transitions.get_mut(*i).ok_or_else(missing)? =
+                    parse::<Transition>(text)?
+            }
+            EditTarget::Decision(q) => {
+                let d: Decision = parse(text)?;
+                if &d.query != q {
+                    return Err(format!("this decision belongs to {q}; keep query: \"{q}\""));
+                }
+                *p.decision_mut(q) = d;
+                p.prune_decisions();
+            }
+        }
+        Ok(())
+    }
+}
+
+pub struct Editor {
+    pub target: EditTarget,
+    pub title: String,
+    pub area: TextArea<'static>,
+    /// The first problem with the current text; `None` when it applies.
+    pub error: Option<String>,
+}
+
+impl Editor {
+    pub fn new(p: &Project, target: EditTarget) -> Option<Editor> {
+        let text = target.render(p)?;
+        let mut area = TextArea::new(text.lines().map(str::to_string).collect());
+        area.set_cursor_line_style(Style::default());
+        Some(Editor {
+            title: format!("Edit {} as RON", target.label(p)),
+            target,
+            area,
+            error: None,
+        })
+    }
+
+    pub fn text(&self) -> String {
+        self.area.lines().join("\n")
+    }
+
+    /// Parses and validates the project with the item replaced.
+    pub fn check(&self, p: &Project) -> Result<(), String> {
+        let mut next = p.clone();
+        self.target.replace(&mut next, &self.text())?;
+        match load::validate(&next).first() {
+            Some(problem) => Err(problem.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    pub fn handle(&mut self, p: &Project, key: KeyEvent) -> Outcome {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => Outcome::Cancel,
+            // Ctrl-S or Alt-Enter apply: Enter itself types a new line.
+            KeyCode::Char('s') if ctrl => self.apply(p),
+            KeyCode::Enter if key.modifiers.contains(KeyModifiers::ALT) => self.apply(p),
+            _ => {
+                self.area.input(key);
+                self.error = self.check(p).err();
+                Outcome::Keep
+            }
+        }
+    }
+
+    fn apply(&mut self, p: &Project) -> Outcome {
+        match self.check(p) {
+            Ok(()) => Outcome::Done(vec![Action::Edit(Edit::Replace(
+                self.target.clone(),
+                self.text(),
+            ))]),
+            Err(e) => {
+                self.error = Some(e);
+                Outcome::Keep
+            }
+        }
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        let r = centered(area, 90, area.height.saturating_sub(2).max(3));
+        frame.render_widget(Clear, r);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.accent))
+            .title(Span::styled(
+                format!(" {} ", for_terminal(&self.title)),
+                theme.title(),
+            ))
+            .title_bottom(Span::styled(" Ctrl-S apply · Esc cancel ", theme.dim()));
+        let inner = block.inner(r);
+        frame.render_widget(block, r);
+        let msg_h = if inner.height > 4 { 2 } else { 0 };
+        let edit = Rect {
+            height: inner.height - msg_h,
+            ..inner
+        };
+        frame.render_widget(&self.area, edit);
+        if msg_h > 0 {
+            let msg = Rect {
+                y: inner.y + inner.height - msg_h,
+                height: msg_h,
+                ..inner
+            };
+            let line = match &self.error {
+                Some(e) => Line::from(Span::styled(
+                    format!("✗ {}", for_terminal(e)),
+                    Style::new().fg(theme.bad),
+                )),
+                None => Line::from(Span::styled(
+                    "✓ valid — Ctrl-S applies",
+                    Style::new().fg(theme.ok),
+                )),
+            };
+            frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), msg);
+        }
+    }
+}

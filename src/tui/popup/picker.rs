@@ -1,0 +1,305 @@
+//! Pick lists: what the model offers (entities, `Graph::offered`
+//! references, queries, periods), so names are chosen, never typed. Typing
+//! narrows the list; Space picks in multi-pick lists, in pick order.
+
+use super::{centered, Outcome};
+use crate::model::{Dir, Period};
+use crate::naming::for_terminal;
+use crate::tui::action::{Action, Edit};
+use crate::tui::keymap::Command;
+use crate::tui::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+use std::cell::Cell;
+
+/// What the pick is for, with the query (by index) or names it concerns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pick {
+    QueryMenu,
+    Rows(usize),
+    Equality(usize),
+    Range(usize),
+    Order(usize),
+    Returns(usize),
+    NewQueryRows(String),
+    Transition(String),
+    Merge(Vec<String>),
+    BucketSource(String),
+    BucketPeriod(String, String),
+    Recent,
+}
+
+pub struct Picker {
+    pub title: String,
+    pub items: Vec<String>,
+    pub multi: bool,
+    /// Picked item indexes, in the order they were picked.
+    pub picked: Vec<usize>,
+    /// Ordering pickers carry a direction per item.
+    pub dirs: Option<Vec<Dir>>,
+    pub cursor: usize,
+    pub filter: String,
+    pub purpose: Pick,
+    pub offset: Cell<usize>,
+}
+
+/// The query menu's entries and the commands they run.
+pub const QUERY_MENU: [(&str, Command); 6] = [
+    ("Rows: the entity whose instances it returns", Command::Rows),
+    ("Equality search attributes", Command::Equality),
+    ("Range search attribute", Command::Range),
+    ("Ordering attributes and directions", Command::Order),
+    ("Returned attributes", Command::Returns),
+    ("Edit as RON text", Command::EditText),
+];
+
+impl Picker {
+    pub fn single(title: &str, items: Vec<String>, purpose: Pick) -> Picker {
+        Picker {
+            title: title.to_string(),
+            items,
+            multi: false,
+            picked: vec![],
+            dirs: None,
+            cursor: 0,
+            filter: String::new(),
+            purpose,
+            offset: Cell::new(0),
+        }
+    }
+
+    pub fn multi(title: &str, items: Vec<String>, picked: Vec<usize>, purpose: Pick) -> Picker {
+        Picker {
+            multi: true,
+            picked,
+            ..Picker::single(title, items, purpose)
+        }
+    }
+
+    /// Indexes of the items the filter lets through.
+    pub fn visible(&self) -> Vec<usize> {
+        let f = self.filter.to_lowercase();
+        (0..self.items.len())
+            .filter(|&i| f.is_empty() || self.items[i].to_lowercase().contains(&f))
+            .collect()
+    }
+
+    fn toggle(&mut self, i: usize) {
+        match self.picked.iter().position(|&p| p == i) {
+            Some(k) => {
+                self.picked.remove(k);
+            }
+            None => self.picked.push(i),
+        }
+    }
+
+    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+        let vis = self.visible();
+        let current = vis.get(self.cursor).copied();
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancel,
+            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Down => {
+                if self.cursor + 1 < vis.len() {
+                    self.cursor += 1;
+                }
+            }
+            KeyCode::PageUp => self.cursor = self.cursor.saturating_sub(10),
+            KeyCode::PageDown => self.cursor = (self.cursor + 10).min(vis.len().saturating_sub(1)),
+            KeyCode::Char(' ') if self.multi => {
+                if let Some(i) = current {
+                    self.toggle(i);
+                }
+            }
+            KeyCode::Left | KeyCode::Right if self.dirs.is_some() => {
+                if let (Some(i), Some(dirs)) = (current, self.dirs.as_mut()) {
+                    dirs[i] = if key.code == KeyCode::Left {
+                        Dir::Asc
+                    } else {
+                        Dir::Desc
+                    };
+                    if !self.picked.contains(&i) {
+                        self.picked.push(i);
+                    }
+                }
+            }
+            KeyCode::Enter => {
+                if self.multi {
+                    return Outcome::Done(self.finish(None));
+                }
+                return match current {
+                    Some(i) => Outcome::Done(self.finish(Some(i))),
+                    None => Outcome::Keep,
+                };
+            }
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.cursor = 0;
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.filter.push(c);
+                self.cursor = 0;
+            }
+            _ => {}
+        }
+        Outcome::Keep
+    }
+
+    fn finish(&self, chosen: Option<usize>) -> Vec<Action> {
+        let picked: Vec<String> = self.picked.iter().map(|&i| self.items[i].clone()).collect();
+        let one = chosen.map(|i| self.items[i].clone());
+        let edit = match (&self.purpose, one) {
+            (Pick::QueryMenu, Some(_)) => {
+                let i = chosen.unwrap_or(0);
+                return QUERY_MENU
+                    .get(i)
+                    .map(|(_, c)| vec![Action::Command(*c)])
+                    .unwrap_or_default();
+            }
+            (Pick::Rows(q), Some(rows)) => Edit::SetRows(*q, rows),
+            (Pick::Range(q), Some(r)) => Edit::SetRange(*q, (r != NONE).then_some(r)),
+            (Pick::NewQueryRows(text), Some(rows)) => Edit::AddQuery(text.clone(), rows),
+            (Pick::Transition(from), Some(to)) => Edit::AddTransition(from.clone(), to),
+            (Pick::Merge(queries), Some(into)) => {
+                let into = into
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                Edit::Merge(queries.clone(), into)
+            }
+            (Pick::BucketSource(q), Some(src)) => {
+                let periods = Period::ALL.iter().map(|p| p.name().to_string()).collect();
+                return vec![Action::OpenPicker(Picker::single(
+                    "Bucket period",
+                    periods,
+                    Pick::BucketPeriod(q.clone(), src),
+                ))];
+            }
+            (Pick::BucketPeriod(q, src), Some(per)) => {
+                let period = Period::ALL
+                    .into_iter()
+                    .find(|p| p.name() == per)
+                    .unwrap_or(Period::Day);
+                Edit::AddBucket(q.clone(), src.clone(), period)
+            }
+            (Pick::Recent, Some(path)) => return vec![Action::Open(path.into())],
+            (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
+            (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),
+            (Pick::Order(q), _) => {
+                let dirs = self.dirs.clone().unwrap_or_default();
+                Edit::SetOrder(
+                    *q,
+                    self.picked
+                        .iter()
+                        .map(|&i| {
+                            (
+                                self.items[i].clone(),
+                                dirs.get(i).copied().unwrap_or_default(),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            _ => return vec![],
+        };
+        vec![Action::Edit(edit)]
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        let vis = self.visible();
+        let want_h = (vis.len() as u16).saturating_add(4).clamp(6, 24);
+        let r = centered(area, 64, want_h);
+        frame.render_widget(Clear, r);
+        let help = if self.dirs.is_some() {
+            " Space pick · ←↑ asc · →↓ desc · Enter ok "
+        } else if self.multi {
+            " Space pick · type to narrow · Enter ok "
+        } else {
+            " type to narrow · Enter choose · Esc "
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.accent))
+            .title(Span::styled(
+                format!(" {} ", for_terminal(&self.title)),
+                theme.title(),
+            ))
+            .title_bottom(Span::styled(
+                help.replace("←↑ asc · →↓ desc", "← asc · → desc"),
+                theme.dim(),
+            ));
+        let inner = block.inner(r);
+        frame.render_widget(block, r);
+        if inner.height == 0 {
+            return;
+        }
+        let filter_line = Line::from(vec![
+            Span::styled("filter: ", theme.dim()),
+            Span::raw(for_terminal(&self.filter).into_owned()),
+        ]);
+        frame.render_widget(Paragraph::new(filter_line), Rect { height: 1, ..inner });
+        let list_h = inner.height.saturating_sub(1) as usize;
+        if list_h == 0 {
+            return;
+        }
+        let mut off = self.offset.get();
+        if self.cursor < off {
+            off = self.cursor;
+        } else if self.cursor >= off + list_h {
+            off = self.cursor + 1 - list_h;
+        }
+        self.offset.set(off);
+        let lines: Vec<Line> = vis
+            .iter()
+            .enumerate()
+            .skip(off)
+            .take(list_h)
+            .map(|(row, &i)| {
+                let mut spans = Vec::new();
+                if self.multi {
+                    let mark = match self.picked.iter().position(|&p| p == i) {
+                        Some(k) => format!("[{}]", k + 1),
+                        None => "[ ]".to_string(),
+                    };
+                    spans.push(Span::styled(
+                        format!("{mark:<4}"),
+                        Style::new().fg(theme.key),
+                    ));
+                }
+                if let Some(d) = self.dirs.as_ref().and_then(|d| d.get(i)) {
+                    spans.push(Span::styled(
+                        format!("{} ", d.arrow()),
+                        Style::new().fg(theme.key),
+                    ));
+                }
+                spans.push(Span::raw(for_terminal(&self.items[i]).into_owned()));
+                let mut line = Line::from(spans);
+                if row == self.cursor {
+                    line = line.style(theme.selected());
+                }
+                line
+            })
+            .collect();
+        let list = Rect {
+            y: inner.y + 1,
+            height: inner.height - 1,
+            ..inner
+        };
+        frame.render_widget(Paragraph::new(lines), list);
+        if vis.is_empty() {
+            frame.render_widget(
+                Paragraph::new(Span::styled("nothing matches", theme.dim())),
+                list,
+            );
+        }
+        let _ = Modifier::BOLD;
+    }
+}
+
+/// The "no range" entry of range pickers.
+pub const NONE: &str = "(none)";

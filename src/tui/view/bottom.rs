@@ -1,0 +1,222 @@
+//! The bottom pane: diagnostics, CQL, the SELECT of the selected query, and
+//! review notes. Text is cached per analysis generation and target, and
+//! CQL is highlighted again only when its text changed.
+
+use super::{fit, pane_block};
+use crate::diagnose::Severity;
+use crate::highlight::{highlight_cql, Palette};
+use crate::naming::for_terminal;
+use crate::report::subject_label;
+use crate::tui::action::{note_target, target_label};
+use crate::tui::app::{App, BottomView, Focus, Hits};
+use crate::tui::config::fnv;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option<Rect> {
+    let mut spans = vec![Span::raw(" ")];
+    let mut x = area.x + 2;
+    for (i, v) in BottomView::ALL.iter().enumerate() {
+        let label = format!("{} {}", i + 1, v.title());
+        let w = label.chars().count() as u16;
+        let style = if *v == app.bottom {
+            app.theme.selected().fg(app.theme.accent)
+        } else {
+            app.theme.dim()
+        };
+        if x + w <= area.x + area.width {
+            hits.tabs.push((
+                Rect {
+                    x,
+                    y: area.y,
+                    width: w,
+                    height: 1,
+                },
+                *v,
+            ));
+        }
+        x += w + 3;
+        spans.push(Span::styled(label, style));
+        spans.push(Span::styled(" │ ", app.theme.dim()));
+    }
+    spans.pop();
+    if app.bottom == BottomView::Cql {
+        spans.push(Span::styled(
+            if app.cql_all {
+                "  (keyspace) "
+            } else {
+                "  (selected table) "
+            },
+            app.theme.dim(),
+        ));
+    }
+    let block = pane_block(app, Focus::Bottom, Line::from(spans));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return None;
+    }
+    let h = inner.height as usize;
+    let lines = match app.bottom {
+        BottomView::Diagnostics => diagnostics(app, h, inner.width as usize),
+        _ => cached(app, h),
+    };
+    frame.render_widget(Paragraph::new(lines), inner);
+    Some(inner)
+}
+
+fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
+    let d = &app.analysis.diagnostics;
+    if d.is_empty() {
+        return vec![Line::from(Span::styled(
+            "No diagnostics: the design passes review.",
+            Style::new().fg(app.theme.ok),
+        ))];
+    }
+    let start = app.bottom_scroll.min(d.len() - 1);
+    let mut out = Vec::with_capacity(h);
+    for (i, x) in d.iter().enumerate().skip(start) {
+        if out.len() >= h {
+            break;
+        }
+        let color = match x.severity {
+            Severity::Error => app.theme.bad,
+            Severity::Warning => app.theme.warn,
+            Severity::Hint => app.theme.accent,
+        };
+        let mut first = Line::from(vec![
+            Span::styled(
+                format!("{:<7} ", x.severity.label()),
+                Style::new().fg(color).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                format!("{} ", for_terminal(&subject_label(&x.subject))),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(fit(&for_terminal(&x.message), width.saturating_sub(20))),
+            Span::styled(format!("  [{}]", x.rule), app.theme.dim()),
+        ]);
+        if i == start && app.focus == Focus::Bottom {
+            first = first.patch_style(app.theme.selected());
+        }
+        out.push(first);
+        if out.len() < h {
+            out.push(Line::from(Span::styled(
+                format!("        fix: {}", for_terminal(&x.fix)),
+                app.theme.dim(),
+            )));
+        }
+    }
+    out
+}
+
+/// The key the cached text depends on.
+fn cache_key(
+    app: &App,
+) -> (
+    u64,
+    BottomView,
+    Option<usize>,
+    bool,
+    Option<crate::tui::edit::Item>,
+) {
+    (
+        app.generation,
+        app.bottom,
+        app.current_table(),
+        app.cql_all,
+        app.selected_item(),
+    )
+}
+
+fn cached(app: &App, h: usize) -> Vec<Line<'static>> {
+    let key = cache_key(app);
+    let mut cache = app.cache.borrow_mut();
+    if cache.key != Some(key) {
+        let (text, cql) = text_for(app);
+        let hash = fnv(text.as_bytes()) ^ (cql as u64);
+        if hash != cache.text_hash || cache.key.is_none() {
+            cache.lines = if cql {
+                highlight_cql(&text, &Palette::default())
+            } else {
+                text.lines()
+                    .map(|l| Line::from(for_terminal(l).into_owned()))
+                    .collect()
+            };
+            cache.text_hash = hash;
+        }
+        cache.key = Some(key);
+    }
+    let start = app.bottom_scroll.min(cache.lines.len().saturating_sub(1));
+    cache.lines.iter().skip(start).take(h).cloned().collect()
+}
+
+/// The text of the CQL, SELECT or Notes view, and whether it is CQL.
+fn text_for(app: &App) -> (String, bool) {
+    let p = &app.project;
+    let m = &app.analysis.model;
+    match app.bottom {
+        BottomView::Cql => {
+            if app.cql_all {
+                return (crate::cql::script(p, m), true);
+            }
+            match app.current_table().and_then(|t| m.tables.get(t)) {
+                Some(t) => (crate::cql::table(p, t), true),
+                None => (
+                    "-- select a table or a query (c shows the whole keyspace)".into(),
+                    true,
+                ),
+            }
+        }
+        BottomView::Select => {
+            let Some(q) = app.current_query().and_then(|q| p.queries.get(q)) else {
+                return ("-- select a query".into(), true);
+            };
+            let Some(plan) = m.plan(&q.id) else {
+                return (format!("-- {}: no plan", q.id), true);
+            };
+            let mut s = format!(
+                "-- {}. {}\n",
+                crate::cql::one_line(&q.id),
+                crate::cql::one_line(&q.text)
+            );
+            if plan.select.is_empty() {
+                s.push_str("-- no table serves this query\n");
+            } else {
+                s.push_str(&plan.select);
+                s.push('\n');
+            }
+            s.push_str(&format!("-- answered directly: {}\n", plan.access.label()));
+            if let Some(why) = plan.access.reason() {
+                s.push_str(&format!("-- {}\n", crate::cql::one_line(why)));
+            }
+            if !plan.computed.is_empty() {
+                s.push_str(&format!(
+                    "-- the application computes: {}\n",
+                    crate::cql::one_line(&plan.computed.join(", "))
+                ));
+            }
+            (s, true)
+        }
+        BottomView::Notes => {
+            let Some(t) = note_target(app) else {
+                return ("Select an item to see its review notes.".into(), false);
+            };
+            let notes: Vec<String> = p.notes_for(&t).map(|n| format!("• {}", n.text)).collect();
+            let mut s = format!("Notes on {} (a adds one here)\n", target_label(&t));
+            if notes.is_empty() {
+                s.push_str("  none yet\n");
+            } else {
+                for n in notes {
+                    s.push_str(&n);
+                    s.push('\n');
+                }
+            }
+            (s, false)
+        }
+        BottomView::Diagnostics => (String::new(), false),
+    }
+}

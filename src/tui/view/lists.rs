@@ -1,0 +1,427 @@
+//! The three list panes: conceptual model, workflow and logical tables
+//! (Chebotko boxes with estimates). Each row becomes text only when visible.
+
+use super::{fit, pane_block};
+use crate::derive::Role;
+use crate::model::resolve::AttrId;
+use crate::naming::for_terminal;
+use crate::report::count;
+use crate::tui::app::{App, Focus, Row};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// Draws a list pane; returns its inner area for hit-testing.
+pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> {
+    let state = &app.panes[f.index()];
+    let rows = app.list_rows(f);
+    let mut title = vec![Span::styled(format!(" {} ", f.title()), app.theme.title())];
+    if !state.filter.is_empty() {
+        title.push(Span::styled(
+            format!("/{} ", for_terminal(&state.filter)),
+            Style::new().fg(app.theme.linked),
+        ));
+    }
+    let block = pane_block(app, f, Line::from(title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return None;
+    }
+    let h = inner.height as usize;
+    let mut off = state.offset.get().min(rows.len().saturating_sub(1));
+    if state.selected < off {
+        off = state.selected;
+    } else if state.selected >= off + h {
+        off = state.selected + 1 - h;
+    }
+    state.offset.set(off);
+    let width = inner.width as usize;
+    let focused = app.focus == f;
+    let lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(off)
+        .take(h)
+        .map(|(i, row)| {
+            let mut line = row_line(app, row, width);
+            if i == state.selected {
+                let style = if focused {
+                    app.theme.selected()
+                } else {
+                    Style::new().add_modifier(Modifier::UNDERLINED)
+                };
+                line = line.patch_style(style);
+            }
+            line
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+    Some(inner)
+}
+
+fn s(text: impl Into<String>) -> Span<'static> {
+    Span::raw(text.into())
+}
+
+fn safe(text: &str) -> String {
+    for_terminal(text).into_owned()
+}
+
+pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
+    let t = &app.theme;
+    let p = &app.project;
+    let l = &app.links;
+    let linked = t.linked();
+    match row {
+        Row::EntitiesHeading => Line::from(Span::styled(
+            format!("Entities ({})", p.entities.len()),
+            t.title(),
+        )),
+        Row::RelationshipsHeading => Line::from(Span::styled(
+            format!("Relationships ({})", p.relationships.len()),
+            t.title(),
+        )),
+        Row::QueriesHeading => Line::from(Span::styled(
+            format!("Queries ({})", p.queries.len()),
+            t.title(),
+        )),
+        Row::TreeHeading => Line::from(Span::styled("Workflow from entry points", t.title())),
+        Row::Empty(m) => Line::from(Span::styled(format!("  {m}"), t.dim())),
+        Row::Entity(i) => {
+            let Some(e) = p.entities.get(*i) else {
+                return Line::default();
+            };
+            let arrow = if app.collapsed_entities.contains(&e.name) {
+                "▸ "
+            } else {
+                "▾ "
+            };
+            let mut spans = vec![
+                s(arrow),
+                Span::styled(
+                    fit(&safe(&e.name), width.saturating_sub(2)),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+            ];
+            if let Some(o) = &e.owner {
+                spans.push(Span::styled(format!(" ⟵ {}", safe(o)), t.dim()));
+            }
+            if let Some(c) = e.count {
+                spans.push(Span::styled(format!(" ×{}", count(c)), t.dim()));
+            }
+            let line = Line::from(spans);
+            if l.entities.contains(i) {
+                line.patch_style(linked)
+            } else {
+                line
+            }
+        }
+        Row::Attribute(ei, ai) | Row::RelAttribute(ei, ai) => {
+            let (attr, is_key, id) = match row {
+                Row::Attribute(..) => {
+                    let Some(e) = p.entities.get(*ei) else {
+                        return Line::default();
+                    };
+                    let Some(a) = e.attributes.get(*ai) else {
+                        return Line::default();
+                    };
+                    (a, e.key.contains(&a.name), AttrId::Entity(*ei, *ai))
+                }
+                _ => {
+                    let Some(r) = p.relationships.get(*ei) else {
+                        return Line::default();
+                    };
+                    let Some(a) = r.attributes.get(*ai) else {
+                        return Line::default();
+                    };
+                    (a, false, AttrId::Rel(*ei, *ai))
+                }
+            };
+            let mark = if is_key {
+                Span::styled("◆ ", Style::new().fg(t.key))
+            } else {
+                Span::styled("· ", t.dim())
+            };
+            let name = safe(&attr.name);
+            let name_style = if l.attributes.contains(&id) {
+                linked
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                s("    "),
+                mark,
+                Span::styled(name, name_style),
+                Span::styled(format!("  {}", safe(&attr.ty.to_string())), t.dim()),
+            ])
+        }
+        Row::Relationship(i) => {
+            let Some(r) = p.relationships.get(*i) else {
+                return Line::default();
+            };
+            let style = if l.relationships.contains(i) {
+                linked
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("  {}", safe(&r.name)),
+                    style.add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(
+                    format!(
+                        "  {} {} {}",
+                        safe(&r.from),
+                        r.cardinality.notation(),
+                        safe(&r.to)
+                    ),
+                    t.dim(),
+                ),
+            ])
+        }
+        Row::Query(i) => {
+            let Some(q) = p.queries.get(*i) else {
+                return Line::default();
+            };
+            let style = if l.queries.contains(&q.id) {
+                linked
+            } else {
+                Style::new()
+            };
+            let entry = if p.workflow.entry.contains(&q.id) {
+                "▶"
+            } else {
+                " "
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("{entry}{:<4}", safe(&q.id)),
+                    Style::new().fg(t.key).add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(fit(&safe(&q.text), width.saturating_sub(6)), style),
+            ])
+        }
+        Row::QuerySummary(i) => {
+            let Some(q) = p.queries.get(*i) else {
+                return Line::default();
+            };
+            let mut parts = vec![safe(&q.rows)];
+            if !q.equality.is_empty() {
+                parts.push(format!("= {}", safe(&q.equality.join(", "))));
+            }
+            if let Some(r) = &q.range {
+                parts.push(format!("⋚ {}", safe(&r.attr)));
+            }
+            for o in &q.order {
+                parts.push(format!("{} {}", o.dir.arrow(), safe(&o.attr)));
+            }
+            let mut spans = vec![Span::styled(
+                fit(&format!("     {}", parts.join(" · ")), width),
+                t.dim(),
+            )];
+            if let Some(plan) = app.analysis.model.plan(&q.id) {
+                if !plan.access.is_direct() {
+                    spans.push(Span::styled(
+                        format!(" ⚠ {}", plan.access.label()),
+                        Style::new().fg(t.warn),
+                    ));
+                }
+            }
+            Line::from(spans)
+        }
+        Row::TreeQuery { query, prefix } => {
+            let Some(q) = p.queries.get(*query) else {
+                return Line::default();
+            };
+            let style = if l.queries.contains(&q.id) {
+                linked
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                s(prefix.clone()),
+                Span::styled(
+                    format!("▶ {} ", safe(&q.id)),
+                    Style::new().fg(t.key).add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(
+                    fit(
+                        &safe(&q.text),
+                        width.saturating_sub(prefix.chars().count() + 6),
+                    ),
+                    style,
+                ),
+            ])
+        }
+        Row::TreeTransition { transition, prefix } => {
+            let Some(tr) = p.workflow.transitions.get(*transition) else {
+                return Line::default();
+            };
+            let to_text = p.query(&tr.to).map(|q| q.text.as_str()).unwrap_or("?");
+            let style = if l.queries.contains(&tr.to) {
+                linked
+            } else {
+                Style::new()
+            };
+            let feeds = if tr.feeds.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", safe(&tr.feeds.join(", ")))
+            };
+            let head = format!("{prefix}{} ", safe(&tr.to));
+            let used = head.chars().count() + feeds.chars().count();
+            Line::from(vec![
+                Span::styled(head, Style::new().fg(t.key)),
+                Span::styled(fit(&safe(to_text), width.saturating_sub(used)), style),
+                Span::styled(feeds, t.dim()),
+            ])
+        }
+        Row::Table(i) => table_top(app, *i, width),
+        Row::Column(ti, ci) => column_line(app, *ti, *ci, width),
+        Row::Estimate(i) => estimate_line(app, *i, width),
+        Row::TableEnd(i) => {
+            let line = Line::from(Span::styled(
+                format!("└{}", "─".repeat(width.saturating_sub(1))),
+                box_style(app, *i),
+            ));
+            flash(app, *i, line)
+        }
+    }
+}
+
+fn box_style(app: &App, t: usize) -> Style {
+    if app.links.tables.contains(&t) {
+        app.theme.linked()
+    } else {
+        Style::new().fg(app.theme.border)
+    }
+}
+
+fn flash(app: &App, t: usize, line: Line<'static>) -> Line<'static> {
+    match app.analysis.model.tables.get(t) {
+        Some(table) if app.flashing(&table.name) => {
+            line.patch_style(Style::new().bg(app.theme.changed_bg))
+        }
+        _ => line,
+    }
+}
+
+fn table_top(app: &App, ti: usize, width: usize) -> Line<'static> {
+    let Some(t) = app.analysis.model.tables.get(ti) else {
+        return Line::default();
+    };
+    let bs = box_style(app, ti);
+    let name = safe(&t.name);
+    let serves = format!(" {} ", safe(&t.queries.join(", ")));
+    let fold = if app.collapsed_tables.contains(&t.name) {
+        "▸"
+    } else {
+        "─"
+    };
+    let used = 3 + name.chars().count() + serves.chars().count();
+    let fill = width.saturating_sub(used + 1);
+    let name_style = if app.links.tables.contains(&ti) {
+        app.theme.linked().add_modifier(Modifier::BOLD)
+    } else {
+        Style::new().add_modifier(Modifier::BOLD)
+    };
+    let line = Line::from(vec![
+        Span::styled(format!("┌{fold} "), bs),
+        Span::styled(fit(&name, width.saturating_sub(4)), name_style),
+        Span::styled(format!(" {}", "─".repeat(fill)), bs),
+        Span::styled(serves, Style::new().fg(app.theme.key)),
+    ]);
+    flash(app, ti, line)
+}
+
+fn column_line(app: &App, ti: usize, ci: usize, width: usize) -> Line<'static> {
+    let Some(t) = app.analysis.model.tables.get(ti) else {
+        return Line::default();
+    };
+    let Some(c) = t.columns.get(ci) else {
+        return Line::default();
+    };
+    let name_w = t
+        .columns
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(width / 2);
+    let marker_style = match c.role {
+        Role::Partition => Style::new().fg(app.theme.bad).add_modifier(Modifier::BOLD),
+        Role::Clustering(_) => Style::new()
+            .fg(app.theme.accent)
+            .add_modifier(Modifier::BOLD),
+        Role::Static => Style::new().fg(app.theme.warn),
+        Role::Regular => Style::new(),
+    };
+    let linked = match &c.source {
+        crate::derive::Source::Attr { reached, .. } => app.links.attributes.contains(&reached.attr),
+        _ => false,
+    };
+    let name_style = if linked {
+        app.theme.linked()
+    } else {
+        Style::new()
+    };
+    let line = Line::from(vec![
+        Span::styled("│ ", box_style(app, ti)),
+        Span::styled(format!("{:<3}", c.role.marker()), marker_style),
+        Span::styled(
+            format!("{:<name_w$}", fit(&safe(&c.name), name_w)),
+            name_style,
+        ),
+        Span::styled(format!("  {}", safe(&c.ty.to_string())), app.theme.dim()),
+    ]);
+    flash(app, ti, line)
+}
+
+/// How close a table's worst partition is to the project's thresholds:
+/// 0 fine, 1 over half, 2 over.
+pub fn level(app: &App, ti: usize) -> u8 {
+    let Some(e) = app.analysis.estimates.get(ti) else {
+        return 0;
+    };
+    let th = &app.project.thresholds;
+    let ratio = (e.values_max / th.max_values).max(e.partition_bytes_max / th.max_bytes);
+    if !ratio.is_finite() || ratio >= 1.0 {
+        2
+    } else if ratio >= 0.5 {
+        1
+    } else {
+        0
+    }
+}
+
+fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
+    let Some(e) = app.analysis.estimates.get(ti) else {
+        return Line::default();
+    };
+    let color = match level(app, ti) {
+        0 => app.theme.ok,
+        1 => app.theme.warn,
+        _ => app.theme.bad,
+    };
+    let mut text = format!(
+        "rows/part {} · values {} · {}",
+        count(e.rows_per_partition),
+        count(e.values),
+        crate::estimate::human_bytes(e.partition_bytes)
+    );
+    if e.partition_bytes_max > e.partition_bytes * 1.0001 {
+        text.push_str(&format!(
+            " (worst {})",
+            crate::estimate::human_bytes(e.partition_bytes_max)
+        ));
+    }
+    let line = Line::from(vec![
+        Span::styled("│ ", box_style(app, ti)),
+        Span::styled(fit(&text, width.saturating_sub(2)), Style::new().fg(color)),
+    ]);
+    flash(app, ti, line)
+}

@@ -1,0 +1,72 @@
+//! The status bar: what the last edit did (or went wrong), then the file,
+//! unsaved marker, counts and the keys that matter in the focused pane,
+//! taken from the keymap.
+
+use crate::naming::for_terminal;
+use crate::tui::app::{App, StatusKind};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let mut lines = Vec::new();
+    if area.height >= 2 {
+        let msg = match &app.status {
+            Some(s) => {
+                let color = match s.kind {
+                    StatusKind::Info => t.accent,
+                    StatusKind::Change => t.ok,
+                    StatusKind::Error => t.bad,
+                };
+                Line::from(Span::styled(
+                    for_terminal(&s.text).into_owned(),
+                    Style::new().fg(color),
+                ))
+            }
+            None => Line::from(Span::styled(
+                "Tab switches panes · ? shows every key",
+                t.dim(),
+            )),
+        };
+        lines.push(msg);
+    }
+    let (errors, warnings, hints) = app.counts();
+    let mut spans = vec![
+        Span::styled(
+            format!(" {} ", for_terminal(&app.file_label())),
+            Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        ),
+        Span::styled(
+            if app.dirty { " [+]" } else { "    " },
+            Style::new().fg(t.warn).add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(format!(
+            " {}e {}q {}t ",
+            app.project.entities.len(),
+            app.project.queries.len(),
+            app.analysis.model.tables.len()
+        )),
+        Span::styled(
+            format!("✗{errors}"),
+            Style::new().fg(if errors > 0 { t.bad } else { t.dim }),
+        ),
+        Span::styled(
+            format!(" ⚠{warnings}"),
+            Style::new().fg(if warnings > 0 { t.warn } else { t.dim }),
+        ),
+        Span::styled(format!(" ·{hints} "), t.dim()),
+        Span::styled("│", t.dim()),
+    ];
+    for (key, label) in app.keymap.hints(app.focus.scope()) {
+        spans.push(Span::styled(
+            format!(" {key}"),
+            Style::new().fg(t.hint_key).add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!(" {label}")));
+    }
+    lines.push(Line::from(spans));
+    frame.render_widget(Paragraph::new(lines), area);
+}
