@@ -175,18 +175,23 @@ fn hot(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     if pk.is_empty() {
         return;
     }
-    let sharded = pk.iter().any(|c| matches!(c.source, Source::Shard { .. }));
-    let names = pk
+    // A constant column splits nothing: judge the others.
+    let real: Vec<&Column> = pk
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c.source, Source::Constant))
+        .collect();
+    let names = real
         .iter()
         .map(|c| c.name.as_str())
         .collect::<Vec<_>>()
         .join(", ");
-    let message = if pk.iter().any(|c| matches!(c.source, Source::Constant)) && !sharded {
+    let message = if real.is_empty() {
         format!(
             "Every row of {} is in one partition (a constant key, since the query searches nothing by equality): all reads and writes hit one replica set and the partition grows with the table.",
             t.name
         )
-    } else if pk.iter().all(|c| is_time_value(c)) {
+    } else if real.iter().all(|c| is_time_value(c)) {
         format!(
             "The partition key of {} is a time value alone ({names}): every write of the current period goes to one partition, so one replica set takes all writes while the others idle.",
             t.name

@@ -1,0 +1,514 @@
+//! Every review rule, triggered and not, on a small log-message project
+//! (seed 000's worked example, cut down).
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::derive::{derive, Access};
+use cqlmodel::diagnose::{diagnose, Diagnostic, Refinement, Severity, Subject, RULES};
+use cqlmodel::estimate::estimate;
+use cqlmodel::model::{load, Candidate, Decision, Order, Period, Project, Query, Transition};
+
+const BASE: &str = r#"
+Project(
+    format: 1,
+    name: "Logs",
+    keyspace: Keyspace(name: "logs", replication: Simple(3)),
+    entities: [
+        Entity(
+            name: "Source",
+            key: ["source_id"],
+            attributes: [
+                Attribute(name: "source_id", type: "text", size: Some(12)),
+                Attribute(name: "kind", type: "text", size: Some(10), distinct: Some(20)),
+            ],
+            count: Some(1000),
+        ),
+        Entity(
+            name: "Message",
+            owner: Some("emits"),
+            key: ["message_time"],
+            attributes: [
+                Attribute(name: "message_time", type: "timestamp"),
+                Attribute(name: "body", type: "text", size: Some(200)),
+                Attribute(name: "trace_id", type: "uuid"),
+                Attribute(name: "level", type: "text", size: Some(5), distinct: Some(5)),
+                Attribute(name: "tags", type: "set<text>", size: Some(8), elements: Some(4)),
+            ],
+        ),
+    ],
+    relationships: [
+        Relationship(
+            name: "emits",
+            from: "Source",
+            to: "Message",
+            cardinality: OneToMany,
+            to_per_from: Some(Count(avg: 10000, per: Some(Day))),
+        ),
+    ],
+    queries: [
+        Query(
+            id: "Q1",
+            text: "Most recent messages of a source",
+            rows: "Message",
+            equality: ["Source.source_id"],
+            order: [Order(attr: "message_time", dir: Desc)],
+            limit: Some(10),
+            returns: ["body"],
+        ),
+    ],
+    workflow: Workflow(entry: ["Q1"]),
+)
+"#;
+
+fn base() -> Project {
+    load::from_str(BASE).expect("the base project is valid")
+}
+
+fn check(p: &Project) -> Vec<Diagnostic> {
+    let problems = load::validate(p);
+    assert!(problems.is_empty(), "{problems:?}");
+    analyze(p).diagnostics
+}
+
+fn with(p: &Project, rule: &str) -> Vec<Diagnostic> {
+    check(p).into_iter().filter(|d| d.rule == rule).collect()
+}
+
+fn fires(p: &Project, rule: &str) -> Diagnostic {
+    let all = check(p);
+    match all.iter().find(|d| d.rule == rule) {
+        Some(d) => d.clone(),
+        None => panic!(
+            "{rule} did not fire; got {:#?}",
+            all.iter().map(|d| d.rule).collect::<Vec<_>>()
+        ),
+    }
+}
+
+fn quiet(p: &Project, rule: &str) {
+    let hits = with(p, rule);
+    assert!(hits.is_empty(), "{rule} fired: {hits:#?}");
+}
+
+fn bucket(p: &mut Project, q: &str, period: Period) {
+    p.decision_mut(q)
+        .partition_extra
+        .push(cqlmodel::model::ExtraColumn {
+            column: period.name().into(),
+            kind: cqlmodel::model::ExtraKind::Bucket {
+                source: "message_time".into(),
+                period,
+            },
+        });
+}
+
+fn query(id: &str, eq: &[&str], returns: &[&str]) -> Query {
+    let mut q = Query::new(id, id, "Message");
+    q.equality = eq.iter().map(|s| s.to_string()).collect();
+    q.returns = returns.iter().map(|s| s.to_string()).collect();
+    q
+}
+
+#[test]
+fn every_documented_rule_has_a_source_and_severity() {
+    assert!(RULES.len() >= 20);
+    for r in RULES {
+        assert!(!r.source.is_empty(), "{}", r.id);
+    }
+}
+
+#[test]
+fn diagnostics_are_sorted_errors_first_and_deterministic() {
+    let mut p = counter_project();
+    p.queries[0].consumes = true;
+    p.queries[1].returns.push("kind".into());
+    let a = check(&p);
+    assert!(a.iter().any(|d| d.severity == Severity::Error));
+    let b = check(&p);
+    assert_eq!(a, b);
+    assert!(a.windows(2).all(|w| w[0].severity <= w[1].severity));
+    for d in &a {
+        let info = cqlmodel::diagnose::rule(d.rule).expect("documented");
+        assert_eq!(info.severity, d.severity, "{}", d.rule);
+        assert_eq!(info.source, d.source);
+    }
+}
+
+#[test]
+fn partition_too_large_and_its_bucket() {
+    let p = base();
+    let d = fires(&p, "partition-too-large");
+    assert!(matches!(
+        d.refinement,
+        Some(Refinement::AddBucket { period: Period::Week, ref source, .. }) if source == "message_time"
+    ));
+    let mut ok = base();
+    bucket(&mut ok, "Q1", Period::Week);
+    quiet(&ok, "partition-too-large");
+    // Thresholds are the project's.
+    ok.thresholds.max_values = 5_000.0;
+    fires(&ok, "partition-too-large");
+}
+
+#[test]
+fn worst_case_counts_as_well_as_the_average() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/hotel.cqlm.ron"
+    );
+    let mut p = load::read(std::path::Path::new(path)).expect("hotel loads");
+    quiet(&p, "partition-too-large");
+    // Points of interest near a hotel: 5 on average, 40,000 at worst, so
+    // hotels per point of interest: 12.5 on average, 100,000 at worst.
+    let near = p
+        .relationships
+        .iter_mut()
+        .find(|r| r.name == "near")
+        .expect("near");
+    near.to_per_from.as_mut().expect("count").max = Some(40_000.0);
+    let d = fires(&p, "partition-too-large");
+    assert_eq!(d.subject, Subject::Table("hotels_by_poi".into()));
+    assert!(d.message.contains("37.5 values"), "{}", d.message);
+    assert!(d.message.contains("300,000 values"), "{}", d.message);
+}
+
+#[test]
+fn partition_cell_limit() {
+    let mut p = base();
+    quiet(&p, "partition-cell-limit");
+    p.relationships[0].to_per_from.as_mut().expect("count").avg = 10_000_000.0;
+    let d = fires(&p, "partition-cell-limit");
+    assert_eq!(d.severity, Severity::Error);
+    quiet(&p, "partition-too-large");
+}
+
+#[test]
+fn unbounded_partition_without_bucket_or_ttl() {
+    let p = base();
+    let d = fires(&p, "unbounded-partition");
+    assert!(d.message.contains("10,000 a day"), "{}", d.message);
+    assert!(d.message.contains("3,650,000 rows"), "{}", d.message);
+    let mut b = base();
+    bucket(&mut b, "Q1", Period::Day);
+    quiet(&b, "unbounded-partition");
+    let mut t = base();
+    t.entities[1].retention_days = Some(30.0);
+    t.entities[1].ttl = true;
+    quiet(&t, "unbounded-partition");
+    quiet(&t, "retention-without-ttl");
+}
+
+#[test]
+fn retention_without_ttl_is_a_hint() {
+    let mut p = base();
+    quiet(&p, "retention-without-ttl");
+    p.entities[1].retention_days = Some(30.0);
+    let d = fires(&p, "retention-without-ttl");
+    assert_eq!(d.severity, Severity::Hint);
+    assert_eq!(d.subject, Subject::Entity("Message".into()));
+    // The retention bounds the partition.
+    quiet(&p, "unbounded-partition");
+}
+
+#[test]
+fn hot_partition_few_values() {
+    let mut p = base();
+    quiet(&p, "hot-partition");
+    p.queries.push(query("Q2", &["Source.kind"], &["body"]));
+    p.workflow.entry.push("Q2".into());
+    let d = fires(&p, "hot-partition");
+    assert!(
+        d.message.contains("about 20 distinct values"),
+        "{}",
+        d.message
+    );
+    assert!(matches!(d.refinement, Some(Refinement::AddShard { .. })));
+}
+
+#[test]
+fn hot_partition_time_alone() {
+    let mut p = base();
+    let mut q = Query::new("Q2", "Messages of an hour", "Message");
+    q.order = vec![Order {
+        attr: "message_time".into(),
+        dir: cqlmodel::model::Dir::Desc,
+    }];
+    q.returns = vec!["body".into()];
+    p.queries.push(q);
+    p.workflow.entry.push("Q2".into());
+    // No equality: one constant partition.
+    let d = fires(&p, "hot-partition");
+    assert!(d.message.contains("one partition"), "{}", d.message);
+    // A bucket alone is a time value alone.
+    bucket(&mut p, "Q2", Period::Hour);
+    let hits = with(&p, "hot-partition");
+    assert!(
+        hits.iter().any(|d| d.message.contains("time value alone")),
+        "{hits:#?}"
+    );
+    // A shard spreads it.
+    p.decision_mut("Q2")
+        .partition_extra
+        .push(cqlmodel::model::ExtraColumn {
+            column: "shard".into(),
+            kind: cqlmodel::model::ExtraKind::Shard { count: 8 },
+        });
+    assert!(with(&p, "hot-partition")
+        .iter()
+        .all(|d| !d.message.contains("time value alone")));
+}
+
+#[test]
+fn rows_overwrite_with_a_candidate_missing_the_key() {
+    let mut p = base();
+    quiet(&p, "rows-overwrite");
+    let d = p.decision_mut("Q1");
+    d.candidates.push(Candidate {
+        name: "by_source".into(),
+        partition: vec!["source_id".into()],
+        clustering: vec![],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_source".into());
+    let d = fires(&p, "rows-overwrite");
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("message_time"), "{}", d.message);
+}
+
+#[test]
+fn timestamp_key_and_timeuuid() {
+    let p = base();
+    let d = fires(&p, "timestamp-key");
+    let r = d.refinement.clone().expect("a refinement");
+    assert_eq!(
+        r,
+        Refinement::Timeuuid {
+            query: "Q1".into(),
+            column: "message_time".into()
+        }
+    );
+    let fixed = cqlmodel::refine::apply(&p, &r).expect("applies");
+    quiet(&fixed, "timestamp-key");
+}
+
+#[test]
+fn mutable_key() {
+    let mut p = base();
+    p.queries.push(query("Q2", &["Source.kind"], &["body"]));
+    p.workflow.entry.push("Q2".into());
+    quiet(&p, "mutable-key");
+    p.entities[0].attributes[1].mutable = true;
+    let d = fires(&p, "mutable-key");
+    assert!(d.message.contains("Source.kind"), "{}", d.message);
+}
+
+#[test]
+fn queue() {
+    let mut p = base();
+    quiet(&p, "queue");
+    p.queries[0].consumes = true;
+    let d = fires(&p, "queue");
+    assert_eq!(d.subject, Subject::Query("Q1".into()));
+}
+
+fn counter_project() -> Project {
+    let mut p = base();
+    p.entities[0]
+        .attributes
+        .push(cqlmodel::model::Attribute::new(
+            "messages",
+            "counter".parse().expect("type"),
+        ));
+    let mut q = Query::new("Q2", "Message count of a source", "Source");
+    q.equality = vec!["source_id".into()];
+    q.returns = vec!["messages".into()];
+    p.queries.push(q);
+    p.workflow.entry.push("Q2".into());
+    p
+}
+
+#[test]
+fn counters_retry_and_mixing() {
+    quiet(&base(), "counter-retry");
+    quiet(&base(), "counter-mixed");
+    let mut p = counter_project();
+    fires(&p, "counter-retry");
+    quiet(&p, "counter-mixed");
+    p.queries[1].returns.push("kind".into());
+    let d = fires(&p, "counter-mixed");
+    assert!(d.message.contains("kind"), "{}", d.message);
+}
+
+#[test]
+fn counters_as_ids() {
+    let mut p = counter_project();
+    quiet(&p, "counter-as-id");
+    p.entities[0]
+        .attributes
+        .push(cqlmodel::model::Attribute::new(
+            "next_id",
+            "counter".parse().expect("type"),
+        ));
+    fires(&p, "counter-as-id");
+}
+
+#[test]
+fn queries_that_need_filtering_or_cannot_be_served() {
+    let mut p = base();
+    quiet(&p, "query-needs-filtering");
+    p.queries.push(query("Q2", &["body"], &["body"]));
+    p.workflow.entry.push("Q2".into());
+    p.decision_mut("Q2").served_by = Some("Q1".into());
+    let d = fires(&p, "query-needs-filtering");
+    assert!(
+        d.message.contains("partition key not fully restricted"),
+        "{}",
+        d.message
+    );
+    quiet(&p, "query-unservable");
+    // ORDER BY a regular column cannot be served at all.
+    p.queries[1].equality = vec!["Source.source_id".into()];
+    p.queries[1].order = vec![Order {
+        attr: "body".into(),
+        dir: cqlmodel::model::Dir::Asc,
+    }];
+    let d = fires(&p, "query-unservable");
+    assert!(
+        d.message.contains("not a clustering column"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn secondary_indexes() {
+    let mut p = base();
+    p.queries[0]
+        .returns
+        .extend(["trace_id".to_string(), "level".to_string()]);
+    bucket(&mut p, "Q1", Period::Day);
+    p.decision_mut("Q1").indexes = vec!["level".into()];
+    quiet(&p, "index-high-cardinality");
+    quiet(&p, "index-frequent-updates");
+    p.decision_mut("Q1").indexes.push("trace_id".into());
+    let d = fires(&p, "index-high-cardinality");
+    assert!(matches!(d.subject, Subject::Column { ref column, .. } if column == "trace_id"));
+    p.entities[1].attributes[3].mutable = true;
+    fires(&p, "index-frequent-updates");
+}
+
+#[test]
+fn large_values_and_collections() {
+    let mut p = base();
+    p.queries[0].returns.push("tags".into());
+    quiet(&p, "large-value");
+    quiet(&p, "large-collection");
+    p.entities[1].attributes[1].size = Some(2.0 * 1024.0 * 1024.0);
+    let d = fires(&p, "large-value");
+    assert!(matches!(d.subject, Subject::Column { ref column, .. } if column == "body"));
+    p.entities[1].attributes[4].elements = Some(100_000.0);
+    fires(&p, "large-collection");
+}
+
+#[test]
+fn pushed_up_collection_too_large_suggests_rows_again() {
+    let mut p = base();
+    // Source rows with their messages pushed up into one collection.
+    let mut q = Query::new("Q2", "Source with its messages", "Source");
+    q.equality = vec!["source_id".into()];
+    q.returns = vec!["kind".into(), "Message.body".into()];
+    p.queries.push(q);
+    p.workflow.entry.push("Q2".into());
+    p.decision_mut("Q2").collections = vec!["emits".into()];
+    let d = fires(&p, "large-collection");
+    assert!(matches!(
+        d.refinement,
+        Some(Refinement::Uncollection { .. })
+    ));
+    p.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 10.0,
+        max: None,
+        per: None,
+    });
+    quiet(&p, "large-collection");
+}
+
+#[test]
+fn write_amplification_with_a_logged_batch() {
+    let mut p = base();
+    p.queries.push(query("Q2", &["level"], &["body"]));
+    p.workflow.entry.push("Q2".into());
+    quiet(&p, "write-amplification");
+    let mut q3 = query("Q3", &["trace_id"], &["body"]);
+    q3.id = "Q3".into();
+    p.queries.push(q3);
+    p.workflow.entry.push("Q3".into());
+    let d = fires(&p, "write-amplification");
+    assert_eq!(d.subject, Subject::Entity("Message".into()));
+    assert!(
+        d.fix.contains("BEGIN BATCH\nINSERT INTO logs."),
+        "{}",
+        d.fix
+    );
+    assert_eq!(d.fix.matches("INSERT INTO").count(), 3, "{}", d.fix);
+    assert!(d.fix.ends_with("APPLY BATCH;"), "{}", d.fix);
+    assert!(d.fix.contains("VALUES (?, ?"), "{}", d.fix);
+}
+
+#[test]
+fn workflow_gaps() {
+    let mut p = base();
+    quiet(&p, "workflow-input-gap");
+    p.queries.push(query("Q2", &["trace_id"], &["body"]));
+    let d = fires(&p, "workflow-input-gap");
+    assert_eq!(d.subject, Subject::Query("Q2".into()));
+    // Reached from Q1, but nothing provides trace_id.
+    p.workflow.transitions.push(Transition {
+        from: "Q1".into(),
+        to: "Q2".into(),
+        feeds: vec![],
+    });
+    let d = fires(&p, "workflow-input-gap");
+    assert!(d.message.contains("trace_id"), "{}", d.message);
+    // Q1 returns it now.
+    p.queries[0].returns.push("trace_id".into());
+    quiet(&p, "workflow-input-gap");
+}
+
+#[test]
+fn no_workflow_is_a_hint() {
+    let mut p = base();
+    quiet(&p, "no-workflow");
+    p.workflow.entry.clear();
+    assert_eq!(fires(&p, "no-workflow").severity, Severity::Hint);
+}
+
+#[test]
+fn tables_serving_no_query_and_queries_without_table() {
+    let mut p = base();
+    quiet(&p, "table-serves-no-query");
+    let d: &mut Decision = p.decision_mut("Q1");
+    d.candidates.push(Candidate {
+        name: "by_time".into(),
+        partition: vec!["message_time".into()],
+        clustering: vec![Order {
+            attr: "source_id".into(),
+            dir: cqlmodel::model::Dir::Asc,
+        }],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_time".into());
+    fires(&p, "table-serves-no-query");
+    fires(&p, "query-unservable");
+
+    // A plan without a table (only a broken project has one).
+    let p = base();
+    let mut model = derive(&p);
+    let est = estimate(&p, &model);
+    quiet(&p, "query-without-table");
+    model.plans[0].table = None;
+    model.plans[0].access = Access::Impossible("no table serves this query".into());
+    let ds = diagnose(&p, &model, &est);
+    assert!(ds
+        .iter()
+        .any(|d| d.rule == "query-without-table" && d.severity == Severity::Error));
+}
