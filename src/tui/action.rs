@@ -148,7 +148,9 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         Action::Command(c) => command(app, c),
         Action::Edit(e) => {
             let label = edit_label(app, &e);
-            app.apply(&label, |p| apply_edit(p, &e));
+            if app.apply(&label, |p| apply_edit(p, &e)) {
+                select_added(app, &e);
+            }
             vec![]
         }
         Action::OpenPicker(p) => {
@@ -250,6 +252,32 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             vec![]
         }
     }
+}
+
+/// After an addition the new item is selected, so the next key acts on it.
+fn select_added(app: &mut App, e: &Edit) {
+    let p = &app.project;
+    let item = match e {
+        Edit::AddEntity(_) => Item::Entity(p.entities.len().saturating_sub(1)),
+        Edit::AddAttribute(NodeId::Entity(ei), _) => Item::Attribute(
+            *ei,
+            p.entities
+                .get(*ei)
+                .map_or(0, |x| x.attributes.len().saturating_sub(1)),
+        ),
+        Edit::AddAttribute(NodeId::Rel(ri), _) => Item::RelAttribute(
+            *ri,
+            p.relationships
+                .get(*ri)
+                .map_or(0, |x| x.attributes.len().saturating_sub(1)),
+        ),
+        Edit::AddRelationship(_) => Item::Relationship(p.relationships.len().saturating_sub(1)),
+        Edit::AddQuery(..) => Item::Query(p.queries.len().saturating_sub(1)),
+        Edit::AddTransition(..) => Item::Transition(p.workflow.transitions.len().saturating_sub(1)),
+        _ => return,
+    };
+    app.reselect(item);
+    app.refresh_links();
 }
 
 fn edit_label(app: &App, e: &Edit) -> String {

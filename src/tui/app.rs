@@ -820,6 +820,50 @@ impl App {
             None => {}
         }
         self.links = l;
+        self.follow_links();
+    }
+
+    /// Moves the other list panes' selections onto rows the selection links
+    /// to (a query's table, a table's queries, an entity's tables), so the
+    /// highlighted rows are in view rather than scrolled away.
+    fn follow_links(&mut self) {
+        if self.focus == Focus::Bottom {
+            return;
+        }
+        for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
+            if f == self.focus {
+                continue;
+            }
+            let l = &self.links;
+            let linked = |r: &Row| match r {
+                Row::Entity(e) => l.entities.contains(e),
+                Row::Attribute(e, a) => l.attributes.contains(&AttrId::Entity(*e, *a)),
+                Row::Relationship(x) => l.relationships.contains(x),
+                Row::Query(q) => self
+                    .project
+                    .queries
+                    .get(*q)
+                    .is_some_and(|q| l.queries.contains(&q.id)),
+                Row::Table(t) => l.tables.contains(t),
+                _ => false,
+            };
+            let rows = self.list_rows(f);
+            let current = rows.get(self.panes[f.index()].selected);
+            let keep = current.is_some_and(|r| {
+                linked(r)
+                    || match r {
+                        Row::Column(t, _) => l.tables.contains(t),
+                        Row::Attribute(e, _) => l.entities.contains(e) && l.attributes.is_empty(),
+                        _ => false,
+                    }
+            });
+            if keep {
+                continue;
+            }
+            if let Some(i) = rows.iter().position(|r| linked(r)) {
+                self.panes[f.index()].selected = i;
+            }
+        }
     }
 
     /// The selected query: the query row, or the origin of the selected table.

@@ -37,6 +37,18 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
     } else if state.selected >= off + h {
         off = state.selected + 1 - h;
     }
+    // A selected table shows its whole box when it fits.
+    if let Some(Row::Table(t)) = rows.get(state.selected) {
+        let end = rows[state.selected..]
+            .iter()
+            .position(|r| *r == Row::TableEnd(*t))
+            .map(|k| state.selected + k);
+        if let Some(end) = end {
+            if end >= off + h {
+                off = state.selected.min(end + 1 - h);
+            }
+        }
+    }
     state.offset.set(off);
     let width = inner.width as usize;
     let focused = app.focus == f;

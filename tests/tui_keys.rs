@@ -1,0 +1,350 @@
+//! Key-sequence tests: the whole workbench driven on ratatui's TestBackend
+//! with real crossterm key events through the same `handle_event` the real
+//! loop uses.
+
+use cqlmodel::derive::Role;
+use cqlmodel::model::{load, Dir};
+use cqlmodel::tui::app::{App, Focus};
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::{handle_event, start, view, Launch};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::Path;
+
+fn dirs(root: &Path) -> Dirs {
+    Dirs {
+        config: Some(root.join("config")),
+        data: Some(root.join("data")),
+    }
+}
+
+fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+    handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
+    );
+}
+
+fn press(app: &mut App, c: char) {
+    let mods = if c.is_ascii_uppercase() {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    key(app, KeyCode::Char(c), mods);
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, c);
+    }
+}
+
+fn enter(app: &mut App) {
+    key(app, KeyCode::Enter, KeyModifiers::NONE);
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| view::draw(app, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn table_names(app: &App) -> Vec<String> {
+    app.analysis
+        .model
+        .tables
+        .iter()
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+#[test]
+fn build_a_model_from_empty_then_undo_to_empty() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("hotels.cqlm.ron");
+    let mut app = start(Launch::New(file.clone()), dirs(tmp.path())).expect("start");
+    let empty = app.project.clone();
+    assert!(app.analysis.model.tables.is_empty());
+
+    // Conceptual pane: an entity and two attributes.
+    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(app.focus, Focus::Concept);
+    press(&mut app, 'a');
+    typed(&mut app, "Hotel");
+    enter(&mut app);
+    assert_eq!(app.project.entities.len(), 1);
+    assert_eq!(app.project.entities[0].key, vec!["hotel_id".to_string()]);
+    press(&mut app, 'a');
+    typed(&mut app, "name text");
+    enter(&mut app);
+    press(&mut app, 'a');
+    typed(&mut app, "city text");
+    enter(&mut app);
+    let names: Vec<&str> = app.project.entities[0]
+        .attributes
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["hotel_id", "name", "city"]);
+
+    // Workflow pane: two queries, search attributes picked from lists.
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(app.focus, Focus::Workflow);
+    press(&mut app, 'a');
+    typed(&mut app, "Find a hotel by id");
+    enter(&mut app);
+    enter(&mut app); // rows: Hotel, the only choice
+    assert_eq!(app.project.queries.len(), 1);
+    press(&mut app, '=');
+    typed(&mut app, "hotel_id");
+    press(&mut app, ' ');
+    enter(&mut app);
+    assert_eq!(
+        app.project.queries[0].equality,
+        vec!["hotel_id".to_string()]
+    );
+    assert_eq!(table_names(&app), ["hotels"]);
+
+    press(&mut app, 'a');
+    typed(&mut app, "Find hotels in a city");
+    enter(&mut app);
+    enter(&mut app);
+    press(&mut app, '=');
+    typed(&mut app, "city");
+    press(&mut app, ' ');
+    enter(&mut app);
+    assert_eq!(table_names(&app), ["hotels", "hotels_by_city"]);
+    let t = &app.analysis.model.tables[1];
+    assert_eq!(t.columns[0].name, "city");
+    assert_eq!(t.columns[0].role, Role::Partition);
+    assert_eq!(t.columns[1].name, "hotel_id");
+    assert_eq!(t.columns[1].role, Role::Clustering(Dir::Asc));
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("hotels_by_city")),
+        "{:?}",
+        app.status
+    );
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("hotels_by_city"), "{s}");
+    assert!(app.dirty);
+
+    // Undo every edit: back to the empty project, then redo one.
+    let edits = app.undo.len();
+    for _ in 0..edits {
+        press(&mut app, 'u');
+    }
+    assert_eq!(app.project, empty);
+    assert!(app.analysis.model.tables.is_empty());
+    press(&mut app, 'u');
+    assert!(app
+        .status
+        .as_ref()
+        .is_some_and(|s| s.text.contains("nothing to undo")));
+    key(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert_eq!(app.project.entities.len(), 1);
+}
+
+fn hotel_copy(dir: &Path) -> std::path::PathBuf {
+    let file = dir.join("hotel.cqlm.ron");
+    std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
+    file
+}
+
+fn select_query(app: &mut App, id: &str) {
+    press(app, '/');
+    typed(app, id);
+    enter(app);
+    assert_eq!(app.focus, Focus::Workflow);
+    let q = app.current_query().expect("a query is selected");
+    assert_eq!(app.project.queries[q].id, id);
+}
+
+#[test]
+fn ordering_picked_descending_shows_c_down() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q7");
+    press(&mut app, 'o');
+    typed(&mut app, "room_number");
+    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    enter(&mut app);
+    let q7 = app.project.query("Q7").expect("Q7");
+    assert_eq!(q7.order[0].dir, Dir::Desc);
+    let t = app
+        .analysis
+        .model
+        .table("reservations_by_hotel_date")
+        .expect("table");
+    assert_eq!(
+        t.column("room_number").map(|c| c.role),
+        Some(Role::Clustering(Dir::Desc))
+    );
+    let status = app.status.clone().expect("status").text;
+    assert!(
+        status.contains("reservations_by_hotel_date: C↑ room_number → C↓"),
+        "{status}"
+    );
+    let s = screen(&app, 160, 60);
+    assert!(s.contains("C↓ room_number"), "{s}");
+}
+
+#[test]
+fn save_and_reload_round_trips() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = hotel_copy(tmp.path());
+    let mut app = start(Launch::Open(file.clone()), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q3");
+    press(&mut app, '*'); // make Q3 an entry point
+    assert!(app.dirty);
+    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert!(!app.dirty, "{:?}", app.status);
+    let back = load::read(&file).expect("reload");
+    assert_eq!(back, app.project);
+    assert!(back.workflow.entry.contains(&"Q3".to_string()));
+
+    // :w FILE saves as, and the file name follows.
+    let other = tmp.path().join("copy.cqlm.ron");
+    press(&mut app, ':');
+    typed(&mut app, &format!("w {}", other.display()));
+    enter(&mut app);
+    assert_eq!(load::read(&other).expect("copy"), app.project);
+    assert_eq!(app.path.as_deref(), Some(other.as_path()));
+
+    // A file changed on disk is not overwritten without asking.
+    std::fs::write(&other, cqlmodel::tui::SAMPLE).expect("external write");
+    press(&mut app, '*');
+    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert!(app.dirty);
+    assert_eq!(
+        std::fs::read_to_string(&other).expect("read"),
+        cqlmodel::tui::SAMPLE
+    );
+    press(&mut app, 'y');
+    assert!(!app.dirty);
+    assert_eq!(load::read(&other).expect("reload"), app.project);
+}
+
+#[test]
+fn quitting_unsaved_asks_first() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q2");
+    press(&mut app, '*');
+    press(&mut app, 'q');
+    assert!(!app.quit);
+    press(&mut app, 'n');
+    assert!(!app.quit);
+    press(&mut app, ':');
+    typed(&mut app, "q!");
+    enter(&mut app);
+    assert!(app.quit);
+}
+
+#[test]
+fn invalid_text_edits_are_refused_and_valid_ones_apply() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q2");
+    press(&mut app, 'e');
+    // Break the text: the editor says why and Ctrl-S does not apply.
+    key(&mut app, KeyCode::Char('x'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert!(!app.popups.is_empty());
+    let before = app.project.clone();
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project, before);
+    // Deleting a referenced entity is refused with the reason.
+    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    press(&mut app, 'g');
+    press(&mut app, 'j');
+    press(&mut app, 'd');
+    press(&mut app, 'y');
+    assert_eq!(app.project, before);
+    let msg = app.status.clone().expect("status").text;
+    assert!(msg.contains("refused"), "{msg}");
+}
+
+#[test]
+fn table_decisions_from_the_table_pane() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q4");
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(app.focus, Focus::Tables);
+    press(&mut app, 'b'); // bucket by a date column
+    enter(&mut app); // the only temporal column: date
+    typed(&mut app, "month");
+    enter(&mut app);
+    let d = app.project.decision("Q4").expect("decision");
+    assert_eq!(d.partition_extra.len(), 1);
+    let t = app
+        .analysis
+        .model
+        .tables
+        .iter()
+        .find(|t| t.origin == "Q4")
+        .expect("table");
+    assert_eq!(t.partition_key().count(), 2);
+    // Pin a name.
+    press(&mut app, 'n');
+    for _ in 0..40 {
+        key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+    }
+    typed(&mut app, "availability");
+    enter(&mut app);
+    assert!(
+        app.analysis.model.table("availability").is_some(),
+        "{:?}",
+        app.status
+    );
+    // Provenance of a column.
+    press(&mut app, 'j');
+    enter(&mut app);
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("Provenance"), "{s}");
+    assert!(s.contains("rule:"), "{s}");
+}
+
+#[test]
+fn never_panics_at_any_size() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    let sizes: Vec<(u16, u16)> = (1..=24)
+        .flat_map(|w| (1..=12).map(move |h| (w * 7 - 6, h * 4 - 3)))
+        .collect();
+    for (w, h) in &sizes {
+        screen(&app, *w, *h);
+    }
+    for c in ['?', 'e', ':'] {
+        press(&mut app, c);
+        for (w, h) in &sizes {
+            screen(&app, *w, *h);
+        }
+        key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    }
+}
+
+#[test]
+fn time_to_first_frame() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let t0 = std::time::Instant::now();
+    let app = start(Launch::Sample, dirs(tmp.path())).expect("start");
+    screen(&app, 200, 60);
+    println!(
+        "start to first frame (hotel sample, debug build): {:?}",
+        t0.elapsed()
+    );
+}
