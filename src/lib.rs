@@ -2,6 +2,7 @@
 //!
 //! The core (`model`, `derive`, `estimate`, `diagnose`, `cql`, `report`)
 //! knows nothing of terminals; `tui` and `cli` are thin shells over it.
+pub mod alternatives;
 pub mod analysis;
 pub mod cli;
 pub mod cql;
@@ -12,5 +13,6 @@ pub mod estimate;
 pub mod highlight;
 pub mod model;
 pub mod naming;
+pub mod refine;
 pub mod report;
 pub mod tui;

@@ -1,0 +1,277 @@
+//! Refinements: applied, undone, previewed, chosen.
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::diagnose::Refinement;
+use cqlmodel::model::{load, Period, Project};
+use cqlmodel::refine::{apply, choose_bucket, inverse, options, preview};
+
+fn hotel() -> Project {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/hotel.cqlm.ron"
+    );
+    load::read(std::path::Path::new(path)).expect("hotel")
+}
+
+fn q4_bucket(period: Period) -> Refinement {
+    Refinement::AddBucket {
+        query: "Q4".into(),
+        column: period.name().into(),
+        source: "date".into(),
+        period,
+    }
+}
+
+#[test]
+fn every_refinement_applies_and_its_inverse_restores_the_project() {
+    let p = hotel();
+    let all = [
+        q4_bucket(Period::Month),
+        Refinement::AddShard {
+            query: "Q4".into(),
+            column: "shard".into(),
+            count: 4,
+        },
+        Refinement::Promote {
+            query: "Q4".into(),
+            column: "date".into(),
+        },
+        Refinement::Collection {
+            query: "Q3".into(),
+            relationship: "near".into(),
+        },
+    ];
+    for r in &all {
+        let next = apply(&p, r).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        assert_ne!(next, p, "{r:?} changed nothing");
+        let back = apply(&next, &inverse(r)).unwrap_or_else(|e| panic!("undo {r:?}: {e}"));
+        assert_eq!(back, p, "undo of {r:?}");
+    }
+}
+
+#[test]
+fn promote_moves_a_clustering_column_into_the_partition_key() {
+    let p = hotel();
+    let next = apply(
+        &p,
+        &Refinement::Promote {
+            query: "Q4".into(),
+            column: "date".into(),
+        },
+    )
+    .expect("applies");
+    let a = analyze(&next);
+    let t = a.model.table_of("Q4").expect("table");
+    let pk: Vec<&str> = t.partition_key().map(|c| c.name.as_str()).collect();
+    assert_eq!(pk, ["hotel_id", "date"]);
+    // The range on date now breaks Q4, and the preview says so.
+    let pv = preview(
+        &p,
+        &Refinement::Promote {
+            query: "Q4".into(),
+            column: "date".into(),
+        },
+    );
+    assert!(
+        pv.introduced
+            .iter()
+            .any(|d| d.rule == "query-needs-filtering"),
+        "{:?}",
+        pv.introduced
+    );
+}
+
+#[test]
+fn timeuuid_and_back() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/devices-options.cqlm.ron"
+    );
+    let mut p = load::read(std::path::Path::new(path)).expect("sample");
+    p.decision_mut("Q1").use_candidate = Some("option4".into());
+    let r = Refinement::Timeuuid {
+        query: "Q1".into(),
+        column: "timestamp".into(),
+    };
+    let next = apply(&p, &r).expect("applies");
+    let a = analyze(&next);
+    let t = a.model.table_of("Q1").expect("table");
+    assert_eq!(
+        t.column("timestamp").map(|c| c.ty.to_string()),
+        Some("timeuuid".to_string())
+    );
+    assert_eq!(apply(&next, &inverse(&r)).expect("undo"), p);
+}
+
+#[test]
+fn refinements_that_do_not_fit_are_refused() {
+    let p = hotel();
+    let bad = [
+        Refinement::Promote {
+            query: "Q4".into(),
+            column: "hotel_id".into(),
+        },
+        Refinement::Promote {
+            query: "Q4".into(),
+            column: "nope".into(),
+        },
+        Refinement::Timeuuid {
+            query: "Q4".into(),
+            column: "date".into(),
+        },
+        Refinement::AddBucket {
+            query: "Q4".into(),
+            column: "month".into(),
+            source: "room_number".into(),
+            period: Period::Month,
+        },
+        Refinement::AddBucket {
+            query: "Q4".into(),
+            column: "room_number".into(),
+            source: "date".into(),
+            period: Period::Month,
+        },
+        Refinement::AddShard {
+            query: "Q4".into(),
+            column: "shard".into(),
+            count: 0,
+        },
+        Refinement::RemoveExtra {
+            query: "Q4".into(),
+            column: "day".into(),
+        },
+        Refinement::Collection {
+            query: "Q4".into(),
+            relationship: "nope".into(),
+        },
+        Refinement::Demote {
+            query: "Q4".into(),
+            column: "date".into(),
+        },
+        q4_bucket(Period::Day).clone_with_query("Q99"),
+    ];
+    for r in &bad {
+        assert!(apply(&p, r).is_err(), "{r:?} was accepted");
+        assert!(preview(&p, r).error.is_some());
+    }
+}
+
+trait WithQuery {
+    fn clone_with_query(&self, q: &str) -> Refinement;
+}
+
+impl WithQuery for Refinement {
+    fn clone_with_query(&self, q: &str) -> Refinement {
+        match self.clone() {
+            Refinement::AddBucket {
+                column,
+                source,
+                period,
+                ..
+            } => Refinement::AddBucket {
+                query: q.into(),
+                column,
+                source,
+                period,
+            },
+            other => other,
+        }
+    }
+}
+
+#[test]
+fn bucket_preview_shows_sizes_reads_and_diagnostics() {
+    let mut p = hotel();
+    p.entities
+        .iter_mut()
+        .find(|e| e.name == "AvailableRoom")
+        .expect("entity")
+        .retention_days = Some(1100.0);
+    let pv = preview(&p, &q4_bucket(Period::Month));
+    assert!(pv.error.is_none(), "{:?}", pv.error);
+    assert_eq!(pv.table.as_deref(), Some("available_rooms_by_hotel_date"));
+    let (b, a) = (pv.before.expect("before"), pv.after.expect("after"));
+    assert!(b.rows_per_partition > 100_000.0);
+    assert!(
+        a.rows_per_partition < b.rows_per_partition / 30.0,
+        "{} -> {}",
+        b.rows_per_partition,
+        a.rows_per_partition
+    );
+    assert!(a.partitions > b.partitions);
+    // A week's range reads up to 2 month buckets, a year's up to 13.
+    let week = pv
+        .reads
+        .iter()
+        .find(|r| r.query == "Q4" && r.what.ends_with("week"))
+        .expect("week");
+    assert_eq!((week.before, week.after), (1.0, 2.0));
+    let year = pv
+        .reads
+        .iter()
+        .find(|r| r.what.ends_with("year"))
+        .expect("year");
+    assert_eq!(year.after, 13.0);
+    assert!(pv.resolved.iter().any(|d| d.rule == "partition-too-large"));
+    assert!(pv.introduced.is_empty(), "{:?}", pv.introduced);
+}
+
+#[test]
+fn shard_preview_reads_every_shard() {
+    let p = hotel();
+    let pv = preview(
+        &p,
+        &Refinement::AddShard {
+            query: "Q4".into(),
+            column: "shard".into(),
+            count: 4,
+        },
+    );
+    let r = pv.reads.iter().find(|r| r.query == "Q4").expect("reads");
+    assert_eq!((r.before, r.after), (1.0, 4.0));
+}
+
+#[test]
+fn a_new_period_replaces_the_bucket() {
+    let p = hotel();
+    let month = apply(&p, &q4_bucket(Period::Month)).expect("month");
+    let year = apply(&month, &q4_bucket(Period::Year)).expect("year");
+    let d = year.decision("Q4").expect("decision");
+    assert_eq!(d.partition_extra.len(), 1);
+    assert_eq!(d.partition_extra[0].column, "year");
+}
+
+#[test]
+fn bucket_chooser_picks_the_coarsest_that_fits() {
+    let mut p = hotel();
+    // Already fits: the coarsest, a year, keeps it under.
+    assert_eq!(choose_bucket(&p, "Q4"), Some(Period::Year));
+    p.thresholds.max_values = 10_000.0;
+    // 100 rooms a day: a month is ~3,000, a year ~36,500.
+    assert_eq!(choose_bucket(&p, "Q4"), Some(Period::Month));
+    p.thresholds.max_values = 50.0;
+    assert_eq!(choose_bucket(&p, "Q4"), None, "a date has no hours");
+    // No time column at all.
+    assert_eq!(choose_bucket(&hotel(), "Q2"), None);
+}
+
+#[test]
+fn options_list_applicable_refinements_and_inverses() {
+    let p = apply(&hotel(), &q4_bucket(Period::Year)).expect("applies");
+    let opts = options(&p, "Q4");
+    assert!(opts
+        .iter()
+        .any(|r| matches!(r, Refinement::RemoveExtra { column, .. } if column == "year")));
+    assert!(opts
+        .iter()
+        .any(|r| matches!(r, Refinement::Promote { column, .. } if column == "date")));
+    assert!(opts
+        .iter()
+        .any(|r| matches!(r, Refinement::AddShard { .. })));
+    for r in opts
+        .iter()
+        .filter(|r| !matches!(r, Refinement::AddBucket { .. }))
+    {
+        assert!(apply(&p, r).is_ok(), "{r:?}");
+    }
+}
