@@ -11,7 +11,11 @@ use ratatui::Terminal;
 fn press(app: &mut App, c: char) {
     handle_event(
         app,
-        Event::Key(KeyEvent::new_with_kind(KeyCode::Char(c), KeyModifiers::NONE, KeyEventKind::Press)),
+        Event::Key(KeyEvent::new_with_kind(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        )),
     );
 }
 
@@ -40,7 +44,12 @@ fn screens(w: u16, h: u16) {
     let q = a.current_query().expect("selected");
     assert_eq!(a.project.queries[q].id, "Q7");
     insta::assert_snapshot!(format!("main_{w}x{h}"), render(&a, w, h));
-    for (k, name) in [('2', "cql"), ('3', "select"), ('4', "notes"), ('1', "diagnostics")] {
+    for (k, name) in [
+        ('2', "cql"),
+        ('3', "select"),
+        ('4', "notes"),
+        ('1', "diagnostics"),
+    ] {
         press(&mut a, k);
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), render(&a, w, h));
     }
