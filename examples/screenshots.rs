@@ -140,7 +140,7 @@ fn main() -> std::io::Result<()> {
     }
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&out)?;
-    let mut shoot = |app: &App, name: &str| -> std::io::Result<()> {
+    let shoot = |app: &App, name: &str| -> std::io::Result<()> {
         let mut term = Terminal::new(TestBackend::new(W, H))?;
         term.draw(|f| view::draw(app, f))?;
         let path = out.join(name);

@@ -189,11 +189,15 @@ pub struct DiskStamp {
     pub hash: u64,
 }
 
+/// What the bottom pane's text depends on: analysis generation, view,
+/// selected table, keyspace-wide CQL, selected item.
+pub type CacheKey = (u64, BottomView, Option<usize>, bool, Option<Item>);
+
 /// Cached bottom-pane text: rebuilt only when the analysis or the target
 /// changes, and highlighted only when the text itself changed.
 #[derive(Default)]
 pub struct TextCache {
-    pub key: Option<(u64, BottomView, Option<usize>, bool, Option<Item>)>,
+    pub key: Option<CacheKey>,
     pub text_hash: u64,
     pub lines: Vec<Line<'static>>,
 }
@@ -860,7 +864,7 @@ impl App {
             if keep {
                 continue;
             }
-            if let Some(i) = rows.iter().position(|r| linked(r)) {
+            if let Some(i) = rows.iter().position(linked) {
                 self.panes[f.index()].selected = i;
             }
         }

@@ -10,7 +10,7 @@ use crate::tui::keymap::Command;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
@@ -103,11 +103,7 @@ impl Picker {
         match key.code {
             KeyCode::Esc => return Outcome::Cancel,
             KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::Down => {
-                if self.cursor + 1 < vis.len() {
-                    self.cursor += 1;
-                }
-            }
+            KeyCode::Down if self.cursor + 1 < vis.len() => self.cursor += 1,
             KeyCode::PageUp => self.cursor = self.cursor.saturating_sub(10),
             KeyCode::PageDown => self.cursor = (self.cursor + 10).min(vis.len().saturating_sub(1)),
             KeyCode::Char(' ') if self.multi => {
@@ -297,7 +293,6 @@ impl Picker {
                 list,
             );
         }
-        let _ = Modifier::BOLD;
     }
 }
 
