@@ -12,10 +12,24 @@ use std::fmt;
 /// One change to a table's columns.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ColumnChange {
-    Added { name: String, role: Role, ty: CqlType },
-    Removed { name: String },
-    Role { name: String, from: Role, to: Role },
-    Type { name: String, from: CqlType, to: CqlType },
+    Added {
+        name: String,
+        role: Role,
+        ty: CqlType,
+    },
+    Removed {
+        name: String,
+    },
+    Role {
+        name: String,
+        from: Role,
+        to: Role,
+    },
+    Type {
+        name: String,
+        from: CqlType,
+        to: CqlType,
+    },
     /// The primary key order changed without any column changing role.
     KeyOrder,
 }
@@ -25,7 +39,10 @@ pub enum ColumnChange {
 pub enum TableChange {
     Added(String),
     Removed(String),
-    Renamed { from: String, to: String },
+    Renamed {
+        from: String,
+        to: String,
+    },
     Changed {
         table: String,
         columns: Vec<ColumnChange>,
@@ -236,7 +253,10 @@ mod tests {
         q.queries.retain(|x| x.id != "Q5");
         q.workflow.transitions.retain(|t| t.to != "Q5");
         let changes = diff(&derive(&p), &derive(&q));
-        assert_eq!(changes, vec![TableChange::Removed("amenities_by_room".into())]);
+        assert_eq!(
+            changes,
+            vec![TableChange::Removed("amenities_by_room".into())]
+        );
         let back = diff(&derive(&q), &derive(&p));
         assert_eq!(back, vec![TableChange::Added("amenities_by_room".into())]);
         assert_eq!(summary(&back, 3), "+ amenities_by_room");
