@@ -308,7 +308,7 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
         };
         let slices = q.range.is_some() || !q.order.is_empty();
         match bucket {
-            Some(period) if slices => {
+            Some(_) if slices => {
                 for w in Period::ALL {
                     out.push(Reads {
                         query: qid.clone(),

@@ -14,6 +14,7 @@
 //! - Option 1 is not even a valid design: (date, device_id) keeps one event
 //!   per device a day, so the others overwrite it (the seed half-notices:
 //!   "should not be unique").
+//!
 //! Everything else agrees with the seed.
 
 use cqlmodel::alternatives::{matrix, render, verdict};

@@ -116,7 +116,9 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let attr = ctx.graph.attr(reached.attr);
+            // Counter rows add up rather than overwrite.
             if matches!(c.role, Role::Clustering(_))
+                && !t.is_counter_table()
                 && c.ty.native() == Some(Native::Timestamp)
                 && grain.contains(reached)
                 && !surrogate

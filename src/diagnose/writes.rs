@@ -4,6 +4,7 @@
 use super::{Ctx, Diagnostic, Subject};
 use crate::derive::Table;
 use crate::naming::quote;
+use std::collections::HashMap;
 
 /// Copies from which a write is worth a review.
 pub const MANY_TABLES: usize = 3;
@@ -46,14 +47,13 @@ fn counter_note(tables: &[&Table]) -> String {
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let ks = &ctx.project.keyspace.name;
+    let mut by_rows: HashMap<&str, Vec<&Table>> = HashMap::new();
+    for t in &ctx.model.tables {
+        by_rows.entry(t.rows.as_str()).or_default().push(t);
+    }
     for w in &ctx.model.writes {
         // Copies of the rows themselves: one insert per table.
-        let copies: Vec<&Table> = ctx
-            .model
-            .tables
-            .iter()
-            .filter(|t| t.rows == w.item)
-            .collect();
+        let copies: Vec<&Table> = by_rows.get(w.item.as_str()).cloned().unwrap_or_default();
         if copies.len() >= MANY_TABLES {
             let names: Vec<&str> = copies.iter().map(|t| t.name.as_str()).collect();
             let subject = if ctx.project.entity(&w.item).is_some() {
