@@ -8,7 +8,7 @@ use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Instances assumed for an entity that states no count.
 pub const DEFAULT_COUNT: f64 = 1000.0;
@@ -73,7 +73,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
     pub fn new(graph: &'g Graph<'p>) -> Self {
         Estimator {
             graph,
-            counts: RefCell::new(HashMap::new()),
+            counts: RefCell::new(HashMap::default()),
         }
     }
 
@@ -186,12 +186,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
         if let Some(o) = self.graph.owner_of(e) {
             return Some(o);
         }
-        let name = &self.graph.entity(e).name;
-        let mut parents = self.graph.project.relationships.iter().enumerate().filter(|(_, r)| {
-            r.cardinality == crate::model::Cardinality::OneToMany && &r.to == name && &r.from != name
-        });
-        let (r, rel) = parents.next()?;
-        let p = self.graph.entity_index(&rel.from)?;
+        let r = self.graph.first_parent(e)?;
+        let p = self.graph.entity_index(&self.graph.rel(r).from)?;
         (self.graph.entity(p).count.is_some() || self.graph.owner_of(p).is_some()).then_some((r, p))
     }
 
@@ -314,7 +310,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             })
             .collect();
         let mut partitions = 1.0;
-        let mut groups: HashSet<Vec<Edge>> = HashSet::new();
+        let mut groups: HashSet<Vec<Edge>> = HashSet::default();
         let (span, retained) = self.span(root);
         let mut bucketed = false;
         for c in t.columns.iter().filter(|c| c.role == Role::Partition) {

@@ -9,7 +9,7 @@ use crate::model::load::Problem;
 use crate::model::resolve::{AttrId, Edge, End, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub use serve::{Access, KeyShape};
 
@@ -263,8 +263,8 @@ pub fn derive(project: &Project) -> LogicalModel {
 
     // 1. One draft per query that has its own table.
     let mut drafts: Vec<Draft> = Vec::new();
-    let mut draft_of: HashMap<&str, usize> = HashMap::new();
-    let mut own_draft: HashMap<&str, usize> = HashMap::new();
+    let mut draft_of: HashMap<&str, usize> = HashMap::default();
+    let mut own_draft: HashMap<&str, usize> = HashMap::default();
     for (qi, q) in project.queries.iter().enumerate() {
         let decision = decisions.get(q.id.as_str()).copied();
         if decision.and_then(|d| d.served_by.as_ref()).is_some() {
@@ -281,9 +281,9 @@ pub fn derive(project: &Project) -> LogicalModel {
     }
 
     // 2. Queries that need exactly the same table share it.
-    let mut merged_into: HashMap<usize, usize> = HashMap::new();
+    let mut merged_into: HashMap<usize, usize> = HashMap::default();
     {
-        let mut by_signature: HashMap<Signature, usize> = HashMap::new();
+        let mut by_signature: HashMap<Signature, usize> = HashMap::default();
         for (i, d) in drafts.iter().enumerate() {
             match by_signature.get(&signature(d)) {
                 Some(&first) => {
@@ -338,7 +338,7 @@ pub fn derive(project: &Project) -> LogicalModel {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) && !d.table.collection {
-                        let name = unique_column_name(&d.table, &column_name(&graph, d.root, &reached));
+                        let name = unique_column_name(&d.table, column_name(&graph, d.root, &reached));
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -357,8 +357,8 @@ pub fn derive(project: &Project) -> LogicalModel {
 
     // 4. Names: pinned names win, derived names are made unique.
     let kept: Vec<usize> = (0..drafts.len()).filter(|i| !merged_into.contains_key(i)).collect();
-    let mut used: HashSet<String> = HashSet::new();
-    let mut final_name: HashMap<usize, String> = HashMap::new();
+    let mut used: HashSet<String> = HashSet::default();
+    let mut final_name: HashMap<usize, String> = HashMap::default();
     for &i in &kept {
         if let Some(p) = &drafts[i].pinned {
             let mut name = p.clone();
@@ -385,7 +385,7 @@ pub fn derive(project: &Project) -> LogicalModel {
         final_name.insert(i, name);
     }
 
-    let mut index_of: HashMap<usize, usize> = HashMap::new();
+    let mut index_of: HashMap<usize, usize> = HashMap::default();
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
         let mut t = std::mem::replace(&mut drafts[i].table, empty_table());
@@ -456,7 +456,8 @@ fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
 }
 
 /// Removes "into a relationship and back out at the same end" detours, so
-/// equal attributes get equal paths.
+/// equal attributes get equal paths. [`Graph::resolve`] and
+/// [`Graph::key_at`] already return paths normalized this way and more.
 pub fn normalize(mut r: Reached) -> Reached {
     let mut out: Vec<Edge> = Vec::with_capacity(r.path.len());
     for e in r.path.drain(..) {
@@ -477,9 +478,9 @@ fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> String {
     graph.column_base(r.attr, own)
 }
 
-fn unique_column_name(table: &Table, base: &str) -> String {
-    if table.column(base).is_none() {
-        return base.to_string();
+fn unique_column_name(table: &Table, base: String) -> String {
+    if table.column(&base).is_none() {
+        return base;
     }
     let mut n = 2;
     loop {
@@ -567,7 +568,7 @@ fn build(
         if ids.iter().any(|x| x.as_ref() == Some(r)) {
             return false;
         }
-        let name = unique_column_name(t, &column_name(graph, root, r));
+        let name = unique_column_name(t, column_name(graph, root, r));
         t.columns.push(Column {
             name,
             ty: graph.attr(r.attr).ty.clone(),
@@ -628,7 +629,7 @@ fn build(
             t.columns.insert(
                 0,
                 Column {
-                    name: unique_column_name(&t, "bucket"),
+                    name: unique_column_name(&t, "bucket".to_string()),
                     ty: CqlType::Native(Native::Int),
                     role: Role::Partition,
                     rule: Rule::WholeTable,
@@ -904,7 +905,7 @@ fn push_up_relationships(
         };
         let keep: Vec<usize> = (0..t.columns.len()).filter(|i| !members.contains(i)).collect();
         permute(t, ids, &keep);
-        let name = unique_column_name(t, &name);
+        let name = unique_column_name(t, name);
         t.columns.push(Column {
             name,
             ty,

@@ -6,7 +6,7 @@
 use super::normalize;
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::naming::{plural, schema_name, snake_case};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 pub fn rows_plural(graph: &Graph, root: NodeId) -> String {
     match root {

@@ -7,7 +7,8 @@
 //! path is part of a column's identity.
 
 use super::{Attribute, Cardinality, Entity, Project, Relationship};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -135,6 +136,11 @@ pub struct Graph<'p> {
     rels: HashMap<&'p str, usize>,
     /// Relationships touching each entity.
     incident: Vec<Vec<usize>>,
+    /// Short names of entities, then relationships (computed once: they
+    /// prefix most column names).
+    shorts: Vec<String>,
+    /// The first 1:n relationship into each entity from another one.
+    first_parent: Vec<Option<usize>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -143,11 +149,11 @@ const MAX_PATH_EDGES: usize = 8;
 
 impl<'p> Graph<'p> {
     pub fn new(project: &'p Project) -> Graph<'p> {
-        let mut entities = HashMap::with_capacity(project.entities.len());
+        let mut entities = HashMap::with_capacity_and_hasher(project.entities.len(), Default::default());
         for (i, e) in project.entities.iter().enumerate() {
             entities.entry(e.name.as_str()).or_insert(i);
         }
-        let mut rels = HashMap::with_capacity(project.relationships.len());
+        let mut rels = HashMap::with_capacity_and_hasher(project.relationships.len(), Default::default());
         let mut incident = vec![Vec::new(); project.entities.len()];
         for (i, r) in project.relationships.iter().enumerate() {
             rels.entry(r.name.as_str()).or_insert(i);
@@ -160,11 +166,29 @@ impl<'p> Graph<'p> {
                 }
             }
         }
+        let shorts = project
+            .entities
+            .iter()
+            .map(|e| e.short.clone().unwrap_or_else(|| crate::naming::snake_case(&e.name)))
+            .chain(project.relationships.iter().map(|r| crate::naming::snake_case(&r.name)))
+            .collect();
+        let mut first_parent = vec![None; project.entities.len()];
+        for (i, r) in project.relationships.iter().enumerate() {
+            if r.cardinality == Cardinality::OneToMany && r.from != r.to {
+                if let Some(&t) = entities.get(r.to.as_str()) {
+                    if first_parent[t].is_none() {
+                        first_parent[t] = Some(i);
+                    }
+                }
+            }
+        }
         Graph {
             project,
             entities,
             rels,
             incident,
+            shorts,
+            first_parent,
         }
     }
 
@@ -272,6 +296,29 @@ impl<'p> Graph<'p> {
         }
     }
 
+    /// Removes detours from a path so equal attributes get equal paths: into
+    /// a relationship and back out at the same end, and out of a relationship
+    /// and straight back in at the same end when that end has one instance of
+    /// it (a weak entity's key walking back to its owner).
+    pub fn normalize_path(&self, path: &mut Vec<Edge>) {
+        let mut out: Vec<Edge> = Vec::with_capacity(path.len());
+        for e in path.drain(..) {
+            let cancels = match (out.last(), e) {
+                (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) => *r0 == r1 && *end0 == end1,
+                (Some(Edge::Leave(r0, end0)), Edge::Enter(r1, end1)) => {
+                    *r0 == r1 && *end0 == end1 && !self.fanout(e).many
+                }
+                _ => false,
+            };
+            if cancels {
+                out.pop();
+            } else {
+                out.push(e);
+            }
+        }
+        *path = out;
+    }
+
     /// Whether walking `path` can reach several instances per start instance.
     pub fn path_is_many(&self, path: &[Edge]) -> bool {
         path.iter().any(|e| self.fanout(*e).many)
@@ -346,9 +393,10 @@ impl<'p> Graph<'p> {
         };
         self.node_key(n)
             .into_iter()
-            .map(|k| Reached {
-                attr: k.attr,
-                path: path.iter().copied().chain(k.path).collect(),
+            .map(|k| {
+                let mut p: Vec<Edge> = path.iter().copied().chain(k.path).collect();
+                self.normalize_path(&mut p);
+                Reached { attr: k.attr, path: p }
             })
             .collect()
     }
@@ -387,6 +435,8 @@ impl<'p> Graph<'p> {
             }
         };
         if let Some(a) = self.attr_id(target, &r.attr) {
+            let mut path = path;
+            self.normalize_path(&mut path);
             return Ok(Reached { attr: a, path });
         }
         // An inherited key attribute of a weak entity, named as its column.
@@ -398,10 +448,9 @@ impl<'p> Graph<'p> {
                 let attr = self.attr(k.attr);
                 let col = self.column_base(k.attr, false);
                 if attr.name == r.attr || col == r.attr {
-                    return Ok(Reached {
-                        attr: k.attr,
-                        path: path.iter().copied().chain(k.path).collect(),
-                    });
+                    let mut path: Vec<Edge> = path.iter().copied().chain(k.path).collect();
+                    self.normalize_path(&mut path);
+                    return Ok(Reached { attr: k.attr, path });
                 }
             }
         }
@@ -451,9 +500,9 @@ impl<'p> Graph<'p> {
         }
         // Breadth-first, counting shortest paths so ambiguity is reported
         // instead of silently picking one.
-        let mut prev: HashMap<NodeId, (NodeId, Edge)> = HashMap::new();
-        let mut ways: HashMap<NodeId, u32> = HashMap::new();
-        let mut dist: HashMap<NodeId, usize> = HashMap::new();
+        let mut prev: HashMap<NodeId, (NodeId, Edge)> = HashMap::default();
+        let mut ways: HashMap<NodeId, u32> = HashMap::default();
+        let mut dist: HashMap<NodeId, usize> = HashMap::default();
         let mut queue = VecDeque::new();
         dist.insert(root, 0);
         ways.insert(root, 1);
@@ -582,15 +631,19 @@ impl<'p> Graph<'p> {
 
     /// The short name of an entity used in `_by_` names and column prefixes.
     pub fn short(&self, n: NodeId) -> String {
+        self.short_str(n).to_string()
+    }
+
+    pub fn short_str(&self, n: NodeId) -> &str {
         match n {
-            NodeId::Entity(e) => {
-                let ent = self.entity(e);
-                ent.short
-                    .clone()
-                    .unwrap_or_else(|| crate::naming::snake_case(&ent.name))
-            }
-            NodeId::Rel(r) => crate::naming::snake_case(&self.rel(r).name),
+            NodeId::Entity(e) => &self.shorts[e],
+            NodeId::Rel(r) => &self.shorts[self.project.entities.len() + r],
         }
+    }
+
+    /// The first 1:n relationship into an entity from another entity.
+    pub fn first_parent(&self, e: usize) -> Option<usize> {
+        self.first_parent.get(e).copied().flatten()
     }
 
     /// The column name of an attribute before de-duplication: the attribute
@@ -604,12 +657,15 @@ impl<'p> Graph<'p> {
         if own {
             return attr.name.clone();
         }
-        let short = self.short(a.node());
-        let prefix = format!("{short}_");
-        if attr.name.starts_with(&prefix) || short.is_empty() {
+        let short = self.short_str(a.node());
+        let prefixed = attr
+            .name
+            .strip_prefix(short)
+            .is_some_and(|rest| rest.starts_with('_'));
+        if prefixed || short.is_empty() {
             attr.name.clone()
         } else {
-            format!("{prefix}{}", attr.name)
+            format!("{short}_{}", attr.name)
         }
     }
 
@@ -639,9 +695,9 @@ impl<'p> Graph<'p> {
     /// strings, nearest first: for pickers.
     pub fn offered(&self, root: NodeId, max_edges: usize) -> Vec<String> {
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         let mut queue = VecDeque::from([(root, Vec::<Edge>::new())]);
-        let mut visited = std::collections::HashSet::from([root]);
+        let mut visited = rustc_hash::FxHashSet::from_iter([root]);
         while let Some((n, path)) = queue.pop_front() {
             let mut names: Vec<Reached> = Vec::new();
             if let NodeId::Entity(e) = n {
