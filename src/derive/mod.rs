@@ -250,6 +250,8 @@ struct Draft {
     name_stem: String,
     /// The building query's references, when all of them resolved.
     resolved: Option<serve::Resolved>,
+    /// The designer keeps this table apart from identical ones.
+    separate: bool,
 }
 
 pub fn derive(project: &Project) -> LogicalModel {
@@ -285,6 +287,9 @@ pub fn derive(project: &Project) -> LogicalModel {
     {
         let mut by_signature: HashMap<Signature, usize> = HashMap::default();
         for (i, d) in drafts.iter().enumerate() {
+            if d.separate {
+                continue;
+            }
             match by_signature.get(&signature(d)) {
                 Some(&first) => {
                     merged_into.insert(i, first);
@@ -683,6 +688,7 @@ fn build(
         pinned,
         name_stem,
         resolved,
+        separate: decision.is_some_and(|d| d.separate),
     })
 }
 

@@ -116,13 +116,37 @@ pub fn read_text(path: &Path) -> Result<String, LoadError> {
         .map_err(|e| LoadError::Io(format!("{}: not UTF-8 text ({e})", path.display())))
 }
 
-/// The project as pretty RON: stable field order, one item per line.
-pub fn to_string(project: &Project) -> String {
-    let config = ron::ser::PrettyConfig::new()
+fn pretty() -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new()
         .struct_names(true)
         .indentor("    ".to_string())
-        .new_line("\n".to_string());
-    match ron::ser::to_string_pretty(project, config) {
+        .new_line("\n".to_string())
+}
+
+/// One item (entity, query, decision…) as pretty RON, in the same layout
+/// as the project file, for editing it as text.
+pub fn item_to_string<T: serde::Serialize>(item: &T) -> String {
+    ron::ser::to_string_pretty(item, pretty()).unwrap_or_else(|e| format!("// could not serialize: {e}\n"))
+}
+
+/// Parses one item written by [`item_to_string`], with the error position.
+pub fn item_from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(LoadError::Io("the text is too large".into()));
+    }
+    ron::Options::default()
+        .with_recursion_limit(64)
+        .from_str(text)
+        .map_err(|e| LoadError::Syntax {
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// The project as pretty RON: stable field order, one item per line.
+pub fn to_string(project: &Project) -> String {
+    match ron::ser::to_string_pretty(project, pretty()) {
         Ok(mut s) => {
             s.push('\n');
             s

@@ -413,6 +413,10 @@ pub struct Decision {
     /// The candidate the table uses instead of the derived key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_candidate: Option<String>,
+    /// Keep this query's table apart even when another query needs exactly
+    /// the same one (undoes automatic sharing).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub separate: bool,
 }
 
 impl Decision {
@@ -429,6 +433,7 @@ impl Decision {
             indexes: vec![],
             candidates: vec![],
             use_candidate: None,
+            separate: false,
         }
     }
 
