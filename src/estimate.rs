@@ -66,7 +66,9 @@ pub fn estimate(project: &Project, model: &LogicalModel) -> Vec<Estimate> {
 
 pub struct Estimator<'g, 'p> {
     graph: &'g Graph<'p>,
-    counts: RefCell<HashMap<NodeId, (f64, bool)>>,
+    /// Instances per node, and the days they accumulated over when a rate
+    /// produced them.
+    counts: RefCell<HashMap<NodeId, (f64, Option<f64>)>>,
 }
 
 impl<'g, 'p> Estimator<'g, 'p> {
@@ -134,28 +136,43 @@ impl<'g, 'p> Estimator<'g, 'p> {
     }
 
     fn count_inner(&self, node: NodeId, notes: &mut Vec<String>, depth: usize) -> f64 {
-        if let Some(&(c, _)) = self.counts.borrow().get(&node) {
-            return c;
+        self.count_span(node, notes, depth).0
+    }
+
+    /// A node's instances, and the days they accumulated over. Rows kept
+    /// for less time than their parents accumulated over are scaled down
+    /// (clicks kept 30 days out of sessions counted over a year).
+    fn count_span(&self, node: NodeId, notes: &mut Vec<String>, depth: usize) -> (f64, Option<f64>) {
+        if let Some(&found) = self.counts.borrow().get(&node) {
+            return found;
         }
         let g = self.graph;
-        let (c, assumed) = match node {
+        let (c, span) = match node {
             NodeId::Entity(e) => {
                 let ent = g.entity(e);
                 if let Some(c) = ent.count {
-                    (c, false)
+                    (c, None)
                 } else if let Some((parent_rel, parent)) = self.parent(e).filter(|_| depth < 16) {
                     let mut n = Vec::new();
-                    let pc = self.count_inner(NodeId::Entity(parent), &mut n, depth + 1);
-                    let (avg, _, _) = self.step(
+                    let (pc, pspan) = self.count_span(NodeId::Entity(parent), &mut n, depth + 1);
+                    let (avg, _, rate) = self.step(
                         NodeId::Entity(parent),
                         Edge::Enter(parent_rel, crate::model::resolve::End::From),
                         &mut n,
                     );
                     notes.extend(n);
-                    (pc * avg, false)
+                    let mut c = pc * avg;
+                    let mut span = if rate { Some(self.span(node).0) } else { pspan };
+                    if let (Some(keep), Some(over)) = (ent.retention_days, span) {
+                        if keep < over && over > 0.0 {
+                            c *= keep / over;
+                            span = Some(keep);
+                        }
+                    }
+                    (c, span)
                 } else {
                     notes.push(format!("{}: no count; assumed {DEFAULT_COUNT}", ent.name));
-                    (DEFAULT_COUNT, true)
+                    (DEFAULT_COUNT, None)
                 }
             }
             NodeId::Rel(r) => {
@@ -164,20 +181,20 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 let to = g.entity_index(&rel.to).map(NodeId::Entity);
                 match (from, to) {
                     (Some(f), Some(t)) if depth < 16 => match rel.cardinality {
-                        crate::model::Cardinality::OneToOne => (self.count_inner(f, notes, depth + 1), false),
-                        crate::model::Cardinality::OneToMany => (self.count_inner(t, notes, depth + 1), false),
+                        crate::model::Cardinality::OneToOne => self.count_span(f, notes, depth + 1),
+                        crate::model::Cardinality::OneToMany => self.count_span(t, notes, depth + 1),
                         crate::model::Cardinality::ManyToMany => {
-                            let fc = self.count_inner(f, notes, depth + 1);
+                            let (fc, span) = self.count_span(f, notes, depth + 1);
                             let (avg, _, _) = self.step(f, Edge::Enter(r, crate::model::resolve::End::From), notes);
-                            (fc * avg, false)
+                            (fc * avg, span)
                         }
                     },
-                    _ => (DEFAULT_COUNT, true),
+                    _ => (DEFAULT_COUNT, None),
                 }
             }
         };
-        self.counts.borrow_mut().insert(node, (c, assumed));
-        c
+        self.counts.borrow_mut().insert(node, (c, span));
+        (c, span)
     }
 
     /// The 1:n relationship (and its one side) through which an entity
@@ -270,36 +287,6 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 }
             }
         }
-        let mut rows = root_count;
-        let mut worst = 1.0;
-        let mut growing = false;
-        for p in &prefixes {
-            let from = g.walk(root, &p[..p.len() - 1]).unwrap_or(root);
-            let (avg, max, rate) = self.step(from, p[p.len() - 1], &mut notes);
-            rows *= avg;
-            if avg > 0.0 {
-                worst *= max / avg;
-            }
-            growing |= rate;
-        }
-        // Rows that are themselves counted by a rate (a weak entity with a
-        // daily count) grow with time as well.
-        if let NodeId::Entity(e) = root {
-            let mut at = e;
-            for _ in 0..16 {
-                let Some((r, p)) = self.parent(at) else { break };
-                if g.entity(at).count.is_some() {
-                    break;
-                }
-                if g.rel(r).to_per_from.as_ref().is_some_and(|c| c.per.is_some()) {
-                    growing = true;
-                }
-                at = p;
-            }
-        }
-
-        // Partitions: distinct partition key values, grouped by the entity
-        // whose whole key they form.
         let partition_ids: HashSet<Reached> = t
             .columns
             .iter()
@@ -309,6 +296,65 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 _ => None,
             })
             .collect();
+        let in_partition = |path: &[Edge]| {
+            let key = g.key_at(root, path);
+            !key.is_empty() && key.iter().all(|k| partition_ids.contains(k))
+        };
+        let mut rows = root_count;
+        let mut worst = 1.0;
+        let mut growing = false;
+        for p in &prefixes {
+            let from = g.walk(root, &p[..p.len() - 1]).unwrap_or(root);
+            let last = p[p.len() - 1];
+            let (avg, max, rate) = self.step(from, last, &mut notes);
+            rows *= avg;
+            // The worst partition is bounded by the fanout *into* the
+            // partition's entity: for rows keyed by the far side of an m:n,
+            // that is the far side's maximum, not ours.
+            let mut ratio = if avg > 0.0 { max / avg } else { 1.0 };
+            if let Edge::Enter(r, end) = last {
+                let mut across = p.clone();
+                across.push(Edge::Leave(r, end.other()));
+                if in_partition(&across) {
+                    if let Some(far) = g.walk(root, &across) {
+                        let (ravg, rmax, _) = self.step(far, Edge::Enter(r, end.other()), &mut notes);
+                        ratio = if ravg > 0.0 { rmax / ravg } else { 1.0 };
+                    }
+                }
+            }
+            worst *= ratio;
+            growing |= rate;
+        }
+        // Rows counted through their owners or parents: those counts grow
+        // with time when a step is a rate, and the worst partition grows
+        // with the maximum of each step below the entity the partition is
+        // keyed by.
+        if let NodeId::Entity(e) = root {
+            let mut at = e;
+            let mut up: Vec<Edge> = Vec::new();
+            let mut chain_worst = 1.0;
+            for _ in 0..16 {
+                if g.entity(at).count.is_some() {
+                    break;
+                }
+                let Some((r, p)) = self.parent(at) else { break };
+                let (avg, max, rate) = self.step(NodeId::Entity(p), Edge::Enter(r, crate::model::resolve::End::From), &mut Vec::new());
+                growing |= rate;
+                if avg > 0.0 {
+                    chain_worst *= max / avg;
+                }
+                up.push(Edge::Enter(r, crate::model::resolve::End::To));
+                up.push(Edge::Leave(r, crate::model::resolve::End::From));
+                if in_partition(&up) {
+                    worst *= chain_worst;
+                    break;
+                }
+                at = p;
+            }
+        }
+
+        // Partitions: distinct partition key values, grouped by the entity
+        // whose whole key they form.
         let mut partitions = 1.0;
         let mut groups: HashSet<Vec<Edge>> = HashSet::default();
         let (span, retained) = self.span(root);
@@ -357,7 +403,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             }
         }
         let partitions = partitions.min(rows).max(1.0);
-        let nr = if t.collection { 1.0 } else { rows / partitions };
+        let nr = rows / partitions;
         let nr_max = nr * worst;
 
         // Sizes per role.
@@ -374,9 +420,34 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     if *period == crate::model::Period::Hour { 8.0 } else { 4.0 }
                 }
                 Source::Shard { .. } | Source::Constant => 4.0,
+                Source::Collection { .. } => {
+                    // Pushed-up children: as many elements as the rows they
+                    // replace, each the size of the attributes it holds.
+                    let members: Vec<&Reached> =
+                        t.collected.iter().filter(|(_, n)| n == &c.name).map(|(r, _)| r).collect();
+                    let elements = members.first().map_or(DEFAULT_ELEMENTS, |r| {
+                        let mut n = 1.0;
+                        for (i, e) in r.path.iter().enumerate() {
+                            if g.fanout(*e).many {
+                                let from = g.walk(root, &r.path[..i]).unwrap_or(root);
+                                n *= self.step(from, *e, &mut notes).0;
+                            }
+                        }
+                        n
+                    });
+                    largest_collection = largest_collection.max(elements);
+                    let each: f64 = members
+                        .iter()
+                        .map(|r| {
+                            let a = g.attr(r.attr);
+                            self.value_size(&a.ty, Some(a), &format!("{}.{}", g.node_name(r.attr.node()), a.name), &mut notes)
+                        })
+                        .sum();
+                    elements * each
+                }
                 _ => self.value_size(&c.ty, attr, &label, &mut notes),
             };
-            if c.ty.is_collection() {
+            if c.ty.is_collection() && !matches!(c.source, Source::Collection { .. }) {
                 largest_collection = largest_collection.max(attr.and_then(|a| a.elements).unwrap_or(DEFAULT_ELEMENTS));
             }
             if !c.role.is_key() {

@@ -157,14 +157,14 @@ fn worst_case_counts_as_well_as_the_average() {
     );
     let mut p = load::read(std::path::Path::new(path)).expect("hotel loads");
     quiet(&p, "partition-too-large");
-    // Points of interest near a hotel: 5 on average, 40,000 at worst, so
-    // hotels per point of interest: 12.5 on average, 100,000 at worst.
+    // Hotels near one point of interest (the partition of hotels_by_poi):
+    // 12.5 on average, 100,000 at worst.
     let near = p
         .relationships
         .iter_mut()
         .find(|r| r.name == "near")
         .expect("near");
-    near.to_per_from.as_mut().expect("count").max = Some(40_000.0);
+    near.from_per_to.as_mut().expect("count").max = Some(100_000.0);
     let d = fires(&p, "partition-too-large");
     assert_eq!(d.subject, Subject::Table("hotels_by_poi".into()));
     assert!(d.message.contains("37.5 values"), "{}", d.message);

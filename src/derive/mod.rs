@@ -153,8 +153,10 @@ pub struct Table {
     pub candidate: Option<String>,
     /// The query that built this table.
     pub origin: String,
-    /// The rows are pushed up into one collection per partition.
-    pub collection: bool,
+    /// Attributes pushed up into a collection column, with that column's
+    /// name: a query returning them reads the collection.
+    #[serde(skip)]
+    pub collected: Vec<(Reached, String)>,
 }
 
 impl Table {
@@ -342,7 +344,7 @@ pub fn derive(project: &Project) -> LogicalModel {
             for r in &q.returns {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
-                    if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) && !d.table.collection {
+                    if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
                         let name = unique_column_name(&d.table, column_name(&graph, d.root, &reached));
                         d.table.columns.push(Column {
                             name,
@@ -445,7 +447,7 @@ fn empty_table() -> Table {
         dropped: vec![],
         candidate: None,
         origin: String::new(),
-        collection: false,
+        collected: vec![],
     }
 }
 
@@ -566,7 +568,7 @@ fn build(
         dropped: vec![],
         candidate: None,
         origin: q.id.clone(),
-        collection: false,
+        collected: vec![],
     };
     let mut ids: Vec<Option<Reached>> = vec![];
     let add = |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
@@ -910,8 +912,12 @@ fn push_up_relationships(
             columns: members.iter().map(|&i| t.columns[i].name.clone()).collect(),
         };
         let keep: Vec<usize> = (0..t.columns.len()).filter(|i| !members.contains(i)).collect();
+        let pushed: Vec<Reached> = members.iter().filter_map(|&i| ids[i].clone()).collect();
         permute(t, ids, &keep);
         let name = unique_column_name(t, name);
+        for r in pushed {
+            t.collected.push((r, name.clone()));
+        }
         t.columns.push(Column {
             name,
             ty,
@@ -1037,7 +1043,6 @@ type Signature<'a> = (
     Option<&'a str>,
     &'a [String],
     Option<u64>,
-    bool,
     Vec<(&'a str, &'a CqlType, Role)>,
 );
 
@@ -1048,7 +1053,6 @@ fn signature(d: &Draft) -> Signature<'_> {
         d.pinned.as_deref(),
         t.indexes.as_slice(),
         t.ttl_seconds,
-        t.collection,
         t.columns.iter().map(|c| (c.name.as_str(), &c.ty, c.role)).collect(),
     )
 }

@@ -265,24 +265,22 @@ pub fn select_text(keyspace: &str, table: &str, shape: &KeyShape, req: &Request,
         req.returns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")
     };
     let mut s = format!("SELECT {cols} FROM {}.{}", quote(keyspace), quote(table));
+    // Conditions in key order: partition columns (searched or computed),
+    // then searched clustering columns, then anything else searched.
     let mut conds: Vec<String> = Vec::new();
-    for c in &shape.partition {
-        if shape.computed.contains(c) && !req.eq.contains(c) {
+    let mut done: Vec<&String> = Vec::new();
+    let keys = shape.partition.iter().chain(shape.clustering.iter().map(|(c, _)| c));
+    for c in keys {
+        let computed = shape.computed.contains(c) && shape.partition.contains(c);
+        if req.eq.contains(c) || computed {
             conds.push(format!("{} = ?", quote(c)));
+            done.push(c);
         }
     }
-    let key_rank = |c: &String| {
-        shape
-            .partition
-            .iter()
-            .position(|k| k == c)
-            .or_else(|| shape.clustering.iter().position(|(k, _)| k == c).map(|p| p + 1000))
-            .unwrap_or(usize::MAX)
-    };
-    let mut eq: Vec<&String> = req.eq.iter().collect();
-    eq.sort_by_key(|c| key_rank(c));
-    for c in eq {
-        conds.push(format!("{} = ?", quote(c)));
+    for c in &req.eq {
+        if !done.contains(&c) {
+            conds.push(format!("{} = ?", quote(c)));
+        }
     }
     if let Some((c, op)) = &req.range {
         conds.push(super::range_clause(&quote(c), *op));
@@ -352,7 +350,14 @@ pub fn request(q: &Query, res: &Resolved, table: &Table, ids: &[Option<Reached>]
         }
     }
     for (r, text) in res.returns.iter().zip(&q.returns) {
-        req.returns.push(col(r, text)?);
+        // A child pushed up into a collection is read through that column.
+        let c = match table.collected.iter().find(|(x, _)| x == r) {
+            Some((_, name)) => name.clone(),
+            None => col(r, text)?,
+        };
+        if !req.returns.contains(&c) {
+            req.returns.push(c);
+        }
     }
     Ok(req)
 }
