@@ -570,12 +570,9 @@ proptest! {
     }
 
     #[test]
-    // Derivation bug: a query on an owner that returns attributes of its
-    // weak entity gets the owner's key twice (rows Hotel, returns
-    // Room.room_number with Room owned by Hotel: K hotel_id C↑ hotel_id_2
-    // C↑ room_number), because `derive::normalize` does not collapse the
-    // Leave(r, To), Enter(r, To) detour of the weak key's path.
-    #[ignore = "derive duplicates an owner's key reached back through its weak entity (see comment)"]
+    // A query on an owner that returns attributes of its weak entity must
+    // not hold the owner's key twice (the weak key's path walks back to the
+    // owner and is normalized away).
     fn generated_tables_have_no_redundant_columns(p in small_project()) {
         check_no_redundant_columns(&p, &derive(&p))?;
     }
