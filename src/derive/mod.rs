@@ -907,7 +907,19 @@ fn push_up_relationships(
             .iter()
             .partition(|&&i| matches!(t.columns[i].role, Role::Clustering(_)));
         let ty = collection_type(t, &keys, &values);
-        let name = crate::naming::plural(&crate::naming::snake_case(&graph.rel(r).name));
+        // Named after the children it holds (`products`), else the
+        // relationship.
+        let child = members.iter().find_map(|&i| {
+            let path = &ids[i].as_ref()?.path;
+            path.iter().find_map(|e| match e {
+                Edge::Enter(x, end) if *x == r => graph.end_entity(r, end.other()),
+                _ => None,
+            })
+        });
+        let name = match child {
+            Some(e) => naming_rules::rows_plural(graph, NodeId::Entity(e)),
+            None => crate::naming::snake_case(&graph.rel(r).name),
+        };
         let source = Source::Collection {
             columns: members.iter().map(|&i| t.columns[i].name.clone()).collect(),
         };

@@ -1,0 +1,289 @@
+//! One test per mapping rule and decision, on small projects written as
+//! RON so each case reads like the project file a designer would write.
+
+use super::*;
+use crate::model::load;
+
+/// Shop: Customer 1:n Order (weak: identified by customer), Order m:n
+/// Product; a status that changes.
+const SHOP: &str = r#"Project(
+    format: 1,
+    name: "shop",
+    keyspace: Keyspace(name: "shop", replication: Simple(1)),
+    entities: [
+        Entity(name: "Customer", key: ["customer_id"], attributes: [
+            Attribute(name: "customer_id", type: "uuid"),
+            Attribute(name: "email", type: "text"),
+            Attribute(name: "country", type: "text"),
+        ], count: Some(1000)),
+        Entity(name: "Order", owner: Some("places"), key: ["order_id"], attributes: [
+            Attribute(name: "order_id", type: "timeuuid"),
+            Attribute(name: "placed_at", type: "timestamp"),
+            Attribute(name: "total", type: "decimal"),
+        ]),
+        Entity(name: "Product", key: ["sku"], attributes: [
+            Attribute(name: "sku", type: "text"),
+            Attribute(name: "title", type: "text"),
+        ], count: Some(50)),
+    ],
+    relationships: [
+        Relationship(name: "places", from: "Customer", to: "Order", cardinality: OneToMany,
+            to_per_from: Some(Count(avg: 20))),
+        Relationship(name: "contains", from: "Order", to: "Product", cardinality: ManyToMany,
+            to_per_from: Some(Count(avg: 3)), from_per_to: Some(Count(avg: 1200)),
+            attributes: [Attribute(name: "quantity", type: "int")]),
+    ],
+    queries: [QUERIES],
+)"#;
+
+fn shop(queries: &str) -> Project {
+    let text = SHOP.replace("QUERIES", queries);
+    match load::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    }
+}
+
+fn one(queries: &str) -> (Project, LogicalModel) {
+    let p = shop(queries);
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    (p, m)
+}
+
+/// `K a`, `C↑ b`, `S c`, `d` for each column.
+fn layout(t: &Table) -> Vec<String> {
+    t.columns
+        .iter()
+        .map(|c| format!("{} {}", c.role.marker(), c.name).trim().to_string())
+        .collect()
+}
+
+#[test]
+fn mr1_rows_come_from_the_returned_entity() {
+    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    assert_eq!(m.tables[0].rows, "Customer");
+    assert_eq!(m.tables[0].name, "customers");
+    assert_eq!(layout(&m.tables[0]), ["K customer_id", "email"]);
+}
+
+#[test]
+fn mr2_equality_attributes_form_the_partition_key_in_order() {
+    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country", "email"], returns: ["customer_id"])"#);
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K country", "K email", "C↑ customer_id"]);
+    assert_eq!(t.columns[0].rule, Rule::Equality);
+    assert_eq!(t.name, "customers_by_country_email");
+}
+
+#[test]
+fn mr3_range_is_the_first_clustering_column() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            range: Some(Range(attr: "placed_at")), returns: ["total"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "C↑ placed_at", "C↑ order_id", "total"]);
+    assert_eq!(t.columns[1].rule, Rule::Range);
+    assert_eq!(t.name, "orders_by_customer_placed_at");
+    assert!(m.plans[0].select.contains("placed_at >= ? AND placed_at <= ?"));
+}
+
+#[test]
+fn mr4_ordering_sets_direction() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            order: [Order(attr: "placed_at", dir: Desc)], limit: Some(10), returns: ["total"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "C↓ placed_at", "C↑ order_id", "total"]);
+    assert_eq!(t.columns[1].rule, Rule::Order);
+    assert!(m.plans[0].select.ends_with("ORDER BY placed_at DESC LIMIT 10;"), "{}", m.plans[0].select);
+}
+
+#[test]
+fn mr5_appends_the_rows_key_for_uniqueness() {
+    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country"], returns: ["email"])"#);
+    let key = m.tables[0].column("customer_id").expect("key appended");
+    assert_eq!(key.role, Role::Clustering(Dir::Asc));
+    assert_eq!(key.rule, Rule::Key);
+}
+
+#[test]
+fn mr5_adds_both_sides_of_a_many_to_many() {
+    // Products of one customer's orders: a row per (order, product).
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Product", equality: ["Customer.customer_id"], returns: ["title", "contains.quantity"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "C↑ sku", "C↑ order_id", "title", "contains_quantity"]);
+}
+
+#[test]
+fn parent_attributes_of_the_partition_are_static() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            returns: ["total", "Customer.email"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "C↑ order_id", "total", "S customer_email"]);
+    match &t.column("customer_email").expect("pushed down").source {
+        Source::Attr { flow, .. } => assert_eq!(*flow, Flow::PushDown),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_static_column_without_clustering() {
+    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    assert!(m.tables[0].columns.iter().all(|c| c.role != Role::Static));
+}
+
+#[test]
+fn a_lookup_by_the_own_key_is_the_bare_plural_and_weak_keys_name_the_owner() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id", "order_id"], returns: ["total"]),
+           Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["total"])"#,
+    );
+    assert_eq!(m.tables[0].name, "orders");
+    assert_eq!(layout(&m.tables[0]), ["K customer_id", "K order_id", "total"]);
+    assert_eq!(m.tables[1].name, "orders_by_customer");
+}
+
+#[test]
+fn identical_tables_are_shared_and_separate_keeps_them_apart() {
+    let q = r#"Query(id: "Q1", text: "a", rows: "Customer", equality: ["customer_id"], returns: ["email"]),
+               Query(id: "Q2", text: "b", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#;
+    let (p, m) = one(q);
+    assert_eq!(m.tables.len(), 1);
+    assert_eq!(m.tables[0].queries, ["Q1", "Q2"]);
+    assert_eq!(m.plans[1].table, Some(0));
+    let mut p = p;
+    p.decision_mut("Q2").separate = true;
+    let m = derive(&p);
+    assert_eq!(m.tables.len(), 2);
+    assert_eq!(m.tables[1].name, "customers_q2");
+}
+
+#[test]
+fn served_by_merges_and_adds_returned_columns() {
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "a", rows: "Customer", equality: ["customer_id"], returns: ["email"]),
+           Query(id: "Q2", text: "b", rows: "Customer", equality: ["customer_id"], returns: ["country"])"#,
+    );
+    p.decision_mut("Q2").served_by = Some("Q1".into());
+    let m = derive(&p);
+    assert_eq!(m.tables.len(), 1);
+    assert_eq!(layout(&m.tables[0]), ["K customer_id", "email", "country"]);
+    assert_eq!(m.tables[0].column("country").map(|c| c.rule), Some(Rule::Merged));
+    assert!(m.plans[1].access.is_direct());
+}
+
+#[test]
+fn decisions_pin_flip_bucket_shard_promote_timeuuid() {
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            range: Some(Range(attr: "placed_at")), returns: ["total"])"#,
+    );
+    let d = p.decision_mut("Q1");
+    d.name = Some("recent_orders".into());
+    d.flip = vec!["placed_at".into()];
+    d.timeuuid = vec!["placed_at".into()];
+    d.partition_extra = vec![
+        crate::model::ExtraColumn {
+            column: "month".into(),
+            kind: ExtraKind::Bucket { source: "placed_at".into(), period: Period::Month },
+        },
+        crate::model::ExtraColumn { column: "shard".into(), kind: ExtraKind::Shard { count: 4 } },
+    ];
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let t = &m.tables[0];
+    assert_eq!(t.name, "recent_orders");
+    assert_eq!(layout(t), ["K customer_id", "K month", "K shard", "C↓ placed_at", "C↑ order_id", "total"]);
+    assert_eq!(t.column("placed_at").map(|c| c.ty.to_string()), Some("timeuuid".into()));
+    assert!(m.plans[0].access.is_direct(), "{:?}", m.plans[0].access);
+    assert_eq!(m.plans[0].computed, ["month", "shard"]);
+
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            range: Some(Range(attr: "placed_at")), returns: ["total"])"#,
+    );
+    p.decision_mut("Q1").promote = vec!["placed_at".into()];
+    let m = derive(&p);
+    assert_eq!(layout(&m.tables[0])[..2], ["K customer_id".to_string(), "K placed_at".to_string()]);
+    // A range on a partition column needs filtering: the review reports it.
+    assert!(matches!(m.plans[0].access, Access::Filtering(_)));
+}
+
+#[test]
+fn decisions_naming_missing_columns_are_reported() {
+    let mut p = shop(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    p.decision_mut("Q1").flip = vec!["emial".into()];
+    let m = derive(&p);
+    assert_eq!(m.problems.len(), 1);
+    assert!(m.problems[0].message.contains("did you mean \"email\""), "{}", m.problems[0]);
+}
+
+#[test]
+fn children_pushed_up_into_a_collection() {
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id", "order_id"],
+            returns: ["total", "Product.sku", "Product.title"])"#,
+    );
+    let m = derive(&p);
+    assert_eq!(layout(&m.tables[0]), ["K customer_id", "K order_id", "C↑ product_sku", "S total", "product_title"]);
+    p.decision_mut("Q1").collections = vec!["contains".into()];
+    let m = derive(&p);
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "K order_id", "total", "products"]);
+    assert_eq!(t.column("products").map(|c| c.ty.to_string()), Some("map<text, text>".into()));
+    assert!(m.plans[0].access.is_direct(), "{:?}", m.plans[0].access);
+    assert!(m.plans[0].select.starts_with("SELECT total, products FROM"), "{}", m.plans[0].select);
+}
+
+#[test]
+fn counter_tables_keep_only_counters() {
+    let text = SHOP
+        .replace(
+            r#"Attribute(name: "country", type: "text"),"#,
+            r#"Attribute(name: "country", type: "text"), Attribute(name: "visits", type: "counter"),"#,
+        )
+        .replace(
+            "QUERIES",
+            r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["visits", "email"])"#,
+        );
+    let p = load::from_str(&text).expect("valid");
+    let m = derive(&p);
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "visits"]);
+    assert_eq!(t.dropped, ["email"]);
+}
+
+#[test]
+fn a_query_without_search_gets_a_constant_partition_to_order_in() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", order: [Order(attr: "email")], returns: ["email"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K bucket", "C↑ email", "C↑ customer_id"]);
+    assert!(m.plans[0].access.is_direct());
+}
+
+#[test]
+fn write_paths_list_tables_per_item_and_attribute() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "a", rows: "Customer", equality: ["customer_id"], returns: ["email"]),
+           Query(id: "Q2", text: "b", rows: "Customer", equality: ["email"], returns: ["country"])"#,
+    );
+    let w = m.writes.iter().find(|w| w.item == "Customer").expect("customer");
+    assert_eq!(w.insert, ["customers", "customers_by_email"]);
+    let email = w.update.iter().find(|a| a.attribute == "email").expect("email");
+    assert_eq!(email.tables, [("customers".to_string(), false), ("customers_by_email".to_string(), true)]);
+}
+
+#[test]
+fn derivation_is_deterministic() {
+    let p = crate::model::synthetic::project(40, 80, 3);
+    assert_eq!(derive(&p), derive(&p));
+}
