@@ -41,6 +41,14 @@ pub enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Compare candidate primary keys of a query's table, query by query.
+    Alternatives {
+        file: PathBuf,
+        /// The query whose table's candidates to compare (e.g. Q1).
+        query: String,
+    },
+    /// List the review rules with their severity and source.
+    Rules,
     /// Report errors and review diagnostics; exit 1 when there are errors.
     Check {
         file: PathBuf,
@@ -81,6 +89,14 @@ pub fn main() -> i32 {
         Some(Command::Derive { file, format }) => derive_cmd(&file, format),
         Some(Command::Cql { file, output }) => cql_cmd(&file, output.as_deref()),
         Some(Command::Check { file, format, deny }) => check_cmd(&file, format, deny),
+        Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
+        Some(Command::Rules) => {
+            let mut s = String::new();
+            for r in crate::diagnose::RULES {
+                s.push_str(&format!("{:<24} {:<8} {}\n{:<33} source: {}\n", r.id, r.severity.label(), r.title, "", r.source));
+            }
+            print(&s)
+        }
     }
 }
 
@@ -178,6 +194,22 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
             Err(e) => fail(&format!("{}: {e}", out.display())),
         },
     }
+}
+
+fn alternatives_cmd(file: &Path, query: &str) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if project.query(query).is_none() {
+        let ids = project.queries.iter().map(|q| q.id.as_str());
+        let hint = crate::naming::closest(query, ids)
+            .map(|s| format!("; did you mean {s}?"))
+            .unwrap_or_default();
+        return fail(&format!("{}: no query {query}{hint}", file.display()));
+    }
+    let m = crate::alternatives::matrix(&project, query);
+    print(&crate::alternatives::render(&project, &m))
 }
 
 fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {

@@ -1,0 +1,49 @@
+//! The command line's own subcommands, run as a real process.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn alternatives_prints_the_matrix_of_a_query() {
+    let (code, out, _) = run(&["alternatives", "sample-projects/devices-options.cqlm.ron", "Q1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("option4: PRIMARY KEY ((device_id, date), timestamp)"), "{out}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("Q2") && l.contains("yes")), "{out}");
+}
+
+#[test]
+fn alternatives_of_an_unknown_query_is_a_usage_error() {
+    let (code, _, err) = run(&["alternatives", "sample-projects/devices-options.cqlm.ron", "Q11"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no query Q11; did you mean Q1?"), "{err}");
+}
+
+#[test]
+fn rules_lists_every_rule_once() {
+    let (code, out, _) = run(&["rules"]);
+    assert_eq!(code, 0);
+    for r in cqlmodel::diagnose::RULES {
+        assert_eq!(out.lines().filter(|l| l.starts_with(&format!("{} ", r.id))).count(), 1, "{}", r.id);
+    }
+}
+
+#[test]
+fn derive_shows_markers_queries_and_estimates() {
+    let (code, out, _) = run(&["derive", "sample-projects/hotel.cqlm.ron"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("available_rooms_by_hotel_date  (rows: AvailableRoom; serves Q4)"), "{out}");
+    assert!(out.contains("  C↑  date"), "{out}");
+    assert!(out.contains("Nr 73,000"), "{out}");
+}
