@@ -93,7 +93,14 @@ pub fn main() -> i32 {
         Some(Command::Rules) => {
             let mut s = String::new();
             for r in crate::diagnose::RULES {
-                s.push_str(&format!("{:<24} {:<8} {}\n{:<33} source: {}\n", r.id, r.severity.label(), r.title, "", r.source));
+                s.push_str(&format!(
+                    "{:<24} {:<8} {}\n{:<33} source: {}\n",
+                    r.id,
+                    r.severity.label(),
+                    r.title,
+                    "",
+                    r.source
+                ));
             }
             print(&s)
         }
@@ -108,7 +115,11 @@ fn fail(msg: &str) -> i32 {
 fn load_valid(file: &Path) -> Result<Project, i32> {
     load::read(file).map_err(|e| match e {
         LoadError::Invalid(problems) => {
-            let mut msg = format!("{}: the project has {} problem(s):", file.display(), problems.len());
+            let mut msg = format!(
+                "{}: the project has {} problem(s):",
+                file.display(),
+                problems.len()
+            );
             for p in problems {
                 msg.push_str(&format!("\n  {p}"));
             }
@@ -155,7 +166,10 @@ fn tables_json(a: &Analysis) -> serde_json::Value {
             .map(|(t, e)| {
                 let mut v = serde_json::to_value(t).unwrap_or_default();
                 if let Some(obj) = v.as_object_mut() {
-                    obj.insert("estimate".into(), serde_json::to_value(e).unwrap_or_default());
+                    obj.insert(
+                        "estimate".into(),
+                        serde_json::to_value(e).unwrap_or_default(),
+                    );
                     if let Some(cols) = obj.get_mut("columns").and_then(|c| c.as_array_mut()) {
                         for (c, col) in cols.iter_mut().zip(&t.columns) {
                             if let Some(o) = c.as_object_mut() {
@@ -220,7 +234,11 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
     let project = match load::parse(&text) {
         Ok(p) => p,
         Err(LoadError::Invalid(problems)) => {
-            return fail(&format!("{}: {}", file.display(), LoadError::Invalid(problems)))
+            return fail(&format!(
+                "{}: {}",
+                file.display(),
+                LoadError::Invalid(problems)
+            ))
         }
         Err(e) => return fail(&format!("{}: {e}", file.display())),
     };

@@ -57,7 +57,8 @@ fn column_type(ty: &CqlType, key: bool) -> String {
 /// User types in dependency order (a type after the types it uses), each
 /// group alphabetical for stable output.
 pub fn types_in_order(project: &Project) -> Vec<&UserType> {
-    let by_name: HashMap<&str, &UserType> = project.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let by_name: HashMap<&str, &UserType> =
+        project.types.iter().map(|t| (t.name.as_str(), t)).collect();
     let mut done: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut names: Vec<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
@@ -93,15 +94,29 @@ pub fn types_in_order(project: &Project) -> Vec<&UserType> {
 }
 
 pub fn user_type(project: &Project, t: &UserType) -> String {
-    let width = t.fields.iter().map(|f| quote(&f.name).len()).max().unwrap_or(0);
-    let mut s = format!("CREATE TYPE IF NOT EXISTS {}.{} (\n", ks(project), quote(&t.name));
+    let width = t
+        .fields
+        .iter()
+        .map(|f| quote(&f.name).len())
+        .max()
+        .unwrap_or(0);
+    let mut s = format!(
+        "CREATE TYPE IF NOT EXISTS {}.{} (\n",
+        ks(project),
+        quote(&t.name)
+    );
     for (i, f) in t.fields.iter().enumerate() {
         let sep = if i + 1 < t.fields.len() { "," } else { "" };
         let ty = match &f.ty {
             CqlType::Udt(_) => f.ty.frozen(),
             other => other.clone(),
         };
-        let _ = writeln!(s, "    {:width$} {}{sep}", quote(&f.name), ty.to_cql(&|n| quote(n)));
+        let _ = writeln!(
+            s,
+            "    {:width$} {}{sep}",
+            quote(&f.name),
+            ty.to_cql(&|n| quote(n))
+        );
     }
     s.push_str(");\n");
     s
@@ -149,11 +164,25 @@ pub fn table(project: &Project, t: &Table) -> String {
             one_line(&t.dropped.join(", "))
         );
     }
-    let width = t.columns.iter().map(|c| quote(&c.name).len()).max().unwrap_or(0);
-    let _ = writeln!(s, "CREATE TABLE IF NOT EXISTS {}.{} (", ks(project), quote(&t.name));
+    let width = t
+        .columns
+        .iter()
+        .map(|c| quote(&c.name).len())
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "CREATE TABLE IF NOT EXISTS {}.{} (",
+        ks(project),
+        quote(&t.name)
+    );
     for c in &t.columns {
         let ty = column_type(&c.ty, c.role.is_key());
-        let stat = if c.role == Role::Static { " STATIC" } else { "" };
+        let stat = if c.role == Role::Static {
+            " STATIC"
+        } else {
+            ""
+        };
         let _ = writeln!(s, "    {:width$} {ty}{stat},", quote(&c.name));
     }
     let _ = writeln!(s, "    {}", primary_key(t));
@@ -283,6 +312,9 @@ mod tests {
     #[test]
     fn index_names_are_valid() {
         assert_eq!(index_name("t", "Weird Name"), "t_weird_name_idx");
-        assert!(crate::naming::is_valid_schema_name(&index_name(&"x".repeat(60), "y")));
+        assert!(crate::naming::is_valid_schema_name(&index_name(
+            &"x".repeat(60),
+            "y"
+        )));
     }
 }

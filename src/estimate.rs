@@ -6,9 +6,9 @@
 use crate::derive::{normalize, LogicalModel, Role, Source, Table};
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 use std::cell::RefCell;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Instances assumed for an entity that states no count.
 pub const DEFAULT_COUNT: f64 = 1000.0;
@@ -142,7 +142,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
     /// A node's instances, and the days they accumulated over. Rows kept
     /// for less time than their parents accumulated over are scaled down
     /// (clicks kept 30 days out of sessions counted over a year).
-    fn count_span(&self, node: NodeId, notes: &mut Vec<String>, depth: usize) -> (f64, Option<f64>) {
+    fn count_span(
+        &self,
+        node: NodeId,
+        notes: &mut Vec<String>,
+        depth: usize,
+    ) -> (f64, Option<f64>) {
         if let Some(&found) = self.counts.borrow().get(&node) {
             return found;
         }
@@ -182,10 +187,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 match (from, to) {
                     (Some(f), Some(t)) if depth < 16 => match rel.cardinality {
                         crate::model::Cardinality::OneToOne => self.count_span(f, notes, depth + 1),
-                        crate::model::Cardinality::OneToMany => self.count_span(t, notes, depth + 1),
+                        crate::model::Cardinality::OneToMany => {
+                            self.count_span(t, notes, depth + 1)
+                        }
                         crate::model::Cardinality::ManyToMany => {
                             let (fc, span) = self.count_span(f, notes, depth + 1);
-                            let (avg, _, _) = self.step(f, Edge::Enter(r, crate::model::resolve::End::From), notes);
+                            let (avg, _, _) = self.step(
+                                f,
+                                Edge::Enter(r, crate::model::resolve::End::From),
+                                notes,
+                            );
                             (fc * avg, span)
                         }
                     },
@@ -209,11 +220,24 @@ impl<'g, 'p> Estimator<'g, 'p> {
     }
 
     /// Bytes of one value of `ty`.
-    pub fn value_size(&self, ty: &CqlType, attr: Option<&Attribute>, label: &str, notes: &mut Vec<String>) -> f64 {
+    pub fn value_size(
+        &self,
+        ty: &CqlType,
+        attr: Option<&Attribute>,
+        label: &str,
+        notes: &mut Vec<String>,
+    ) -> f64 {
         self.size_inner(ty, attr, label, notes, 0)
     }
 
-    fn size_inner(&self, ty: &CqlType, attr: Option<&Attribute>, label: &str, notes: &mut Vec<String>, depth: usize) -> f64 {
+    fn size_inner(
+        &self,
+        ty: &CqlType,
+        attr: Option<&Attribute>,
+        label: &str,
+        notes: &mut Vec<String>,
+        depth: usize,
+    ) -> f64 {
         if depth > 16 {
             return DEFAULT_TEXT_BYTES;
         }
@@ -224,7 +248,9 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     Some(s) => s,
                     None => {
                         if attr.is_some() {
-                            notes.push(format!("{label}: no average size; assumed {DEFAULT_TEXT_BYTES} bytes"));
+                            notes.push(format!(
+                                "{label}: no average size; assumed {DEFAULT_TEXT_BYTES} bytes"
+                            ));
                         }
                         DEFAULT_TEXT_BYTES
                     }
@@ -237,10 +263,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
             }
             CqlType::Map(k, v) => {
                 let n = self.elements(attr, label, notes);
-                n * (self.size_inner(k, None, label, notes, depth + 1) + self.size_inner(v, None, label, notes, depth + 1))
+                n * (self.size_inner(k, None, label, notes, depth + 1)
+                    + self.size_inner(v, None, label, notes, depth + 1))
             }
-            CqlType::Tuple(ts) => ts.iter().map(|t| self.size_inner(t, None, label, notes, depth + 1)).sum(),
-            CqlType::Vector(t, n) => f64::from(*n) * self.size_inner(t, None, label, notes, depth + 1),
+            CqlType::Tuple(ts) => ts
+                .iter()
+                .map(|t| self.size_inner(t, None, label, notes, depth + 1))
+                .sum(),
+            CqlType::Vector(t, n) => {
+                f64::from(*n) * self.size_inner(t, None, label, notes, depth + 1)
+            }
             CqlType::Udt(name) => match self.graph.project.types.iter().find(|t| &t.name == name) {
                 Some(u) => u
                     .fields
@@ -257,7 +289,9 @@ impl<'g, 'p> Estimator<'g, 'p> {
             Some(n) => n,
             None => {
                 if attr.is_some() {
-                    notes.push(format!("{label}: no element count; assumed {DEFAULT_ELEMENTS}"));
+                    notes.push(format!(
+                        "{label}: no element count; assumed {DEFAULT_ELEMENTS}"
+                    ));
                 }
                 DEFAULT_ELEMENTS
             }
@@ -317,7 +351,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 across.push(Edge::Leave(r, end.other()));
                 if in_partition(&across) {
                     if let Some(far) = g.walk(root, &across) {
-                        let (ravg, rmax, _) = self.step(far, Edge::Enter(r, end.other()), &mut notes);
+                        let (ravg, rmax, _) =
+                            self.step(far, Edge::Enter(r, end.other()), &mut notes);
                         ratio = if ravg > 0.0 { rmax / ravg } else { 1.0 };
                     }
                 }
@@ -338,7 +373,11 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     break;
                 }
                 let Some((r, p)) = self.parent(at) else { break };
-                let (avg, max, rate) = self.step(NodeId::Entity(p), Edge::Enter(r, crate::model::resolve::End::From), &mut Vec::new());
+                let (avg, max, rate) = self.step(
+                    NodeId::Entity(p),
+                    Edge::Enter(r, crate::model::resolve::End::From),
+                    &mut Vec::new(),
+                );
                 growing |= rate;
                 if avg > 0.0 {
                     chain_worst *= max / avg;
@@ -364,8 +403,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 Source::Attr { reached, .. } => {
                     let mut best: Option<(usize, usize)> = None;
                     for k in 0..=reached.path.len() {
-                        let key: Vec<Reached> = g.key_at(root, &reached.path[..k]).into_iter().map(normalize).collect();
-                        if !key.is_empty() && key.contains(reached) && key.iter().all(|x| partition_ids.contains(x)) && best.is_none_or(|(n, _)| key.len() > n) {
+                        let key: Vec<Reached> = g
+                            .key_at(root, &reached.path[..k])
+                            .into_iter()
+                            .map(normalize)
+                            .collect();
+                        if !key.is_empty()
+                            && key.contains(reached)
+                            && key.iter().all(|x| partition_ids.contains(x))
+                            && best.is_none_or(|(n, _)| key.len() > n)
+                        {
                             best = Some((key.len(), k));
                         }
                     }
@@ -412,19 +459,29 @@ impl<'g, 'p> Estimator<'g, 'p> {
         let mut largest_collection: f64 = 0.0;
         for c in &t.columns {
             let (attr, label) = match &c.source {
-                Source::Attr { reached, attribute, .. } => (Some(g.attr(reached.attr)), attribute.clone()),
+                Source::Attr {
+                    reached, attribute, ..
+                } => (Some(g.attr(reached.attr)), attribute.clone()),
                 _ => (None, c.name.clone()),
             };
             let size = match &c.source {
                 Source::Bucket { period, .. } => {
-                    if *period == crate::model::Period::Hour { 8.0 } else { 4.0 }
+                    if *period == crate::model::Period::Hour {
+                        8.0
+                    } else {
+                        4.0
+                    }
                 }
                 Source::Shard { .. } | Source::Constant => 4.0,
                 Source::Collection { .. } => {
                     // Pushed-up children: as many elements as the rows they
                     // replace, each the size of the attributes it holds.
-                    let members: Vec<&Reached> =
-                        t.collected.iter().filter(|(_, n)| n == &c.name).map(|(r, _)| r).collect();
+                    let members: Vec<&Reached> = t
+                        .collected
+                        .iter()
+                        .filter(|(_, n)| n == &c.name)
+                        .map(|(r, _)| r)
+                        .collect();
                     let elements = members.first().map_or(DEFAULT_ELEMENTS, |r| {
                         let mut n = 1.0;
                         for (i, e) in r.path.iter().enumerate() {
@@ -440,7 +497,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
                         .iter()
                         .map(|r| {
                             let a = g.attr(r.attr);
-                            self.value_size(&a.ty, Some(a), &format!("{}.{}", g.node_name(r.attr.node()), a.name), &mut notes)
+                            self.value_size(
+                                &a.ty,
+                                Some(a),
+                                &format!("{}.{}", g.node_name(r.attr.node()), a.name),
+                                &mut notes,
+                            )
                         })
                         .sum();
                     elements * each
@@ -448,7 +510,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 _ => self.value_size(&c.ty, attr, &label, &mut notes),
             };
             if c.ty.is_collection() && !matches!(c.source, Source::Collection { .. }) {
-                largest_collection = largest_collection.max(attr.and_then(|a| a.elements).unwrap_or(DEFAULT_ELEMENTS));
+                largest_collection = largest_collection
+                    .max(attr.and_then(|a| a.elements).unwrap_or(DEFAULT_ELEMENTS));
             }
             if !c.role.is_key() {
                 largest_cell = largest_cell.max(size);
@@ -510,7 +573,7 @@ pub fn group_digits(v: f64) -> String {
     let s = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -539,4 +602,3 @@ pub fn human_bytes(b: f64) -> String {
         format!("{v:.2} {}", units[u])
     }
 }
-

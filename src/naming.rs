@@ -53,7 +53,14 @@ pub fn plural(word: &str) -> String {
         return format!("{head}{p}");
     }
     let uncountable = [
-        "data", "info", "information", "news", "series", "metadata", "media", "equipment",
+        "data",
+        "info",
+        "information",
+        "news",
+        "series",
+        "metadata",
+        "media",
+        "equipment",
     ];
     if uncountable.contains(&last) || last.is_empty() {
         return word.to_string();
@@ -300,7 +307,10 @@ mod tests {
 
     #[test]
     fn schema_names_are_valid() {
-        assert_eq!(schema_name("Hotel Reservations!", "x"), "hotel_reservations");
+        assert_eq!(
+            schema_name("Hotel Reservations!", "x"),
+            "hotel_reservations"
+        );
         assert_eq!(schema_name("123", "x"), "t_123");
         assert_eq!(schema_name("", "fallback"), "fallback");
         assert!(is_valid_schema_name(&schema_name(&"a".repeat(100), "x")));

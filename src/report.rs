@@ -28,11 +28,21 @@ pub fn estimate_line(e: &Estimate, rf: u32) -> String {
     if e.rows_per_partition_max > e.rows_per_partition * 1.0001 {
         let _ = write!(s, " (worst {})", count(e.rows_per_partition_max));
     }
-    let _ = write!(s, ", Nv {}, St {}", count(e.values), human_bytes(e.partition_bytes));
+    let _ = write!(
+        s,
+        ", Nv {}, St {}",
+        count(e.values),
+        human_bytes(e.partition_bytes)
+    );
     if e.partition_bytes_max > e.partition_bytes * 1.0001 {
         let _ = write!(s, " (worst {})", human_bytes(e.partition_bytes_max));
     }
-    let _ = write!(s, "; table {}, disk {} (RF {rf})", human_bytes(e.table_bytes), human_bytes(e.disk_bytes));
+    let _ = write!(
+        s,
+        "; table {}, disk {} (RF {rf})",
+        human_bytes(e.table_bytes),
+        human_bytes(e.disk_bytes)
+    );
     s
 }
 
@@ -58,7 +68,12 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             for_terminal(&t.rows),
             for_terminal(&t.queries.join(", "))
         );
-        let width = t.columns.iter().map(|c| c.name.chars().count()).max().unwrap_or(0);
+        let width = t
+            .columns
+            .iter()
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(0);
         for c in &t.columns {
             let _ = writeln!(
                 s,
@@ -75,7 +90,12 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             }
         }
         for p in a.model.plans.iter().filter(|p| p.table == Some(i)) {
-            let _ = writeln!(s, "  {}: {}", for_terminal(&p.query), for_terminal(&p.select));
+            let _ = writeln!(
+                s,
+                "  {}: {}",
+                for_terminal(&p.query),
+                for_terminal(&p.select)
+            );
             if let Some(why) = p.access.reason() {
                 let _ = writeln!(s, "    {} — {}", p.access.label(), for_terminal(why));
             }
@@ -89,7 +109,11 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
         .map(|p| p.query.as_str())
         .collect();
     if !unserved.is_empty() {
-        let _ = writeln!(s, "\nqueries without a table: {}", for_terminal(&unserved.join(", ")));
+        let _ = writeln!(
+            s,
+            "\nqueries without a table: {}",
+            for_terminal(&unserved.join(", "))
+        );
     }
     s
 }

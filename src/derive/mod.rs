@@ -8,8 +8,8 @@ pub mod serve;
 use crate::model::load::Problem;
 use crate::model::resolve::{AttrId, Edge, End, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
-use serde::Serialize;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::Serialize;
 
 pub use serve::{Access, KeyShape};
 
@@ -235,7 +235,9 @@ impl LogicalModel {
     }
 
     pub fn table_of(&self, query: &str) -> Option<&Table> {
-        self.plan(query).and_then(|p| p.table).map(|i| &self.tables[i])
+        self.plan(query)
+            .and_then(|p| p.table)
+            .map(|i| &self.tables[i])
     }
 }
 
@@ -319,7 +321,10 @@ pub fn derive(project: &Project) -> LogicalModel {
     // 3. Designer merges: a query served by another query's table brings its
     // returned attributes along.
     for q in &project.queries {
-        let Some(target) = decisions.get(q.id.as_str()).and_then(|d| d.served_by.as_deref()) else {
+        let Some(target) = decisions
+            .get(q.id.as_str())
+            .and_then(|d| d.served_by.as_deref())
+        else {
             continue;
         };
         let mut at = target;
@@ -345,7 +350,8 @@ pub fn derive(project: &Project) -> LogicalModel {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
-                        let name = unique_column_name(&d.table, column_name(&graph, d.root, &reached));
+                        let name =
+                            unique_column_name(&d.table, column_name(&graph, d.root, &reached));
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -363,7 +369,9 @@ pub fn derive(project: &Project) -> LogicalModel {
     }
 
     // 4. Names: pinned names win, derived names are made unique.
-    let kept: Vec<usize> = (0..drafts.len()).filter(|i| !merged_into.contains_key(i)).collect();
+    let kept: Vec<usize> = (0..drafts.len())
+        .filter(|i| !merged_into.contains_key(i))
+        .collect();
     let mut used: HashSet<String> = HashSet::default();
     let mut final_name: HashMap<usize, String> = HashMap::default();
     for &i in &kept {
@@ -404,14 +412,28 @@ pub fn derive(project: &Project) -> LogicalModel {
     // 5. Plans: the SELECT that answers each query from its table.
     let mut plans = Vec::with_capacity(project.queries.len());
     for q in &project.queries {
-        let table = draft_of.get(q.id.as_str()).and_then(|i| index_of.get(i)).copied();
+        let table = draft_of
+            .get(q.id.as_str())
+            .and_then(|i| index_of.get(i))
+            .copied();
         let plan = match table {
             Some(ti) => {
                 let draft = &drafts[kept[ti]];
                 let resolved = own_draft
                     .get(q.id.as_str())
                     .and_then(|&i| drafts[i].resolved.as_ref());
-                serve::plan(&graph, project, q, resolved, &tables[ti], ti, &draft.ids, draft.root)
+                serve::plan(
+                    &graph,
+                    project,
+                    q,
+                    resolved,
+                    serve::Served {
+                        table: &tables[ti],
+                        index: ti,
+                        ids: &draft.ids,
+                        root: draft.root,
+                    },
+                )
             }
             None => Plan {
                 query: q.id.clone(),
@@ -424,7 +446,8 @@ pub fn derive(project: &Project) -> LogicalModel {
         plans.push(plan);
     }
 
-    let ids_by_table: Vec<&[Option<Reached>]> = kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
+    let ids_by_table: Vec<&[Option<Reached>]> =
+        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     let writes = write_paths(&graph, &tables, &ids_by_table, &roots);
 
@@ -549,7 +572,9 @@ fn build(
         .order
         .iter()
         .enumerate()
-        .filter_map(|(j, o)| resolve(format!("{qpath}.order[{j}].attr"), &o.attr).map(|r| (r, o.dir)))
+        .filter_map(|(j, o)| {
+            resolve(format!("{qpath}.order[{j}].attr"), &o.attr).map(|r| (r, o.dir))
+        })
         .collect();
     let returns: Vec<Reached> = q
         .returns
@@ -571,29 +596,34 @@ fn build(
         collected: vec![],
     };
     let mut ids: Vec<Option<Reached>> = vec![];
-    let add = |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
-        if ids.iter().any(|x| x.as_ref() == Some(r)) {
-            return false;
-        }
-        let name = unique_column_name(t, column_name(graph, root, r));
-        t.columns.push(Column {
-            name,
-            ty: graph.attr(r.attr).ty.clone(),
-            role,
-            rule,
-            query: q.id.clone(),
-            source: attr_source(graph, root, r),
-        });
-        ids.push(Some(r.clone()));
-        true
-    };
+    let add =
+        |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
+            if ids.iter().any(|x| x.as_ref() == Some(r)) {
+                return false;
+            }
+            let name = unique_column_name(t, column_name(graph, root, r));
+            t.columns.push(Column {
+                name,
+                ty: graph.attr(r.attr).ty.clone(),
+                role,
+                rule,
+                query: q.id.clone(),
+                source: attr_source(graph, root, r),
+            });
+            ids.push(Some(r.clone()));
+            true
+        };
 
     // MR2, MR3, MR4.
     for r in &equality {
         add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
     }
     if let Some(r) = &range {
-        let dir = order.iter().find(|(o, _)| o == r).map(|(_, d)| *d).unwrap_or_default();
+        let dir = order
+            .iter()
+            .find(|(o, _)| o == r)
+            .map(|(_, d)| *d)
+            .unwrap_or_default();
         add(&mut t, &mut ids, r, Role::Clustering(dir), Rule::Range);
     }
     for (r, dir) in &order {
@@ -650,7 +680,11 @@ fn build(
             let mut first = true;
             for (c, id) in t.columns.iter_mut().zip(&ids) {
                 if c.rule == Rule::Key && id.is_some() {
-                    c.role = if first { Role::Partition } else { Role::Clustering(Dir::Asc) };
+                    c.role = if first {
+                        Role::Partition
+                    } else {
+                        Role::Clustering(Dir::Asc)
+                    };
                     first = false;
                 }
             }
@@ -668,7 +702,9 @@ fn build(
     if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
         let ent = graph.entity(e);
         if ent.ttl {
-            let days = ent.retention_days.unwrap_or(graph.project.thresholds.horizon_days);
+            let days = ent
+                .retention_days
+                .unwrap_or(graph.project.thresholds.horizon_days);
             t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
         }
     }
@@ -709,7 +745,11 @@ fn apply_decision(
     if let Some(name) = &d.use_candidate {
         if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
             let mut ok = true;
-            for col in c.partition.iter().chain(c.clustering.iter().map(|o| &o.attr)) {
+            for col in c
+                .partition
+                .iter()
+                .chain(c.clustering.iter().map(|o| &o.attr))
+            {
                 if t.column(col).is_none() {
                     problems.push(missing(&path, &q.id, "candidates", col, t));
                     ok = false;
@@ -735,7 +775,11 @@ fn apply_decision(
                 }
                 // Key columns in the candidate's order.
                 let mut order: Vec<usize> = Vec::new();
-                for p in c.partition.iter().chain(c.clustering.iter().map(|o| &o.attr)) {
+                for p in c
+                    .partition
+                    .iter()
+                    .chain(c.clustering.iter().map(|o| &o.attr))
+                {
                     if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
                         if !order.contains(&i) {
                             order.push(i);
@@ -770,7 +814,10 @@ fn apply_decision(
         if t.column(&x.column).is_some() {
             problems.push(Problem {
                 path: format!("{path}.partition_extra"),
-                message: format!("column \"{}\" already exists in the table of {}", x.column, q.id),
+                message: format!(
+                    "column \"{}\" already exists in the table of {}",
+                    x.column, q.id
+                ),
             });
             continue;
         }
@@ -898,7 +945,9 @@ fn push_up_relationships(
                 .any(|e| matches!(e, Edge::Enter(x, _) if *x == r) && graph.fanout(*e).many)
         };
         let members: Vec<usize> = (0..t.columns.len())
-            .filter(|&i| ids[i].as_ref().is_some_and(through) && t.columns[i].role != Role::Partition)
+            .filter(|&i| {
+                ids[i].as_ref().is_some_and(through) && t.columns[i].role != Role::Partition
+            })
             .collect();
         if members.is_empty() {
             continue;
@@ -923,7 +972,9 @@ fn push_up_relationships(
         let source = Source::Collection {
             columns: members.iter().map(|&i| t.columns[i].name.clone()).collect(),
         };
-        let keep: Vec<usize> = (0..t.columns.len()).filter(|i| !members.contains(i)).collect();
+        let keep: Vec<usize> = (0..t.columns.len())
+            .filter(|i| !members.contains(i))
+            .collect();
         let pushed: Vec<Reached> = members.iter().filter_map(|&i| ids[i].clone()).collect();
         permute(t, ids, &keep);
         let name = unique_column_name(t, name);
@@ -967,8 +1018,12 @@ fn collection_type(t: &Table, keys: &[usize], values: &[usize]) -> CqlType {
 /// Reorders columns (and their ids) to `order`; columns not named in
 /// `order` are dropped.
 fn permute(t: &mut Table, ids: &mut Vec<Option<Reached>>, order: &[usize]) {
-    let mut cols: Vec<Option<Column>> = std::mem::take(&mut t.columns).into_iter().map(Some).collect();
-    let mut old_ids: Vec<Option<Option<Reached>>> = std::mem::take(ids).into_iter().map(Some).collect();
+    let mut cols: Vec<Option<Column>> = std::mem::take(&mut t.columns)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut old_ids: Vec<Option<Option<Reached>>> =
+        std::mem::take(ids).into_iter().map(Some).collect();
     t.columns = order.iter().filter_map(|&i| cols[i].take()).collect();
     *ids = order.iter().filter_map(|&i| old_ids[i].take()).collect();
 }
@@ -990,7 +1045,11 @@ fn order_key_first(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
 /// some node on its path has its whole key in the partition key, and the
 /// rest of the path is to-one.
 fn mark_static(graph: &Graph, root: NodeId, t: &mut Table, ids: &[Option<Reached>]) {
-    if !t.columns.iter().any(|c| matches!(c.role, Role::Clustering(_))) {
+    if !t
+        .columns
+        .iter()
+        .any(|c| matches!(c.role, Role::Clustering(_)))
+    {
         return;
     }
     let partition: HashSet<&Reached> = t
@@ -1065,7 +1124,10 @@ fn signature(d: &Draft) -> Signature<'_> {
         d.pinned.as_deref(),
         t.indexes.as_slice(),
         t.ttl_seconds,
-        t.columns.iter().map(|c| (c.name.as_str(), &c.ty, c.role)).collect(),
+        t.columns
+            .iter()
+            .map(|c| (c.name.as_str(), &c.ty, c.role))
+            .collect(),
     )
 }
 

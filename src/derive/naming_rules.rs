@@ -21,7 +21,12 @@ pub fn rows_plural(graph: &Graph, root: NodeId) -> String {
     }
 }
 
-pub fn table_name(graph: &Graph, root: NodeId, equality: &[Reached], range: Option<&Reached>) -> String {
+pub fn table_name(
+    graph: &Graph,
+    root: NodeId,
+    equality: &[Reached],
+    range: Option<&Reached>,
+) -> String {
     let rows = rows_plural(graph, root);
     let search: Vec<&Reached> = equality.iter().chain(range).collect();
     let set: HashSet<&Reached> = search.iter().copied().collect();
@@ -30,7 +35,11 @@ pub fn table_name(graph: &Graph, root: NodeId, equality: &[Reached], range: Opti
         // The node with the largest key that this attribute helps complete.
         let mut best: Option<(usize, usize)> = None;
         for k in 0..=r.path.len() {
-            let key: Vec<Reached> = graph.key_at(root, &r.path[..k]).into_iter().map(normalize).collect();
+            let key: Vec<Reached> = graph
+                .key_at(root, &r.path[..k])
+                .into_iter()
+                .map(normalize)
+                .collect();
             if key.is_empty() || !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
                 continue;
             }

@@ -133,7 +133,11 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
                 &mut filtering,
                 format!(
                     "partition key not fully restricted by equality ({} unrestricted)",
-                    unrestricted.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                    unrestricted
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             );
         }
@@ -171,23 +175,33 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
             gap = Some(c);
         }
     }
-    let is_key = |c: &String| shape.partition.contains(c) || shape.clustering.iter().any(|(k, _)| k == c);
+    let is_key =
+        |c: &String| shape.partition.contains(c) || shape.clustering.iter().any(|(k, _)| k == c);
     for c in &req.eq {
         if !is_key(c) {
             if shape.indexes.contains(c) {
                 if index.is_none() && partition_ok {
                     index = Some(c.clone());
                 } else if index.as_ref() != Some(c) {
-                    note(&mut filtering, format!("{c} is neither a key column nor the one index used"));
+                    note(
+                        &mut filtering,
+                        format!("{c} is neither a key column nor the one index used"),
+                    );
                 }
             } else {
-                note(&mut filtering, format!("{c} is not a key column and has no index"));
+                note(
+                    &mut filtering,
+                    format!("{c} is not a key column and has no index"),
+                );
             }
         }
     }
     if let Some(c) = range_col {
         if !is_key(c) {
-            note(&mut filtering, format!("range on {c}, which is not a clustering column"));
+            note(
+                &mut filtering,
+                format!("range on {c}, which is not a clustering column"),
+            );
         }
     }
 
@@ -197,7 +211,9 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
     if !req.order.is_empty() {
         if !partition_ok || index.is_some() {
             return (
-                Access::Impossible("ORDER BY needs the partition key restricted by equality".into()),
+                Access::Impossible(
+                    "ORDER BY needs the partition key restricted by equality".into(),
+                ),
                 vec![],
             );
         }
@@ -213,7 +229,9 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
             let flip = shape.clustering[pos].1 != *dir;
             if reversed.is_some_and(|r| r != flip) {
                 return (
-                    Access::Impossible("ORDER BY against the clustering order (mixed directions)".into()),
+                    Access::Impossible(
+                        "ORDER BY against the clustering order (mixed directions)".into(),
+                    ),
                     vec![],
                 );
             }
@@ -235,10 +253,16 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
             if let Some(p) = pos_in_req {
                 // Requested columns must appear in declared order.
                 if req.order[..p].iter().any(|(o, _)| {
-                    shape.clustering.iter().position(|(k, _)| k == o).is_some_and(|q| q > i)
+                    shape
+                        .clustering
+                        .iter()
+                        .position(|(k, _)| k == o)
+                        .is_some_and(|q| q > i)
                 }) {
                     return (
-                        Access::Impossible("ORDER BY against the clustering order (columns out of order)".into()),
+                        Access::Impossible(
+                            "ORDER BY against the clustering order (columns out of order)".into(),
+                        ),
                         vec![],
                     );
                 }
@@ -258,18 +282,32 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
 }
 
 /// The CQL text of a SELECT for `req` on `table`.
-pub fn select_text(keyspace: &str, table: &str, shape: &KeyShape, req: &Request, order_by: &[(String, Dir)], access: &Access) -> String {
+pub fn select_text(
+    keyspace: &str,
+    table: &str,
+    shape: &KeyShape,
+    req: &Request,
+    order_by: &[(String, Dir)],
+    access: &Access,
+) -> String {
     let cols = if req.returns.is_empty() {
         "*".to_string()
     } else {
-        req.returns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")
+        req.returns
+            .iter()
+            .map(|c| quote(c))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let mut s = format!("SELECT {cols} FROM {}.{}", quote(keyspace), quote(table));
     // Conditions in key order: partition columns (searched or computed),
     // then searched clustering columns, then anything else searched.
     let mut conds: Vec<String> = Vec::new();
     let mut done: Vec<&String> = Vec::new();
-    let keys = shape.partition.iter().chain(shape.clustering.iter().map(|(c, _)| c));
+    let keys = shape
+        .partition
+        .iter()
+        .chain(shape.clustering.iter().map(|(c, _)| c));
     for c in keys {
         let computed = shape.computed.contains(c) && shape.partition.contains(c);
         if req.eq.contains(c) || computed {
@@ -290,7 +328,10 @@ pub fn select_text(keyspace: &str, table: &str, shape: &KeyShape, req: &Request,
         s.push_str(&conds.join(" AND "));
     }
     if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
-        let parts: Vec<String> = order_by.iter().map(|(c, d)| format!("{} {}", quote(c), d.cql())).collect();
+        let parts: Vec<String> = order_by
+            .iter()
+            .map(|(c, d)| format!("{} {}", quote(c), d.cql()))
+            .collect();
         s.push_str(" ORDER BY ");
         s.push_str(&parts.join(", "));
     }
@@ -318,14 +359,23 @@ pub fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved,
     Ok(Resolved {
         eq: q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
         range: q.range.as_ref().map(|x| r(&x.attr)).transpose()?,
-        order: q.order.iter().map(|o| r(&o.attr)).collect::<Result<_, _>>()?,
+        order: q
+            .order
+            .iter()
+            .map(|o| r(&o.attr))
+            .collect::<Result<_, _>>()?,
         returns: q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
     })
 }
 
 /// The request of a query against a derived table, mapping its resolved
 /// references to the table's columns.
-pub fn request(q: &Query, res: &Resolved, table: &Table, ids: &[Option<Reached>]) -> Result<Request, String> {
+pub fn request(
+    q: &Query,
+    res: &Resolved,
+    table: &Table,
+    ids: &[Option<Reached>],
+) -> Result<Request, String> {
     let col = |r: &Reached, text: &str| -> Result<String, String> {
         match ids.iter().position(|x| x.as_ref() == Some(r)) {
             Some(i) => Ok(table.columns[i].name.clone()),
@@ -362,16 +412,27 @@ pub fn request(q: &Query, res: &Resolved, table: &Table, ids: &[Option<Reached>]
     Ok(req)
 }
 
+/// The table a query is planned against, with its columns' identities.
+pub struct Served<'a> {
+    pub table: &'a Table,
+    pub index: usize,
+    pub ids: &'a [Option<Reached>],
+    pub root: NodeId,
+}
+
 pub fn plan(
     graph: &Graph,
     project: &Project,
     q: &Query,
     resolved: Option<&Resolved>,
-    table: &Table,
-    ti: usize,
-    ids: &[Option<Reached>],
-    root: NodeId,
+    served: Served,
 ) -> Plan {
+    let Served {
+        table,
+        index: ti,
+        ids,
+        root,
+    } = served;
     let shape = KeyShape::of(table);
     let req = if graph.node(&q.rows) != Some(root) {
         Err(format!(
@@ -387,7 +448,14 @@ pub fn plan(
     let (access, select) = match req {
         Ok(req) => {
             let (access, order_by) = access(&shape, &req);
-            let select = select_text(&project.keyspace.name, &table.name, &shape, &req, &order_by, &access);
+            let select = select_text(
+                &project.keyspace.name,
+                &table.name,
+                &shape,
+                &req,
+                &order_by,
+                &access,
+            );
             (access, select)
         }
         Err(why) => (Access::Impossible(why), String::new()),

@@ -61,7 +61,9 @@ fn layout(t: &Table) -> Vec<String> {
 
 #[test]
 fn mr1_rows_come_from_the_returned_entity() {
-    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#,
+    );
     assert_eq!(m.tables[0].rows, "Customer");
     assert_eq!(m.tables[0].name, "customers");
     assert_eq!(layout(&m.tables[0]), ["K customer_id", "email"]);
@@ -69,7 +71,9 @@ fn mr1_rows_come_from_the_returned_entity() {
 
 #[test]
 fn mr2_equality_attributes_form_the_partition_key_in_order() {
-    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country", "email"], returns: ["customer_id"])"#);
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country", "email"], returns: ["customer_id"])"#,
+    );
     let t = &m.tables[0];
     assert_eq!(layout(t), ["K country", "K email", "C↑ customer_id"]);
     assert_eq!(t.columns[0].rule, Rule::Equality);
@@ -83,10 +87,15 @@ fn mr3_range_is_the_first_clustering_column() {
             range: Some(Range(attr: "placed_at")), returns: ["total"])"#,
     );
     let t = &m.tables[0];
-    assert_eq!(layout(t), ["K customer_id", "C↑ placed_at", "C↑ order_id", "total"]);
+    assert_eq!(
+        layout(t),
+        ["K customer_id", "C↑ placed_at", "C↑ order_id", "total"]
+    );
     assert_eq!(t.columns[1].rule, Rule::Range);
     assert_eq!(t.name, "orders_by_customer_placed_at");
-    assert!(m.plans[0].select.contains("placed_at >= ? AND placed_at <= ?"));
+    assert!(m.plans[0]
+        .select
+        .contains("placed_at >= ? AND placed_at <= ?"));
 }
 
 #[test]
@@ -96,14 +105,25 @@ fn mr4_ordering_sets_direction() {
             order: [Order(attr: "placed_at", dir: Desc)], limit: Some(10), returns: ["total"])"#,
     );
     let t = &m.tables[0];
-    assert_eq!(layout(t), ["K customer_id", "C↓ placed_at", "C↑ order_id", "total"]);
+    assert_eq!(
+        layout(t),
+        ["K customer_id", "C↓ placed_at", "C↑ order_id", "total"]
+    );
     assert_eq!(t.columns[1].rule, Rule::Order);
-    assert!(m.plans[0].select.ends_with("ORDER BY placed_at DESC LIMIT 10;"), "{}", m.plans[0].select);
+    assert!(
+        m.plans[0]
+            .select
+            .ends_with("ORDER BY placed_at DESC LIMIT 10;"),
+        "{}",
+        m.plans[0].select
+    );
 }
 
 #[test]
 fn mr5_appends_the_rows_key_for_uniqueness() {
-    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country"], returns: ["email"])"#);
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["country"], returns: ["email"])"#,
+    );
     let key = m.tables[0].column("customer_id").expect("key appended");
     assert_eq!(key.role, Role::Clustering(Dir::Asc));
     assert_eq!(key.rule, Rule::Key);
@@ -116,7 +136,16 @@ fn mr5_adds_both_sides_of_a_many_to_many() {
         r#"Query(id: "Q1", text: "t", rows: "Product", equality: ["Customer.customer_id"], returns: ["title", "contains.quantity"])"#,
     );
     let t = &m.tables[0];
-    assert_eq!(layout(t), ["K customer_id", "C↑ sku", "C↑ order_id", "title", "contains_quantity"]);
+    assert_eq!(
+        layout(t),
+        [
+            "K customer_id",
+            "C↑ sku",
+            "C↑ order_id",
+            "title",
+            "contains_quantity"
+        ]
+    );
 }
 
 #[test]
@@ -126,7 +155,10 @@ fn parent_attributes_of_the_partition_are_static() {
             returns: ["total", "Customer.email"])"#,
     );
     let t = &m.tables[0];
-    assert_eq!(layout(t), ["K customer_id", "C↑ order_id", "total", "S customer_email"]);
+    assert_eq!(
+        layout(t),
+        ["K customer_id", "C↑ order_id", "total", "S customer_email"]
+    );
     match &t.column("customer_email").expect("pushed down").source {
         Source::Attr { flow, .. } => assert_eq!(*flow, Flow::PushDown),
         other => panic!("{other:?}"),
@@ -135,7 +167,9 @@ fn parent_attributes_of_the_partition_are_static() {
 
 #[test]
 fn no_static_column_without_clustering() {
-    let (_, m) = one(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#,
+    );
     assert!(m.tables[0].columns.iter().all(|c| c.role != Role::Static));
 }
 
@@ -146,7 +180,10 @@ fn a_lookup_by_the_own_key_is_the_bare_plural_and_weak_keys_name_the_owner() {
            Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["total"])"#,
     );
     assert_eq!(m.tables[0].name, "orders");
-    assert_eq!(layout(&m.tables[0]), ["K customer_id", "K order_id", "total"]);
+    assert_eq!(
+        layout(&m.tables[0]),
+        ["K customer_id", "K order_id", "total"]
+    );
     assert_eq!(m.tables[1].name, "orders_by_customer");
 }
 
@@ -175,7 +212,10 @@ fn served_by_merges_and_adds_returned_columns() {
     let m = derive(&p);
     assert_eq!(m.tables.len(), 1);
     assert_eq!(layout(&m.tables[0]), ["K customer_id", "email", "country"]);
-    assert_eq!(m.tables[0].column("country").map(|c| c.rule), Some(Rule::Merged));
+    assert_eq!(
+        m.tables[0].column("country").map(|c| c.rule),
+        Some(Rule::Merged)
+    );
     assert!(m.plans[1].access.is_direct());
 }
 
@@ -192,16 +232,35 @@ fn decisions_pin_flip_bucket_shard_promote_timeuuid() {
     d.partition_extra = vec![
         crate::model::ExtraColumn {
             column: "month".into(),
-            kind: ExtraKind::Bucket { source: "placed_at".into(), period: Period::Month },
+            kind: ExtraKind::Bucket {
+                source: "placed_at".into(),
+                period: Period::Month,
+            },
         },
-        crate::model::ExtraColumn { column: "shard".into(), kind: ExtraKind::Shard { count: 4 } },
+        crate::model::ExtraColumn {
+            column: "shard".into(),
+            kind: ExtraKind::Shard { count: 4 },
+        },
     ];
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     let t = &m.tables[0];
     assert_eq!(t.name, "recent_orders");
-    assert_eq!(layout(t), ["K customer_id", "K month", "K shard", "C↓ placed_at", "C↑ order_id", "total"]);
-    assert_eq!(t.column("placed_at").map(|c| c.ty.to_string()), Some("timeuuid".into()));
+    assert_eq!(
+        layout(t),
+        [
+            "K customer_id",
+            "K month",
+            "K shard",
+            "C↓ placed_at",
+            "C↑ order_id",
+            "total"
+        ]
+    );
+    assert_eq!(
+        t.column("placed_at").map(|c| c.ty.to_string()),
+        Some("timeuuid".into())
+    );
     assert!(m.plans[0].access.is_direct(), "{:?}", m.plans[0].access);
     assert_eq!(m.plans[0].computed, ["month", "shard"]);
 
@@ -211,18 +270,27 @@ fn decisions_pin_flip_bucket_shard_promote_timeuuid() {
     );
     p.decision_mut("Q1").promote = vec!["placed_at".into()];
     let m = derive(&p);
-    assert_eq!(layout(&m.tables[0])[..2], ["K customer_id".to_string(), "K placed_at".to_string()]);
+    assert_eq!(
+        layout(&m.tables[0])[..2],
+        ["K customer_id".to_string(), "K placed_at".to_string()]
+    );
     // A range on a partition column needs filtering: the review reports it.
     assert!(matches!(m.plans[0].access, Access::Filtering(_)));
 }
 
 #[test]
 fn decisions_naming_missing_columns_are_reported() {
-    let mut p = shop(r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#);
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#,
+    );
     p.decision_mut("Q1").flip = vec!["emial".into()];
     let m = derive(&p);
     assert_eq!(m.problems.len(), 1);
-    assert!(m.problems[0].message.contains("did you mean \"email\""), "{}", m.problems[0]);
+    assert!(
+        m.problems[0].message.contains("did you mean \"email\""),
+        "{}",
+        m.problems[0]
+    );
 }
 
 #[test]
@@ -232,14 +300,33 @@ fn children_pushed_up_into_a_collection() {
             returns: ["total", "Product.sku", "Product.title"])"#,
     );
     let m = derive(&p);
-    assert_eq!(layout(&m.tables[0]), ["K customer_id", "K order_id", "C↑ product_sku", "S total", "product_title"]);
+    assert_eq!(
+        layout(&m.tables[0]),
+        [
+            "K customer_id",
+            "K order_id",
+            "C↑ product_sku",
+            "S total",
+            "product_title"
+        ]
+    );
     p.decision_mut("Q1").collections = vec!["contains".into()];
     let m = derive(&p);
     let t = &m.tables[0];
-    assert_eq!(layout(t), ["K customer_id", "K order_id", "total", "products"]);
-    assert_eq!(t.column("products").map(|c| c.ty.to_string()), Some("map<text, text>".into()));
+    assert_eq!(
+        layout(t),
+        ["K customer_id", "K order_id", "total", "products"]
+    );
+    assert_eq!(
+        t.column("products").map(|c| c.ty.to_string()),
+        Some("map<text, text>".into())
+    );
     assert!(m.plans[0].access.is_direct(), "{:?}", m.plans[0].access);
-    assert!(m.plans[0].select.starts_with("SELECT total, products FROM"), "{}", m.plans[0].select);
+    assert!(
+        m.plans[0].select.starts_with("SELECT total, products FROM"),
+        "{}",
+        m.plans[0].select
+    );
 }
 
 #[test]
@@ -276,10 +363,24 @@ fn write_paths_list_tables_per_item_and_attribute() {
         r#"Query(id: "Q1", text: "a", rows: "Customer", equality: ["customer_id"], returns: ["email"]),
            Query(id: "Q2", text: "b", rows: "Customer", equality: ["email"], returns: ["country"])"#,
     );
-    let w = m.writes.iter().find(|w| w.item == "Customer").expect("customer");
+    let w = m
+        .writes
+        .iter()
+        .find(|w| w.item == "Customer")
+        .expect("customer");
     assert_eq!(w.insert, ["customers", "customers_by_email"]);
-    let email = w.update.iter().find(|a| a.attribute == "email").expect("email");
-    assert_eq!(email.tables, [("customers".to_string(), false), ("customers_by_email".to_string(), true)]);
+    let email = w
+        .update
+        .iter()
+        .find(|a| a.attribute == "email")
+        .expect("email");
+    assert_eq!(
+        email.tables,
+        [
+            ("customers".to_string(), false),
+            ("customers_by_email".to_string(), true)
+        ]
+    );
 }
 
 #[test]

@@ -102,8 +102,8 @@ pub fn read(path: &Path) -> Result<Project, LoadError> {
 }
 
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(LoadError::Io(format!(
             "{}: {} bytes; project files are limited to {MAX_FILE_BYTES} bytes",
@@ -111,7 +111,8 @@ pub fn read_text(path: &Path) -> Result<String, LoadError> {
             meta.len()
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
     String::from_utf8(bytes)
         .map_err(|e| LoadError::Io(format!("{}: not UTF-8 text ({e})", path.display())))
 }
@@ -126,7 +127,8 @@ fn pretty() -> ron::ser::PrettyConfig {
 /// One item (entity, query, decision…) as pretty RON, in the same layout
 /// as the project file, for editing it as text.
 pub fn item_to_string<T: serde::Serialize>(item: &T) -> String {
-    ron::ser::to_string_pretty(item, pretty()).unwrap_or_else(|e| format!("// could not serialize: {e}\n"))
+    ron::ser::to_string_pretty(item, pretty())
+        .unwrap_or_else(|e| format!("// could not serialize: {e}\n"))
 }
 
 /// Parses one item written by [`item_to_string`], with the error position.
@@ -243,14 +245,20 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         );
     }
     match &project.keyspace.replication {
-        super::Replication::Simple(0) => c.add("keyspace.replication", "replication factor must be at least 1"),
+        super::Replication::Simple(0) => c.add(
+            "keyspace.replication",
+            "replication factor must be at least 1",
+        ),
         super::Replication::NetworkTopology(dcs) => {
             if dcs.is_empty() {
                 c.add("keyspace.replication", "name at least one data center");
             }
             for name in dcs.keys() {
                 if name.is_empty() || name.contains('\'') || name.chars().any(char::is_control) {
-                    c.add("keyspace.replication", format!("\"{name}\" is not a valid data center name"));
+                    c.add(
+                        "keyspace.replication",
+                        format!("\"{name}\" is not a valid data center name"),
+                    );
                 }
             }
         }
@@ -272,14 +280,23 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     for (i, t) in project.types.iter().enumerate() {
         let path = format!("types[{i}]");
         if !naming::is_valid_schema_name(&t.name) {
-            c.add(format!("{path}.name"), format!("\"{}\" is not a valid type name", t.name));
+            c.add(
+                format!("{path}.name"),
+                format!("\"{}\" is not a valid type name", t.name),
+            );
         } else if CqlType::Native(super::Native::Text).to_string() == t.name
             || super::Native::from_name(&t.name).is_some()
         {
-            c.add(format!("{path}.name"), format!("\"{}\" is a native type name", t.name));
+            c.add(
+                format!("{path}.name"),
+                format!("\"{}\" is a native type name", t.name),
+            );
         }
         if !seen.insert(t.name.as_str()) {
-            c.add(format!("{path}.name"), format!("duplicate type \"{}\"", t.name));
+            c.add(
+                format!("{path}.name"),
+                format!("duplicate type \"{}\"", t.name),
+            );
         }
         if t.fields.is_empty() {
             c.add(format!("{path}.fields"), "a type needs at least one field");
@@ -304,16 +321,25 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         let path = format!("entities[{i}]");
         c.name(&format!("{path}.name"), "entity", &e.name);
         if !names.insert(e.name.as_str()) {
-            c.add(format!("{path}.name"), format!("duplicate entity \"{}\"", e.name));
+            c.add(
+                format!("{path}.name"),
+                format!("duplicate entity \"{}\"", e.name),
+            );
         }
         if e.name.contains('.') || e.name.contains(' ') {
-            c.add(format!("{path}.name"), "entity names cannot contain '.' or spaces");
+            c.add(
+                format!("{path}.name"),
+                "entity names cannot contain '.' or spaces",
+            );
         }
         c.number(&format!("{path}.count"), e.count);
         c.number(&format!("{path}.retention_days"), e.retention_days);
         check_attributes(&mut c, &path, &e.attributes, &udts);
         if e.key.is_empty() && e.owner.is_none() {
-            c.add(format!("{path}.key"), "an entity needs at least one key attribute");
+            c.add(
+                format!("{path}.key"),
+                "an entity needs at least one key attribute",
+            );
         }
         for (j, k) in e.key.iter().enumerate() {
             match e.attributes.iter().find(|a| &a.name == k) {
@@ -326,9 +352,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                         format!("no attribute \"{k}\" on entity {}{hint}", e.name),
                     );
                 }
-                Some(a) if a.ty.is_counter() => {
-                    c.add(format!("{path}.key[{j}]"), "a counter cannot be part of a key")
-                }
+                Some(a) if a.ty.is_counter() => c.add(
+                    format!("{path}.key[{j}]"),
+                    "a counter cannot be part of a key",
+                ),
                 Some(_) => {}
             }
         }
@@ -339,7 +366,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                     format!("no relationship \"{owner}\""),
                 ),
                 Some(r) => {
-                    if r.to != e.name || r.cardinality != super::Cardinality::OneToMany || r.from == e.name {
+                    if r.to != e.name
+                        || r.cardinality != super::Cardinality::OneToMany
+                        || r.from == e.name
+                    {
                         c.add(
                             format!("{path}.owner"),
                             format!(
@@ -363,26 +393,41 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         if !names.insert(r.name.as_str()) {
             c.add(
                 format!("{path}.name"),
-                format!("\"{}\" is already the name of an entity or relationship", r.name),
+                format!(
+                    "\"{}\" is already the name of an entity or relationship",
+                    r.name
+                ),
             );
         }
         if r.name.contains('.') || r.name.contains(' ') || r.name.contains(',') {
-            c.add(format!("{path}.name"), "relationship names cannot contain '.', ',' or spaces");
+            c.add(
+                format!("{path}.name"),
+                "relationship names cannot contain '.', ',' or spaces",
+            );
         }
         for (field, name) in [("from", &r.from), ("to", &r.to)] {
             if project.entity(name).is_none() {
                 let hint = naming::closest(name, project.entities.iter().map(|e| e.name.as_str()))
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_default();
-                c.add(format!("{path}.{field}"), format!("no entity \"{name}\"{hint}"));
+                c.add(
+                    format!("{path}.{field}"),
+                    format!("no entity \"{name}\"{hint}"),
+                );
             }
         }
-        for (field, count) in [("to_per_from", &r.to_per_from), ("from_per_to", &r.from_per_to)] {
+        for (field, count) in [
+            ("to_per_from", &r.to_per_from),
+            ("from_per_to", &r.from_per_to),
+        ] {
             if let Some(n) = count {
                 c.number(&format!("{path}.{field}.avg"), Some(n.avg));
                 c.number(&format!("{path}.{field}.max"), n.max);
                 if n.max.is_some_and(|m| m < n.avg) {
-                    c.add(format!("{path}.{field}.max"), "the maximum is below the average");
+                    c.add(
+                        format!("{path}.{field}.max"),
+                        "the maximum is below the average",
+                    );
                 }
             }
         }
@@ -394,7 +439,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         let path = format!("queries[{i}]");
         c.name(&format!("{path}.id"), "query", &q.id);
         if !ids.insert(q.id.as_str()) {
-            c.add(format!("{path}.id"), format!("duplicate query id \"{}\"", q.id));
+            c.add(
+                format!("{path}.id"),
+                format!("duplicate query id \"{}\"", q.id),
+            );
         }
         let Some(root) = graph.node(&q.rows) else {
             let names = project
@@ -457,7 +505,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             c.add(format!("{path}.limit"), "LIMIT must be at least 1");
         }
         if q.returns.is_empty() {
-            c.add(format!("{path}.returns"), "a query returns at least one attribute");
+            c.add(
+                format!("{path}.returns"),
+                "a query returns at least one attribute",
+            );
         }
     }
 
@@ -469,14 +520,20 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     };
     for (i, id) in project.workflow.entry.iter().enumerate() {
         if !query_ids.contains(id.as_str()) {
-            c.add(format!("workflow.entry[{i}]"), format!("no query \"{id}\"{}", query_hint(id)));
+            c.add(
+                format!("workflow.entry[{i}]"),
+                format!("no query \"{id}\"{}", query_hint(id)),
+            );
         }
     }
     for (i, t) in project.workflow.transitions.iter().enumerate() {
         let path = format!("workflow.transitions[{i}]");
         for (field, id) in [("from", &t.from), ("to", &t.to)] {
             if !query_ids.contains(id.as_str()) {
-                c.add(format!("{path}.{field}"), format!("no query \"{id}\"{}", query_hint(id)));
+                c.add(
+                    format!("{path}.{field}"),
+                    format!("no query \"{id}\"{}", query_hint(id)),
+                );
             }
         }
         if let Some(root) = project.query(&t.from).and_then(|q| graph.node(&q.rows)) {
@@ -491,21 +548,36 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     for (i, d) in project.decisions.iter().enumerate() {
         let path = format!("decisions[{i}]");
         if !query_ids.contains(d.query.as_str()) {
-            c.add(format!("{path}.query"), format!("no query \"{}\"{}", d.query, query_hint(&d.query)));
+            c.add(
+                format!("{path}.query"),
+                format!("no query \"{}\"{}", d.query, query_hint(&d.query)),
+            );
         }
         if !decided.insert(d.query.as_str()) {
-            c.add(format!("{path}.query"), format!("a second decision for {}; merge them", d.query));
+            c.add(
+                format!("{path}.query"),
+                format!("a second decision for {}; merge them", d.query),
+            );
         }
         if let Some(name) = &d.name {
             if !naming::is_valid_schema_name(name) {
-                c.add(format!("{path}.name"), format!("\"{name}\" is not a valid table name"));
+                c.add(
+                    format!("{path}.name"),
+                    format!("\"{name}\" is not a valid table name"),
+                );
             }
         }
         if let Some(other) = &d.served_by {
             if !query_ids.contains(other.as_str()) {
-                c.add(format!("{path}.served_by"), format!("no query \"{other}\"{}", query_hint(other)));
+                c.add(
+                    format!("{path}.served_by"),
+                    format!("no query \"{other}\"{}", query_hint(other)),
+                );
             } else if other == &d.query {
-                c.add(format!("{path}.served_by"), "a query cannot be served by itself");
+                c.add(
+                    format!("{path}.served_by"),
+                    "a query cannot be served by itself",
+                );
             }
         }
         for (j, x) in d.partition_extra.iter().enumerate() {
@@ -518,15 +590,24 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         let mut cand = HashSet::new();
         for (j, k) in d.candidates.iter().enumerate() {
             if !cand.insert(k.name.as_str()) {
-                c.add(format!("{path}.candidates[{j}].name"), format!("duplicate candidate \"{}\"", k.name));
+                c.add(
+                    format!("{path}.candidates[{j}].name"),
+                    format!("duplicate candidate \"{}\"", k.name),
+                );
             }
             if k.partition.is_empty() {
-                c.add(format!("{path}.candidates[{j}].partition"), "a primary key needs a partition key");
+                c.add(
+                    format!("{path}.candidates[{j}].partition"),
+                    "a primary key needs a partition key",
+                );
             }
         }
         if let Some(u) = &d.use_candidate {
             if !d.candidates.iter().any(|k| &k.name == u) {
-                c.add(format!("{path}.use_candidate"), format!("no candidate \"{u}\""));
+                c.add(
+                    format!("{path}.use_candidate"),
+                    format!("no candidate \"{u}\""),
+                );
             }
         }
     }
@@ -545,7 +626,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             }
         }
         if served.contains_key(at) {
-            c.add(format!("decisions[{i}].served_by"), "served_by forms a cycle");
+            c.add(
+                format!("decisions[{i}].served_by"),
+                "served_by forms a cycle",
+            );
         }
     }
     for (i, n) in project.notes.iter().enumerate() {
@@ -558,7 +642,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             super::Target::Table(_) => true,
         };
         if !ok {
-            c.add(format!("notes[{i}].target"), format!("{:?} does not exist", n.target));
+            c.add(
+                format!("notes[{i}].target"),
+                format!("{:?} does not exist", n.target),
+            );
         }
     }
     c.problems
@@ -570,10 +657,16 @@ fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udt
         let ap = format!("{path}.attributes[{j}]");
         c.name(&format!("{ap}.name"), "attribute", &a.name);
         if a.name.contains('.') || a.name.contains(' ') {
-            c.add(format!("{ap}.name"), "attribute names cannot contain '.' or spaces");
+            c.add(
+                format!("{ap}.name"),
+                "attribute names cannot contain '.' or spaces",
+            );
         }
         if !seen.insert(a.name.as_str()) {
-            c.add(format!("{ap}.name"), format!("duplicate attribute \"{}\"", a.name));
+            c.add(
+                format!("{ap}.name"),
+                format!("duplicate attribute \"{}\"", a.name),
+            );
         }
         c.ty(&format!("{ap}.type"), &a.ty, udts);
         c.number(&format!("{ap}.size"), a.size);
@@ -581,7 +674,10 @@ fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udt
         c.number(&format!("{ap}.elements"), a.elements);
         if let Some(col) = &a.column {
             if col.is_empty() || col.chars().any(char::is_control) {
-                c.add(format!("{ap}.column"), "a column name must be non-empty text");
+                c.add(
+                    format!("{ap}.column"),
+                    "a column name must be non-empty text",
+                );
             }
         }
     }
@@ -605,7 +701,10 @@ fn check_type_cycles(project: &Project, c: &mut Checker) {
         while let Some(n) = stack.pop() {
             for d in deps.get(n).into_iter().flatten() {
                 if d == &t.name {
-                    c.add(format!("types[{i}]"), format!("type \"{}\" contains itself", t.name));
+                    c.add(
+                        format!("types[{i}]"),
+                        format!("type \"{}\" contains itself", t.name),
+                    );
                     stack.clear();
                     break;
                 }
@@ -625,7 +724,10 @@ fn check_owner_cycles(project: &Project, graph: &Graph, c: &mut Checker) {
             at = owner;
             steps += 1;
             if at == i || steps > project.entities.len() {
-                c.add(format!("entities[{i}].owner"), "weak entity ownership forms a cycle");
+                c.add(
+                    format!("entities[{i}].owner"),
+                    "weak entity ownership forms a cycle",
+                );
                 break;
             }
         }

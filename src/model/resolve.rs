@@ -91,7 +91,9 @@ impl AttrRef {
             None => (None, head.to_string()),
         };
         if attr.is_empty() || owner.as_deref() == Some("") {
-            return Err(format!("\"{text}\": expected `attr`, `Entity.attr` or `Entity.attr via relationship`"));
+            return Err(format!(
+                "\"{text}\": expected `attr`, `Entity.attr` or `Entity.attr via relationship`"
+            ));
         }
         Ok(AttrRef { owner, attr, via })
     }
@@ -149,11 +151,13 @@ const MAX_PATH_EDGES: usize = 8;
 
 impl<'p> Graph<'p> {
     pub fn new(project: &'p Project) -> Graph<'p> {
-        let mut entities = HashMap::with_capacity_and_hasher(project.entities.len(), Default::default());
+        let mut entities =
+            HashMap::with_capacity_and_hasher(project.entities.len(), Default::default());
         for (i, e) in project.entities.iter().enumerate() {
             entities.entry(e.name.as_str()).or_insert(i);
         }
-        let mut rels = HashMap::with_capacity_and_hasher(project.relationships.len(), Default::default());
+        let mut rels =
+            HashMap::with_capacity_and_hasher(project.relationships.len(), Default::default());
         let mut incident = vec![Vec::new(); project.entities.len()];
         for (i, r) in project.relationships.iter().enumerate() {
             rels.entry(r.name.as_str()).or_insert(i);
@@ -169,8 +173,17 @@ impl<'p> Graph<'p> {
         let shorts = project
             .entities
             .iter()
-            .map(|e| e.short.clone().unwrap_or_else(|| crate::naming::snake_case(&e.name)))
-            .chain(project.relationships.iter().map(|r| crate::naming::snake_case(&r.name)))
+            .map(|e| {
+                e.short
+                    .clone()
+                    .unwrap_or_else(|| crate::naming::snake_case(&e.name))
+            })
+            .chain(
+                project
+                    .relationships
+                    .iter()
+                    .map(|r| crate::naming::snake_case(&r.name)),
+            )
             .collect();
         let mut first_parent = vec![None; project.entities.len()];
         for (i, r) in project.relationships.iter().enumerate() {
@@ -332,7 +345,13 @@ impl<'p> Graph<'p> {
         out
     }
 
-    fn entity_key_into(&self, e: usize, prefix: &mut Vec<Edge>, out: &mut Vec<Reached>, depth: usize) {
+    fn entity_key_into(
+        &self,
+        e: usize,
+        prefix: &mut Vec<Edge>,
+        out: &mut Vec<Reached>,
+        depth: usize,
+    ) {
         let ent = self.entity(e);
         if depth < 16 {
             if let Some((r, owner)) = self.owner_of(e) {
@@ -396,7 +415,10 @@ impl<'p> Graph<'p> {
             .map(|k| {
                 let mut p: Vec<Edge> = path.iter().copied().chain(k.path).collect();
                 self.normalize_path(&mut p);
-                Reached { attr: k.attr, path: p }
+                Reached {
+                    attr: k.attr,
+                    path: p,
+                }
             })
             .collect()
     }
@@ -406,7 +428,10 @@ impl<'p> Graph<'p> {
         // Most references name an attribute of the rows: no parsing needed.
         if !text.contains('.') && !text.contains(' ') {
             if let Some(a) = self.attr_id(root, text) {
-                return Ok(Reached { attr: a, path: vec![] });
+                return Ok(Reached {
+                    attr: a,
+                    path: vec![],
+                });
             }
         }
         let r = AttrRef::parse(text)?;
@@ -514,7 +539,9 @@ impl<'p> Graph<'p> {
             }
             for (edge, next) in self.steps(n) {
                 // Never walk back out through the relationship just entered.
-                if let (Some((_, Edge::Enter(r0, end0))), Edge::Leave(r1, end1)) = (prev.get(&n), edge) {
+                if let (Some((_, Edge::Enter(r0, end0))), Edge::Leave(r1, end1)) =
+                    (prev.get(&n), edge)
+                {
                     if *r0 == r1 && *end0 == end1 {
                         continue;
                     }
@@ -573,7 +600,11 @@ impl<'p> Graph<'p> {
         for name in via {
             let Some(r) = self.rel_index(name) else {
                 let names = self.project.relationships.iter().map(|r| r.name.as_str());
-                return Err(with_hint(format!("no relationship \"{name}\""), name, names));
+                return Err(with_hint(
+                    format!("no relationship \"{name}\""),
+                    name,
+                    names,
+                ));
             };
             match at {
                 NodeId::Rel(cur) if cur == r => {}
@@ -586,7 +617,10 @@ impl<'p> Graph<'p> {
                         })
                     });
                     let Some(end) = end else {
-                        return Err(format!("relationship {name} does not touch {}", self.rel(cur).name));
+                        return Err(format!(
+                            "relationship {name} does not touch {}",
+                            self.rel(cur).name
+                        ));
                     };
                     path.push(Edge::Leave(cur, end));
                     at = NodeId::Entity(self.end_entity(cur, end).expect("checked"));

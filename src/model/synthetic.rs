@@ -3,8 +3,8 @@
 //! SplitMix64 is all the variety needed.
 
 use super::{
-    Attribute, Cardinality, Count, CqlType, Dir, Entity, Native, Order, Period, Project, Query, Range, RangeOp,
-    Relationship, Transition,
+    Attribute, Cardinality, Count, CqlType, Dir, Entity, Native, Order, Period, Project, Query,
+    Range, RangeOp, Relationship, Transition,
 };
 
 /// SplitMix64: tiny, fast and good enough for test data.
@@ -15,7 +15,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -25,11 +25,11 @@ impl Rng {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.next_u64() % 100 < percent
     }
 }
 
@@ -102,7 +102,11 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             to_per_from: Some(Count {
                 avg: (1 + rng.below(500)) as f64,
                 max: Some((500 + rng.below(5000)) as f64),
-                per: if rng.chance(10) { Some(Period::Day) } else { None },
+                per: if rng.chance(10) {
+                    Some(Period::Day)
+                } else {
+                    None
+                },
             }),
             from_per_to: many.then_some(Count {
                 avg: (1 + rng.below(20)) as f64,
@@ -122,22 +126,34 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             .filter(|a| a.ty.is_temporal())
             .map(|a| a.name.clone())
             .collect();
-        let mut q = Query::new(&format!("Q{}", qn + 1), &format!("Find E{e} rows, pattern {qn}"), &format!("E{e}"));
+        let mut q = Query::new(
+            &format!("Q{}", qn + 1),
+            &format!("Find E{e} rows, pattern {qn}"),
+            &format!("E{e}"),
+        );
         // Search by the parent's key (a one-to-many lookup) or an attribute.
         let parent_rel = if e > 0 {
-            p.relationships.get(e - 1).filter(|r| r.cardinality == Cardinality::OneToMany)
+            p.relationships
+                .get(e - 1)
+                .filter(|r| r.cardinality == Cardinality::OneToMany)
         } else {
             None
         };
         match (parent_rel, rng.below(3)) {
             (Some(r), 0 | 1) => {
-                let pk = p.entities.iter().find(|x| x.name == r.from).map(|x| x.key[0].clone());
+                let pk = p
+                    .entities
+                    .iter()
+                    .find(|x| x.name == r.from)
+                    .map(|x| x.key[0].clone());
                 if let Some(pk) = pk {
                     q.equality.push(format!("{}.{pk} via {}", r.from, r.name));
                 }
             }
             (_, 2) => q.equality.push(ent.key[0].clone()),
-            _ => q.equality.push(attrs[1 + rng.below(attrs.len() - 1)].clone()),
+            _ => q
+                .equality
+                .push(attrs[1 + rng.below(attrs.len() - 1)].clone()),
         }
         if q.equality.iter().all(|a| a != &ent.key[0]) {
             if let Some(t) = temporal.first() {
