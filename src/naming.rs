@@ -174,6 +174,18 @@ pub fn is_plain_identifier(name: &str) -> bool {
         && !is_reserved(name)
 }
 
+/// Appends the identifier as [`quote`] writes it, without an allocation
+/// for plain names.
+pub fn push_quoted(out: &mut String, name: &str) {
+    if is_plain_identifier(name) {
+        out.push_str(name);
+    } else {
+        out.push('"');
+        out.push_str(&name.replace('"', "\"\""));
+        out.push('"');
+    }
+}
+
 /// Keyspace, table and type names may only hold `[A-Za-z0-9_]`, even quoted.
 pub fn is_valid_schema_name(name: &str) -> bool {
     !name.is_empty()

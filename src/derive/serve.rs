@@ -5,7 +5,7 @@
 use super::{normalize, Plan, Role, Source, Table};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Dir, Project, Query, RangeOp};
-use crate::naming::quote;
+use crate::naming::{push_quoted, quote};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -290,19 +290,30 @@ pub fn select_text(
     order_by: &[(String, Dir)],
     access: &Access,
 ) -> String {
-    let cols = if req.returns.is_empty() {
-        "*".to_string()
-    } else {
-        req.returns
-            .iter()
-            .map(|c| quote(c))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut s = format!("SELECT {cols} FROM {}.{}", quote(keyspace), quote(table));
+    // Written straight into one buffer: this runs for every query on every
+    // edit.
+    let mut s = String::with_capacity(128);
+    s.push_str("SELECT ");
+    if req.returns.is_empty() {
+        s.push('*');
+    }
+    for (i, c) in req.returns.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        push_quoted(&mut s, c);
+    }
+    s.push_str(" FROM ");
+    push_quoted(&mut s, keyspace);
+    s.push('.');
+    push_quoted(&mut s, table);
     // Conditions in key order: partition columns (searched or computed),
     // then searched clustering columns, then anything else searched.
-    let mut conds: Vec<String> = Vec::new();
+    let mut first = true;
+    let mut cond = |s: &mut String| {
+        s.push_str(if first { " WHERE " } else { " AND " });
+        first = false;
+    };
     let mut done: Vec<&String> = Vec::new();
     let keys = shape
         .partition
@@ -311,32 +322,37 @@ pub fn select_text(
     for c in keys {
         let computed = shape.computed.contains(c) && shape.partition.contains(c);
         if req.eq.contains(c) || computed {
-            conds.push(format!("{} = ?", quote(c)));
+            cond(&mut s);
+            push_quoted(&mut s, c);
+            s.push_str(" = ?");
             done.push(c);
         }
     }
     for c in &req.eq {
         if !done.contains(&c) {
-            conds.push(format!("{} = ?", quote(c)));
+            cond(&mut s);
+            push_quoted(&mut s, c);
+            s.push_str(" = ?");
         }
     }
     if let Some((c, op)) = &req.range {
-        conds.push(super::range_clause(&quote(c), *op));
-    }
-    if !conds.is_empty() {
-        s.push_str(" WHERE ");
-        s.push_str(&conds.join(" AND "));
+        cond(&mut s);
+        s.push_str(&super::range_clause(&quote(c), *op));
     }
     if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
-        let parts: Vec<String> = order_by
-            .iter()
-            .map(|(c, d)| format!("{} {}", quote(c), d.cql()))
-            .collect();
         s.push_str(" ORDER BY ");
-        s.push_str(&parts.join(", "));
+        for (i, (c, d)) in order_by.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            push_quoted(&mut s, c);
+            s.push(' ');
+            s.push_str(d.cql());
+        }
     }
     if let Some(n) = req.limit {
-        s.push_str(&format!(" LIMIT {n}"));
+        s.push_str(" LIMIT ");
+        s.push_str(&n.to_string());
     }
     if matches!(access, Access::Filtering(_)) {
         s.push_str(" ALLOW FILTERING");

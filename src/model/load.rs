@@ -5,7 +5,7 @@
 use super::resolve::Graph;
 use super::{CqlType, Project, FORMAT_VERSION};
 use crate::naming;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -197,31 +197,36 @@ impl Checker {
         });
     }
 
-    fn name(&mut self, path: &str, what: &str, name: &str) {
+    fn name(&mut self, path: impl FnOnce() -> String, what: &str, name: &str) {
         if name.trim().is_empty() {
-            self.add(path, format!("{what} name is empty"));
+            self.add(path(), format!("{what} name is empty"));
         } else if name.chars().any(char::is_control) {
-            self.add(path, format!("{what} name contains control characters"));
+            self.add(path(), format!("{what} name contains control characters"));
         }
     }
 
-    fn number(&mut self, path: &str, value: Option<f64>) {
+    fn number(&mut self, path: impl FnOnce() -> String, value: Option<f64>) {
         if let Some(v) = value {
             if !v.is_finite() || v < 0.0 {
-                self.add(path, format!("{v} is not a non-negative number"));
+                self.add(path(), format!("{v} is not a non-negative number"));
             }
         }
     }
 
-    fn ty(&mut self, path: &str, ty: &CqlType, udts: &HashSet<&str>) {
+    fn ty(&mut self, path: impl FnOnce() -> String, ty: &CqlType, udts: &HashSet<&str>) {
         let mut used = Vec::new();
         ty.udts(&mut used);
+        let mut path = Some(path);
+        let mut at = String::new();
         for u in used {
             if !udts.contains(u.as_str()) {
+                if let Some(p) = path.take() {
+                    at = p();
+                }
                 let hint = naming::closest(&u, udts.iter().copied())
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_default();
-                self.add(path, format!("no type \"{u}\"{hint}"));
+                self.add(at.clone(), format!("no type \"{u}\"{hint}"));
             }
         }
     }
@@ -276,7 +281,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     }
 
     let udts: HashSet<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for (i, t) in project.types.iter().enumerate() {
         let path = format!("types[{i}]");
         if !naming::is_valid_schema_name(&t.name) {
@@ -301,14 +306,14 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         if t.fields.is_empty() {
             c.add(format!("{path}.fields"), "a type needs at least one field");
         }
-        let mut fields = HashSet::new();
+        let mut fields = HashSet::default();
         for (j, f) in t.fields.iter().enumerate() {
             let fp = format!("{path}.fields[{j}]");
-            c.name(&fp, "field", &f.name);
+            c.name(|| fp.clone(), "field", &f.name);
             if !fields.insert(f.name.as_str()) {
                 c.add(&fp, format!("duplicate field \"{}\"", f.name));
             }
-            c.ty(&format!("{fp}.type"), &f.ty, &udts);
+            c.ty(|| format!("{fp}.type"), &f.ty, &udts);
             if f.ty.is_counter() {
                 c.add(format!("{fp}.type"), "a user type cannot hold a counter");
             }
@@ -316,10 +321,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     }
     check_type_cycles(project, &mut c);
 
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for (i, e) in project.entities.iter().enumerate() {
         let path = format!("entities[{i}]");
-        c.name(&format!("{path}.name"), "entity", &e.name);
+        c.name(|| format!("{path}.name"), "entity", &e.name);
         if !names.insert(e.name.as_str()) {
             c.add(
                 format!("{path}.name"),
@@ -332,8 +337,8 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 "entity names cannot contain '.' or spaces",
             );
         }
-        c.number(&format!("{path}.count"), e.count);
-        c.number(&format!("{path}.retention_days"), e.retention_days);
+        c.number(|| format!("{path}.count"), e.count);
+        c.number(|| format!("{path}.retention_days"), e.retention_days);
         check_attributes(&mut c, &path, &e.attributes, &udts);
         if e.key.is_empty() && e.owner.is_none() {
             c.add(
@@ -360,7 +365,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             }
         }
         if let Some(owner) = &e.owner {
-            match project.relationship(owner) {
+            match graph.rel_index(owner).map(|i| graph.rel(i)) {
                 None => c.add(
                     format!("{path}.owner"),
                     format!("no relationship \"{owner}\""),
@@ -389,7 +394,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
 
     for (i, r) in project.relationships.iter().enumerate() {
         let path = format!("relationships[{i}]");
-        c.name(&format!("{path}.name"), "relationship", &r.name);
+        c.name(|| format!("{path}.name"), "relationship", &r.name);
         if !names.insert(r.name.as_str()) {
             c.add(
                 format!("{path}.name"),
@@ -406,7 +411,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             );
         }
         for (field, name) in [("from", &r.from), ("to", &r.to)] {
-            if project.entity(name).is_none() {
+            if graph.entity_index(name).is_none() {
                 let hint = naming::closest(name, project.entities.iter().map(|e| e.name.as_str()))
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_default();
@@ -421,8 +426,8 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             ("from_per_to", &r.from_per_to),
         ] {
             if let Some(n) = count {
-                c.number(&format!("{path}.{field}.avg"), Some(n.avg));
-                c.number(&format!("{path}.{field}.max"), n.max);
+                c.number(|| format!("{path}.{field}.avg"), Some(n.avg));
+                c.number(|| format!("{path}.{field}.max"), n.max);
                 if n.max.is_some_and(|m| m < n.avg) {
                     c.add(
                         format!("{path}.{field}.max"),
@@ -434,10 +439,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         check_attributes(&mut c, &path, &r.attributes, &udts);
     }
 
-    let mut ids = HashSet::new();
+    let mut ids = HashSet::default();
     for (i, q) in project.queries.iter().enumerate() {
         let path = format!("queries[{i}]");
-        c.name(&format!("{path}.id"), "query", &q.id);
+        c.name(|| format!("{path}.id"), "query", &q.id);
         if !ids.insert(q.id.as_str()) {
             c.add(
                 format!("{path}.id"),
@@ -459,34 +464,40 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             );
             continue;
         };
-        let mut resolve = |p: String, text: &str| match graph.resolve(root, text) {
+        // Paths are only formatted for the references that fail.
+        let mut resolve = |p: &dyn Fn() -> String, text: &str| match graph.resolve(root, text) {
             Ok(r) => Some(r),
             Err(m) => {
-                c.add(p, m);
+                c.add(p(), m);
                 None
             }
         };
-        let mut search = Vec::new();
+        let mut search: Vec<(String, super::resolve::Reached)> = Vec::new();
         for (j, a) in q.equality.iter().enumerate() {
-            if let Some(r) = resolve(format!("{path}.equality[{j}]"), a) {
-                search.push((format!("{path}.equality[{j}]"), r));
+            let p = || format!("{path}.equality[{j}]");
+            if let Some(r) = resolve(&p, a) {
+                search.push((p(), r));
             }
         }
         if let Some(range) = &q.range {
-            if let Some(r) = resolve(format!("{path}.range.attr"), &range.attr) {
-                search.push((format!("{path}.range.attr"), r));
+            let p = || format!("{path}.range.attr");
+            if let Some(r) = resolve(&p, &range.attr) {
+                search.push((p(), r));
             }
         }
         let mut orders = Vec::new();
         for (j, o) in q.order.iter().enumerate() {
-            if let Some(r) = resolve(format!("{path}.order[{j}].attr"), &o.attr) {
-                orders.push((format!("{path}.order[{j}].attr"), r));
+            let p = || format!("{path}.order[{j}].attr");
+            if let Some(r) = resolve(&p, &o.attr) {
+                if graph.attr(r.attr).ty.is_counter() {
+                    orders.push(p());
+                }
             }
         }
         for (j, a) in q.returns.iter().enumerate() {
-            resolve(format!("{path}.returns[{j}]"), a);
+            resolve(&|| format!("{path}.returns[{j}]"), a);
         }
-        let mut seen_search = HashSet::new();
+        let mut seen_search = HashSet::default();
         for (p, r) in &search {
             if !seen_search.insert(r.clone()) {
                 c.add(p, "this attribute is already searched on");
@@ -496,10 +507,8 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 c.add(p, "a counter cannot be searched on");
             }
         }
-        for (p, r) in &orders {
-            if graph.attr(r.attr).ty.is_counter() {
-                c.add(p, "a counter cannot order rows");
-            }
+        for p in orders {
+            c.add(p, "a counter cannot order rows");
         }
         if q.limit == Some(0) {
             c.add(format!("{path}.limit"), "LIMIT must be at least 1");
@@ -513,6 +522,11 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     }
 
     let query_ids: HashSet<&str> = project.queries.iter().map(|q| q.id.as_str()).collect();
+    let query_rows: HashMap<&str, &str> = project
+        .queries
+        .iter()
+        .map(|q| (q.id.as_str(), q.rows.as_str()))
+        .collect();
     let query_hint = |id: &str| {
         naming::closest(id, query_ids.iter().copied())
             .map(|s| format!("; did you mean \"{s}\"?"))
@@ -536,7 +550,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 );
             }
         }
-        if let Some(root) = project.query(&t.from).and_then(|q| graph.node(&q.rows)) {
+        if let Some(root) = query_rows
+            .get(t.from.as_str())
+            .and_then(|rows| graph.node(rows))
+        {
             for (j, f) in t.feeds.iter().enumerate() {
                 if let Err(m) = graph.resolve(root, f) {
                     c.add(format!("{path}.feeds[{j}]"), m);
@@ -544,7 +561,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             }
         }
     }
-    let mut decided = HashSet::new();
+    let mut decided = HashSet::default();
     for (i, d) in project.decisions.iter().enumerate() {
         let path = format!("decisions[{i}]");
         if !query_ids.contains(d.query.as_str()) {
@@ -582,12 +599,12 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         }
         for (j, x) in d.partition_extra.iter().enumerate() {
             let xp = format!("{path}.partition_extra[{j}]");
-            c.name(&format!("{xp}.column"), "column", &x.column);
+            c.name(|| format!("{xp}.column"), "column", &x.column);
             if let super::ExtraKind::Shard { count: 0 } = x.kind {
                 c.add(format!("{xp}.kind"), "a shard count must be at least 1");
             }
         }
-        let mut cand = HashSet::new();
+        let mut cand = HashSet::default();
         for (j, k) in d.candidates.iter().enumerate() {
             if !cand.insert(k.name.as_str()) {
                 c.add(
@@ -634,8 +651,8 @@ pub fn validate(project: &Project) -> Vec<Problem> {
     }
     for (i, n) in project.notes.iter().enumerate() {
         let ok = match &n.target {
-            super::Target::Entity(e) => project.entity(e).is_some(),
-            super::Target::Relationship(r) => project.relationship(r).is_some(),
+            super::Target::Entity(e) => graph.entity_index(e).is_some(),
+            super::Target::Relationship(r) => graph.rel_index(r).is_some(),
             super::Target::Query(q) => query_ids.contains(q.as_str()),
             // Tables are derived; a note on a table that disappears is kept
             // and reported by the diagnostics rather than refused here.
@@ -652,30 +669,30 @@ pub fn validate(project: &Project) -> Vec<Problem> {
 }
 
 fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udts: &HashSet<&str>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for (j, a) in attrs.iter().enumerate() {
-        let ap = format!("{path}.attributes[{j}]");
-        c.name(&format!("{ap}.name"), "attribute", &a.name);
+        let ap = || format!("{path}.attributes[{j}]");
+        c.name(|| format!("{}.name", ap()), "attribute", &a.name);
         if a.name.contains('.') || a.name.contains(' ') {
             c.add(
-                format!("{ap}.name"),
+                format!("{}.name", ap()),
                 "attribute names cannot contain '.' or spaces",
             );
         }
         if !seen.insert(a.name.as_str()) {
             c.add(
-                format!("{ap}.name"),
+                format!("{}.name", ap()),
                 format!("duplicate attribute \"{}\"", a.name),
             );
         }
-        c.ty(&format!("{ap}.type"), &a.ty, udts);
-        c.number(&format!("{ap}.size"), a.size);
-        c.number(&format!("{ap}.distinct"), a.distinct);
-        c.number(&format!("{ap}.elements"), a.elements);
+        c.ty(|| format!("{}.type", ap()), &a.ty, udts);
+        c.number(|| format!("{}.size", ap()), a.size);
+        c.number(|| format!("{}.distinct", ap()), a.distinct);
+        c.number(|| format!("{}.elements", ap()), a.elements);
         if let Some(col) = &a.column {
             if col.is_empty() || col.chars().any(char::is_control) {
                 c.add(
-                    format!("{ap}.column"),
+                    format!("{}.column", ap()),
                     "a column name must be non-empty text",
                 );
             }
@@ -697,7 +714,7 @@ fn check_type_cycles(project: &Project, c: &mut Checker) {
         .collect();
     for (i, t) in project.types.iter().enumerate() {
         let mut stack: Vec<&str> = vec![t.name.as_str()];
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         while let Some(n) = stack.pop() {
             for d in deps.get(n).into_iter().flatten() {
                 if d == &t.name {

@@ -143,6 +143,8 @@ pub struct Graph<'p> {
     shorts: Vec<String>,
     /// The first 1:n relationship into each entity from another one.
     first_parent: Vec<Option<usize>>,
+    /// Each entity's full key relative to itself (weak keys resolved).
+    keys: Vec<Vec<Reached>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -195,14 +197,23 @@ impl<'p> Graph<'p> {
                 }
             }
         }
-        Graph {
+        let mut g = Graph {
             project,
             entities,
             rels,
             incident,
             shorts,
             first_parent,
-        }
+            keys: vec![],
+        };
+        g.keys = (0..project.entities.len())
+            .map(|e| {
+                let mut out = Vec::new();
+                g.entity_key_into(e, &mut Vec::new(), &mut out, 0);
+                out
+            })
+            .collect();
+        g
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
@@ -340,9 +351,7 @@ impl<'p> Graph<'p> {
     /// The key of an entity, relative to itself: a weak entity's key starts
     /// with its owner's key, reached through the identifying relationship.
     pub fn entity_key(&self, e: usize) -> Vec<Reached> {
-        let mut out = Vec::new();
-        self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
-        out
+        self.keys.get(e).cloned().unwrap_or_default()
     }
 
     fn entity_key_into(
@@ -410,17 +419,20 @@ impl<'p> Graph<'p> {
         let Some(n) = self.walk(start, path) else {
             return vec![];
         };
-        self.node_key(n)
-            .into_iter()
-            .map(|k| {
-                let mut p: Vec<Edge> = path.iter().copied().chain(k.path).collect();
-                self.normalize_path(&mut p);
-                Reached {
-                    attr: k.attr,
-                    path: p,
-                }
-            })
-            .collect()
+        let extend = |k: &Reached| {
+            let mut p: Vec<Edge> = Vec::with_capacity(path.len() + k.path.len());
+            p.extend_from_slice(path);
+            p.extend_from_slice(&k.path);
+            self.normalize_path(&mut p);
+            Reached {
+                attr: k.attr,
+                path: p,
+            }
+        };
+        match n {
+            NodeId::Entity(e) => self.keys[e].iter().map(extend).collect(),
+            NodeId::Rel(_) => self.node_key(n).iter().map(extend).collect(),
+        }
     }
 
     /// Resolves a reference from the rows' node.
