@@ -239,6 +239,13 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
         .map(|(_, c)| c)
 }
 
+/// `; did you mean "x"?` for the closest candidate, or nothing.
+pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(wanted, candidates)
+        .map(|s| format!("; did you mean \"{s}\"?"))
+        .unwrap_or_default()
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().take(64).collect();
     let b: Vec<char> = b.chars().take(64).collect();

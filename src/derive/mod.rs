@@ -917,9 +917,7 @@ fn apply_decision(
 }
 
 fn missing(path: &str, query: &str, field: &str, col: &str, t: &Table) -> Problem {
-    let hint = crate::naming::closest(col, t.columns.iter().map(|c| c.name.as_str()))
-        .map(|s| format!("; did you mean \"{s}\"?"))
-        .unwrap_or_default();
+    let hint = crate::naming::did_you_mean(col, t.columns.iter().map(|c| c.name.as_str()));
     Problem {
         path: format!("{path}.{field}"),
         message: format!("no column \"{col}\" in the table of {query}{hint}"),

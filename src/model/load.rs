@@ -223,9 +223,7 @@ impl Checker {
                 if let Some(p) = path.take() {
                     at = p();
                 }
-                let hint = naming::closest(&u, udts.iter().copied())
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
+                let hint = crate::naming::did_you_mean(&u, udts.iter().copied());
                 self.add(at.clone(), format!("no type \"{u}\"{hint}"));
             }
         }
@@ -349,9 +347,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         for (j, k) in e.key.iter().enumerate() {
             match e.attributes.iter().find(|a| &a.name == k) {
                 None => {
-                    let hint = naming::closest(k, e.attributes.iter().map(|a| a.name.as_str()))
-                        .map(|s| format!("; did you mean \"{s}\"?"))
-                        .unwrap_or_default();
+                    let hint = crate::naming::did_you_mean(
+                        k,
+                        e.attributes.iter().map(|a| a.name.as_str()),
+                    );
                     c.add(
                         format!("{path}.key[{j}]"),
                         format!("no attribute \"{k}\" on entity {}{hint}", e.name),
@@ -412,9 +411,10 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         }
         for (field, name) in [("from", &r.from), ("to", &r.to)] {
             if graph.entity_index(name).is_none() {
-                let hint = naming::closest(name, project.entities.iter().map(|e| e.name.as_str()))
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
+                let hint = crate::naming::did_you_mean(
+                    name,
+                    project.entities.iter().map(|e| e.name.as_str()),
+                );
                 c.add(
                     format!("{path}.{field}"),
                     format!("no entity \"{name}\"{hint}"),
@@ -455,9 +455,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 .iter()
                 .map(|e| e.name.as_str())
                 .chain(project.relationships.iter().map(|r| r.name.as_str()));
-            let hint = naming::closest(&q.rows, names)
-                .map(|s| format!("; did you mean \"{s}\"?"))
-                .unwrap_or_default();
+            let hint = crate::naming::did_you_mean(&q.rows, names);
             c.add(
                 format!("{path}.rows"),
                 format!("no entity or relationship \"{}\"{hint}", q.rows),
@@ -527,11 +525,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
         .iter()
         .map(|q| (q.id.as_str(), q.rows.as_str()))
         .collect();
-    let query_hint = |id: &str| {
-        naming::closest(id, query_ids.iter().copied())
-            .map(|s| format!("; did you mean \"{s}\"?"))
-            .unwrap_or_default()
-    };
+    let query_hint = |id: &str| crate::naming::did_you_mean(id, query_ids.iter().copied());
     for (i, id) in project.workflow.entry.iter().enumerate() {
         if !query_ids.contains(id.as_str()) {
             c.add(

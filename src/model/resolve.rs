@@ -786,8 +786,5 @@ impl<'p> Graph<'p> {
 }
 
 fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    match crate::naming::closest(wanted, names) {
-        Some(s) => format!("{msg}; did you mean \"{s}\"?"),
-        None => msg,
-    }
+    msg + &crate::naming::did_you_mean(wanted, names)
 }
