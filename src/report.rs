@@ -101,6 +101,42 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             }
         }
     }
+    let writes: Vec<_> = a
+        .model
+        .writes
+        .iter()
+        .filter(|w| w.insert.len() > 1 || w.update.iter().any(|u| u.tables.len() > 1))
+        .collect();
+    if !writes.is_empty() {
+        let _ = writeln!(s, "\nwrite paths (items stored in more than one table):");
+        for w in writes {
+            let _ = writeln!(
+                s,
+                "  {}: an insert writes {}",
+                for_terminal(&w.item),
+                for_terminal(&w.insert.join(", "))
+            );
+            for u in w.update.iter().filter(|u| u.tables.len() > 1) {
+                let tables: Vec<String> = u
+                    .tables
+                    .iter()
+                    .map(|(t, key)| {
+                        if *key {
+                            format!("{t} (key: delete + insert)")
+                        } else {
+                            t.clone()
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "    update {}: {}",
+                    for_terminal(&u.attribute),
+                    for_terminal(&tables.join(", "))
+                );
+            }
+        }
+    }
     let unserved: Vec<&str> = a
         .model
         .plans

@@ -1157,8 +1157,7 @@ fn write_paths(
                 .collect(),
         })
         .collect();
-    // One pass over the tables: an insert of an item writes every table
-    // whose rows it is and every table holding its attributes.
+    // One pass over the tables and their columns.
     for (ti, t) in tables.iter().enumerate() {
         let mut touched: Vec<usize> = vec![slot(roots[ti])];
         for (c, id) in t.columns.iter().zip(ids[ti]) {
@@ -1167,11 +1166,29 @@ fn write_paths(
                 AttrId::Entity(e, i) => (NodeId::Entity(e), i),
                 AttrId::Rel(x, i) => (NodeId::Rel(x), i),
             };
-            let s = slot(node);
-            if !touched.contains(&s) {
-                touched.push(s);
+            // An insert writes the table when the item is one of the things
+            // its rows are made of: the rows themselves, or a node reached
+            // through a to-many step (a child or the other side of an m:n).
+            // Pushed-down parent attributes are only written by updates.
+            for (i, e) in r.path.iter().enumerate() {
+                if graph.fanout(*e).many {
+                    let end = (i + 1 < r.path.len() && matches!(r.path[i + 1], Edge::Leave(..)))
+                        .then_some(i + 2)
+                        .unwrap_or(i + 1);
+                    for n in [
+                        graph.walk(roots[ti], &r.path[..=i]),
+                        graph.walk(roots[ti], &r.path[..end]),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    {
+                        if !touched.contains(&slot(n)) {
+                            touched.push(slot(n));
+                        }
+                    }
+                }
             }
-            let entry = &mut out[s].update[idx].tables;
+            let entry = &mut out[slot(node)].update[idx].tables;
             if !entry.iter().any(|(name, _)| name == &t.name) {
                 entry.push((t.name.clone(), c.role.is_key()));
             }
