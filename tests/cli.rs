@@ -17,15 +17,30 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn alternatives_prints_the_matrix_of_a_query() {
-    let (code, out, _) = run(&["alternatives", "sample-projects/devices-options.cqlm.ron", "Q1"]);
+    let (code, out, _) = run(&[
+        "alternatives",
+        "sample-projects/devices-options.cqlm.ron",
+        "Q1",
+    ]);
     assert_eq!(code, 0);
-    assert!(out.contains("option4: PRIMARY KEY ((device_id, date), timestamp)"), "{out}");
-    assert!(out.lines().any(|l| l.trim_start().starts_with("Q2") && l.contains("yes")), "{out}");
+    assert!(
+        out.contains("option4: PRIMARY KEY ((device_id, date), timestamp)"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("Q2") && l.contains("yes")),
+        "{out}"
+    );
 }
 
 #[test]
 fn alternatives_of_an_unknown_query_is_a_usage_error() {
-    let (code, _, err) = run(&["alternatives", "sample-projects/devices-options.cqlm.ron", "Q11"]);
+    let (code, _, err) = run(&[
+        "alternatives",
+        "sample-projects/devices-options.cqlm.ron",
+        "Q11",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("no query Q11; did you mean Q1?"), "{err}");
 }
@@ -35,7 +50,14 @@ fn rules_lists_every_rule_once() {
     let (code, out, _) = run(&["rules"]);
     assert_eq!(code, 0);
     for r in cqlmodel::diagnose::RULES {
-        assert_eq!(out.lines().filter(|l| l.starts_with(&format!("{} ", r.id))).count(), 1, "{}", r.id);
+        assert_eq!(
+            out.lines()
+                .filter(|l| l.starts_with(&format!("{} ", r.id)))
+                .count(),
+            1,
+            "{}",
+            r.id
+        );
     }
 }
 
@@ -43,7 +65,10 @@ fn rules_lists_every_rule_once() {
 fn derive_shows_markers_queries_and_estimates() {
     let (code, out, _) = run(&["derive", "sample-projects/hotel.cqlm.ron"]);
     assert_eq!(code, 0);
-    assert!(out.contains("available_rooms_by_hotel_date  (rows: AvailableRoom; serves Q4)"), "{out}");
+    assert!(
+        out.contains("available_rooms_by_hotel_date  (rows: AvailableRoom; serves Q4)"),
+        "{out}"
+    );
     assert!(out.contains("  C↑  date"), "{out}");
     assert!(out.contains("Nr 73,000"), "{out}");
 }

@@ -23,8 +23,20 @@ fn readme_example_loads_derives_and_checks_clean() {
 #[test]
 fn readme_opens_with_the_two_setup_commands() {
     let readme = include_str!("../README.md");
-    let block: Vec<&str> = readme.lines().skip_while(|l| !l.starts_with("```sh")).skip(1).take(2).collect();
-    assert!(block[0].starts_with("cargo run --release -- sample-projects/hotel.cqlm.ron"), "{block:?}");
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("```sh"))
+        .skip(1)
+        .take(2)
+        .collect();
+    assert!(
+        block[0].starts_with("cargo run --release -- sample-projects/hotel.cqlm.ron"),
+        "{block:?}"
+    );
     assert!(block[1].starts_with("cargo test"), "{block:?}");
-    assert!(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/sample-projects/hotel.cqlm.ron")).exists());
+    assert!(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/hotel.cqlm.ron"
+    ))
+    .exists());
 }
