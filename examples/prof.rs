@@ -2,6 +2,9 @@
 //! instruction counts under `valgrind --tool=callgrind` (repeatable on a
 //! busy machine, unlike wall time):
 //! `valgrind --tool=callgrind target/release/examples/prof`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let p = cqlmodel::model::synthetic::project(1000, 1000, 7);
     let m = cqlmodel::derive::derive(&p);
