@@ -3,9 +3,11 @@
 //! loop uses.
 
 use cqlmodel::derive::Role;
-use cqlmodel::model::{load, Dir};
-use cqlmodel::tui::app::{App, Focus};
+use cqlmodel::derive::Source;
+use cqlmodel::model::{load, Dir, ExtraKind, Period, Project};
+use cqlmodel::tui::app::{App, BottomView, Focus};
 use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::popup::Popup;
 use cqlmodel::tui::{handle_event, start, view, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::backend::TestBackend;
@@ -164,6 +166,9 @@ fn hotel_copy(dir: &Path) -> std::path::PathBuf {
 
 fn select_query(app: &mut App, id: &str) {
     press(app, '/');
+    for _ in 0..8 {
+        key(app, KeyCode::Backspace, KeyModifiers::NONE);
+    }
     typed(app, id);
     enter(app);
     assert_eq!(app.focus, Focus::Workflow);
@@ -284,12 +289,24 @@ fn table_decisions_from_the_table_pane() {
     select_query(&mut app, "Q4");
     key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(app.focus, Focus::Tables);
-    press(&mut app, 'b'); // bucket by a date column
-    enter(&mut app); // the only temporal column: date
+    press(&mut app, 'b'); // bucket periods, through the refinement path
     typed(&mut app, "month");
-    enter(&mut app);
+    enter(&mut app); // preview
+    assert!(matches!(app.popups.last(), Some(Popup::Preview(_))));
+    enter(&mut app); // apply
     let d = app.project.decision("Q4").expect("decision");
     assert_eq!(d.partition_extra.len(), 1);
+    assert!(
+        matches!(
+            d.partition_extra[0].kind,
+            ExtraKind::Bucket {
+                period: Period::Month,
+                ..
+            }
+        ),
+        "{:?}",
+        d.partition_extra
+    );
     let t = app
         .analysis
         .model
@@ -346,5 +363,252 @@ fn time_to_first_frame() {
     println!(
         "start to first frame (hotel sample, debug build): {:?}",
         t0.elapsed()
+    );
+}
+
+fn sample(name: &str) -> Project {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-projects")
+        .join(name);
+    load::read(&path).expect("sample loads")
+}
+
+/// The logs sample without Q1's day bucket: its partitions grow forever.
+fn logs_without_bucket(dir: &Path) -> std::path::PathBuf {
+    let mut p = sample("logs.cqlm.ron");
+    p.decision_mut("Q1")
+        .partition_extra
+        .retain(|x| !matches!(x.kind, ExtraKind::Bucket { .. }));
+    let file = dir.join("logs.cqlm.ron");
+    std::fs::write(&file, load::to_string(&p)).expect("write");
+    file
+}
+
+fn q1_table(app: &App) -> &cqlmodel::derive::Table {
+    app.analysis.model.table_of("Q1").expect("Q1 has a table")
+}
+
+fn unbounded_q1(app: &App) -> Option<usize> {
+    let table = q1_table(app).name.clone();
+    app.analysis.diagnostics.iter().position(|d| {
+        d.rule == "unbounded-partition"
+            && cqlmodel::report::subject_label(&d.subject).contains(&table)
+    })
+}
+
+#[test]
+fn bucket_refinement_from_the_diagnostics_pane_and_undo() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(
+        Launch::Open(logs_without_bucket(tmp.path())),
+        dirs(tmp.path()),
+    )
+    .expect("start");
+    let before = app.project.clone();
+    let at = unbounded_q1(&app).expect("an unbounded-partition diagnostic on Q1's table");
+    assert!(app.analysis.diagnostics[at].refinement.is_some());
+    assert!(!q1_table(&app)
+        .columns
+        .iter()
+        .any(|c| matches!(c.source, Source::Bucket { .. })));
+
+    // Diagnostics view, bottom pane, down to the diagnostic, f.
+    press(&mut app, '1');
+    while app.focus != Focus::Bottom {
+        key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    }
+    assert_eq!(app.bottom, BottomView::Diagnostics);
+    for _ in 0..at {
+        press(&mut app, 'j');
+    }
+    press(&mut app, 'f');
+    assert!(
+        matches!(app.popups.last(), Some(Popup::Preview(_))),
+        "{:?}",
+        app.status
+    );
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("Goes away"), "{s}");
+    assert!(s.contains("unbounded-partition"), "{s}");
+    // Esc cancels: nothing changed.
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project, before);
+    // f again, Enter applies.
+    press(&mut app, 'f');
+    enter(&mut app);
+    assert!(app.popups.is_empty());
+    assert_eq!(unbounded_q1(&app), None, "{:?}", app.analysis.diagnostics);
+    let bucket = q1_table(&app)
+        .partition_key()
+        .find(|c| matches!(c.source, Source::Bucket { .. }))
+        .expect("a bucket column in the partition key")
+        .name
+        .clone();
+    let table = q1_table(&app).name.clone();
+    assert!(app.changed.contains(&table), "{:?}", app.changed);
+    assert!(app.dirty);
+    let s = screen(&app, 160, 60);
+    assert!(s.contains(&format!("K {bucket}")), "{s}");
+    // u restores the unbucketed table and its diagnostic.
+    press(&mut app, 'u');
+    assert_eq!(app.project, before);
+    assert!(unbounded_q1(&app).is_some());
+    assert!(!app.dirty);
+}
+
+#[test]
+fn refine_menu_offers_periods_and_applies_the_chosen_one() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(
+        Launch::Open(logs_without_bucket(tmp.path())),
+        dirs(tmp.path()),
+    )
+    .expect("start");
+    select_query(&mut app, "Q1");
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(app.focus, Focus::Tables);
+    press(&mut app, 'R');
+    let Some(Popup::Picker(pk)) = app.popups.last() else {
+        panic!("the refine menu opens");
+    };
+    // The proposed period is preselected; every other period is offered.
+    assert!(pk.items[pk.cursor].contains("(proposed)"), "{:?}", pk.items);
+    for p in Period::ALL {
+        assert!(
+            pk.items
+                .iter()
+                .any(|i| i.contains(&format!("{} bucket", p.name()))),
+            "{p:?}: {:?}",
+            pk.items
+        );
+    }
+    assert!(pk.items.iter().any(|i| i.contains("shard")));
+    typed(&mut app, "week bucket");
+    enter(&mut app);
+    assert!(matches!(app.popups.last(), Some(Popup::Preview(_))));
+    enter(&mut app);
+    let d = app.project.decision("Q1").expect("decision");
+    assert!(d.partition_extra.iter().any(|x| matches!(
+        x.kind,
+        ExtraKind::Bucket {
+            period: Period::Week,
+            ..
+        }
+    )));
+    press(&mut app, 'u');
+    assert!(!app.dirty);
+}
+
+#[test]
+fn alternatives_popup_sets_and_clears_the_candidate() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("devices.cqlm.ron");
+    std::fs::write(&file, load::to_string(&sample("devices-options.cqlm.ron"))).expect("write");
+    let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");
+    let in_use = |app: &App| {
+        app.project
+            .decision("Q1")
+            .and_then(|d| d.use_candidate.clone())
+    };
+    assert_eq!(in_use(&app).as_deref(), Some("option2"));
+    select_query(&mut app, "Q1");
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    press(&mut app, 'A');
+    let Some(Popup::Alternatives(a)) = app.popups.last() else {
+        panic!("the alternatives popup opens");
+    };
+    assert_eq!(a.matrix.options[a.col].name, "option2");
+    let s = screen(&app, 160, 50);
+    assert!(s.contains("option4"), "{s}");
+    // → to option3, Enter uses it.
+    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    enter(&mut app);
+    assert!(app.popups.is_empty());
+    assert_eq!(in_use(&app).as_deref(), Some("option3"));
+    // c clears it: the derived key.
+    press(&mut app, 'A');
+    press(&mut app, 'c');
+    assert_eq!(in_use(&app), None);
+    press(&mut app, 'u');
+    assert_eq!(in_use(&app).as_deref(), Some("option3"));
+    press(&mut app, 'u');
+    assert_eq!(in_use(&app).as_deref(), Some("option2"));
+}
+
+#[test]
+fn split_keeps_an_identical_query_apart_and_undoes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut p = load::from_str(cqlmodel::tui::SAMPLE).expect("sample");
+    let mut twin = p.query("Q1").expect("Q1").clone();
+    twin.id = "Q99".into();
+    twin.text = "Find hotels near a point of interest, again".into();
+    p.queries.push(twin);
+    let file = tmp.path().join("twins.cqlm.ron");
+    std::fs::write(&file, load::to_string(&p)).expect("write");
+    let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");
+    let tables = app.analysis.model.tables.len();
+    let shared = app.analysis.model.table_of("Q99").expect("table").clone();
+    assert_eq!(shared.queries, ["Q1", "Q99"]);
+
+    // In the Tables pane, x splits the other queries off the table.
+    select_query(&mut app, "Q99");
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(app.focus, Focus::Tables);
+    press(&mut app, 'x');
+    assert!(app.project.decision("Q99").is_some_and(|d| d.separate));
+    assert_eq!(app.analysis.model.tables.len(), tables + 1);
+    assert_ne!(
+        app.analysis.model.table_of("Q99").expect("own").name,
+        shared.name
+    );
+    press(&mut app, 'u');
+    assert_eq!(app.analysis.model.tables.len(), tables);
+    assert!(app.project.decision("Q99").is_none());
+
+    // In the Workflow pane, x on the query itself does the same.
+    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    select_query(&mut app, "Q99");
+    press(&mut app, 'x');
+    assert!(app.project.decision("Q99").is_some_and(|d| d.separate));
+    // Again: nothing left to split.
+    press(&mut app, 'x');
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("nothing to split")),
+        "{:?}",
+        app.status
+    );
+}
+
+#[test]
+fn split_undoes_served_by_merges() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("devices.cqlm.ron");
+    std::fs::write(&file, load::to_string(&sample("devices-options.cqlm.ron"))).expect("write");
+    let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");
+    let tables = app.analysis.model.tables.len();
+    select_query(&mut app, "Q1");
+    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    press(&mut app, 'x');
+    for q in ["Q2", "Q3", "Q4"] {
+        assert!(
+            app.project
+                .decision(q)
+                .and_then(|d| d.served_by.as_ref())
+                .is_none(),
+            "{q}"
+        );
+    }
+    assert!(app.analysis.model.tables.len() > tables);
+    press(&mut app, 'u');
+    assert_eq!(app.analysis.model.tables.len(), tables);
+    assert_eq!(
+        app.project
+            .decision("Q2")
+            .and_then(|d| d.served_by.clone())
+            .as_deref(),
+        Some("Q1")
     );
 }

@@ -1,22 +1,27 @@
 //! Snapshot tests of the workbench screens on the hotel sample, drawn by the
 //! real drawing code on ratatui's TestBackend at 120×40 and 80×24.
 
-use cqlmodel::tui::app::App;
+use cqlmodel::model::{load, ExtraKind, Project};
+use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::{handle_event, start, view, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-fn press(app: &mut App, c: char) {
+fn key(app: &mut App, code: KeyCode) {
     handle_event(
         app,
         Event::Key(KeyEvent::new_with_kind(
-            KeyCode::Char(c),
+            code,
             KeyModifiers::NONE,
             KeyEventKind::Press,
         )),
     );
+}
+
+fn press(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c));
 }
 
 /// The sample with Q7 selected (it has a review note and a table).
@@ -65,4 +70,64 @@ fn screens_120x40() {
 #[test]
 fn screens_80x24() {
     screens(80, 24);
+}
+
+fn dirs(tmp: &std::path::Path) -> Dirs {
+    Dirs {
+        config: Some(tmp.join("config")),
+        data: Some(tmp.join("data")),
+    }
+}
+
+fn sample(name: &str) -> Project {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-projects")
+        .join(name);
+    load::read(&path).expect("sample loads")
+}
+
+fn open(tmp: &std::path::Path, p: &Project) -> App {
+    let file = tmp.join("project.cqlm.ron");
+    std::fs::write(&file, load::to_string(p)).expect("write");
+    start(Launch::Open(file), dirs(tmp)).expect("start")
+}
+
+/// The preview of the logs sample's day bucket, taken away and proposed
+/// again by the unbounded-partition diagnostic.
+#[test]
+fn refine_preview_120x40() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut p = sample("logs.cqlm.ron");
+    p.decision_mut("Q1")
+        .partition_extra
+        .retain(|x| !matches!(x.kind, ExtraKind::Bucket { .. }));
+    let mut a = open(tmp.path(), &p);
+    let at = a
+        .analysis
+        .diagnostics
+        .iter()
+        .position(|d| d.rule == "unbounded-partition" && d.refinement.is_some())
+        .expect("a refinement to preview");
+    press(&mut a, '1');
+    while a.focus != Focus::Bottom {
+        key(&mut a, KeyCode::Tab);
+    }
+    for _ in 0..at {
+        press(&mut a, 'j');
+    }
+    press(&mut a, 'f');
+    insta::assert_snapshot!("refine_preview_120x40", render(&a, 120, 40));
+}
+
+/// The alternatives of the devices sample's events table.
+#[test]
+fn alternatives_120x40() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut a = open(tmp.path(), &sample("devices-options.cqlm.ron"));
+    while a.focus != Focus::Tables {
+        key(&mut a, KeyCode::Tab);
+    }
+    press(&mut a, 'g');
+    press(&mut a, 'A');
+    insta::assert_snapshot!("alternatives_120x40", render(&a, 120, 40));
 }

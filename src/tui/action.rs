@@ -7,13 +7,13 @@ use super::app::{App, BottomView, Focus, Row};
 use super::edit::{self, Item};
 use super::keymap::Command;
 use super::popup::{
-    self, Confirm, EditTarget, Editor, Info, Input, InputPurpose, Outcome, Pick, Picker, Popup,
+    self, Alternatives, Confirm, EditTarget, Editor, Info, Input, InputPurpose, Outcome, Pick,
+    Picker, Popup, RefinePreview,
 };
 use crate::derive::{Role, Source};
+use crate::diagnose::Refinement;
 use crate::model::resolve::{Graph, NodeId};
-use crate::model::{
-    Dir, ExtraColumn, ExtraKind, Note, Order, Period, Project, Query, Range, Target, Transition,
-};
+use crate::model::{Dir, Note, Order, Period, Project, Query, Range, Target, Transition};
 use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use std::path::PathBuf;
 
@@ -39,10 +39,14 @@ pub enum Edit {
     AddTransition(String, String),
     ToggleEntry(usize),
     PinName(String, String),
-    AddBucket(String, String, Period),
-    AddShard(String, String),
+    /// A refinement of a table's decision (bucket, shard, promotion…).
+    Refine(Refinement),
+    /// The candidate key the table of a query uses; `None` is the derived key.
+    UseCandidate(String, Option<String>),
     Flip(String, String),
     Merge(Vec<String>, String),
+    /// Gives these queries tables of their own: undoes `served_by` merges
+    /// and keeps automatically shared tables apart (`separate`).
     Split(Vec<String>),
     Replace(EditTarget, String),
     AddNote(Target, String),
@@ -54,6 +58,8 @@ pub enum Action {
     Command(Command),
     Edit(Edit),
     OpenPicker(Picker),
+    /// Shows what a refinement would do; its popup applies it.
+    PreviewRefinement(Refinement),
     PickRowsForNewQuery(String),
     SetFilter(Focus, String),
     Save {
@@ -155,6 +161,11 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         }
         Action::OpenPicker(p) => {
             app.popups.push(Popup::Picker(p));
+            vec![]
+        }
+        Action::PreviewRefinement(r) => {
+            let preview = crate::refine::preview(&app.project, &r);
+            app.popups.push(Popup::Preview(RefinePreview::new(preview)));
             vec![]
         }
         Action::PickRowsForNewQuery(text) => {
@@ -309,11 +320,12 @@ fn edit_label(app: &App, e: &Edit) -> String {
         Edit::AddTransition(a, b) => format!("transition {a} → {b}"),
         Edit::ToggleEntry(i) => format!("{} entry point", q(i)),
         Edit::PinName(_, n) => format!("pinned name {n}"),
-        Edit::AddBucket(..) => "added bucket".into(),
-        Edit::AddShard(..) => "added shard".into(),
+        Edit::Refine(r) => r.label(),
+        Edit::UseCandidate(q, None) => format!("{q}'s table uses the derived key"),
+        Edit::UseCandidate(q, Some(c)) => format!("{q}'s table uses key {c}"),
         Edit::Flip(_, c) => format!("flipped {c}"),
         Edit::Merge(_, into) => format!("merged into {into}'s table"),
-        Edit::Split(_) => "split".into(),
+        Edit::Split(q) => format!("split {} into own tables", q.join(", ")),
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
     }
@@ -514,26 +526,8 @@ pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
             }
         }
         Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
-        Edit::AddBucket(q, source, period) => {
-            let column = format!("{source}_{}", period.name());
-            p.decision_mut(q).partition_extra.push(ExtraColumn {
-                column,
-                kind: ExtraKind::Bucket {
-                    source: source.clone(),
-                    period: *period,
-                },
-            });
-        }
-        Edit::AddShard(q, count) => {
-            let count: u32 = count
-                .trim()
-                .parse()
-                .map_err(|_| format!("\"{count}\" is not a shard count (a whole number)"))?;
-            p.decision_mut(q).partition_extra.push(ExtraColumn {
-                column: "shard".into(),
-                kind: ExtraKind::Shard { count },
-            });
-        }
+        Edit::Refine(r) => *p = crate::refine::apply(p, r)?,
+        Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate = name.clone(),
         Edit::Flip(q, column) => {
             let d = p.decision_mut(q);
             match d.flip.iter().position(|c| c == column) {
@@ -552,14 +546,28 @@ pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
             }
         }
         Edit::Split(queries) => {
-            let mut any = false;
+            let mut changed = false;
             for q in queries {
                 if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
-                    any |= d.served_by.take().is_some();
+                    changed |= d.served_by.take().is_some();
                 }
             }
-            if !any {
-                return Err("no query of this table is merged by a decision; queries needing the same table share it".into());
+            // Queries that need exactly the same table still share it:
+            // `separate` keeps theirs apart.
+            let m = crate::derive::derive(p);
+            for q in queries {
+                let shared = m
+                    .plan(q)
+                    .and_then(|pl| pl.table)
+                    .and_then(|t| m.tables.get(t))
+                    .is_some_and(|t| t.queries.len() > 1);
+                if shared && !p.decision(q).is_some_and(|d| d.separate) {
+                    p.decision_mut(q).separate = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Err("the queries have tables of their own already".into());
             }
         }
         Edit::Replace(target, text) => target.replace(p, text)?,
@@ -839,41 +847,11 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
                 )));
             }
         }
-        C::Bucket => {
-            if let Some(t) = app.current_table() {
-                let table = &app.analysis.model.tables[t];
-                let items: Vec<String> = table
-                    .columns
-                    .iter()
-                    .filter(|c| c.ty.is_temporal())
-                    .map(|c| c.name.clone())
-                    .collect();
-                if items.is_empty() {
-                    app.error(format!(
-                        "{} has no date or time column to bucket by; try a shard (s)",
-                        table.name
-                    ));
-                } else {
-                    let origin = table.origin.clone();
-                    app.popups.push(Popup::Picker(Picker::single(
-                        "Bucket by which column?",
-                        items,
-                        Pick::BucketSource(origin),
-                    )));
-                }
-            }
-        }
-        C::Shard => {
-            if let Some(t) = app.current_table() {
-                let origin = app.analysis.model.tables[t].origin.clone();
-                app.popups.push(Popup::Input(Input::new(
-                    "Shard the partition",
-                    "number of shards (the writer picks one of 0..N)",
-                    "4",
-                    InputPurpose::Shard(origin),
-                )));
-            }
-        }
+        C::Bucket => refine_menu(app, Some(RefineKind::Bucket)),
+        C::Shard => refine_menu(app, Some(RefineKind::Shard)),
+        C::Refine => refine_menu(app, None),
+        C::Fix => return fix(app),
+        C::Alternatives => alternatives(app),
         C::Flip => match app.selected_item() {
             Some(Item::Column(t, ci)) => {
                 let table = &app.analysis.model.tables[t];
@@ -912,12 +890,7 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
                 }
             }
         }
-        C::Split => {
-            if let Some(t) = app.current_table() {
-                let queries = app.analysis.model.tables[t].queries.clone();
-                return vec![Action::Edit(Edit::Split(queries))];
-            }
-        }
+        C::Split => return split(app),
         C::CqlScope => {
             app.cql_all = !app.cql_all;
             app.bottom = BottomView::Cql;
@@ -934,6 +907,177 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
         },
     }
     vec![]
+}
+
+/// Which refinements a menu offers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RefineKind {
+    Bucket,
+    Shard,
+}
+
+/// Shard counts offered besides the proposed one.
+const SHARD_COUNTS: [u32; 5] = [2, 4, 8, 16, 32];
+
+/// The refinements of the selected table, the proposed bucket period first
+/// (and preselected) with the other periods after it; choosing one shows
+/// its preview.
+fn refine_menu(app: &mut App, only: Option<RefineKind>) {
+    let Some(t) = app.current_table() else {
+        return app.error("select a table first");
+    };
+    let table = &app.analysis.model.tables[t];
+    let origin = table.origin.clone();
+    let mut list = crate::refine::options(&app.project, &origin);
+    let mut proposed = None;
+    if let Some(pos) = list
+        .iter()
+        .position(|r| matches!(r, Refinement::AddBucket { .. }))
+    {
+        if let Refinement::AddBucket {
+            query,
+            source,
+            period,
+            ..
+        } = list[pos].clone()
+        {
+            proposed = Some(list[pos].clone());
+            let others: Vec<Refinement> = Period::ALL
+                .into_iter()
+                .filter(|p| *p != period)
+                .map(|p| Refinement::AddBucket {
+                    query: query.clone(),
+                    column: crate::diagnose::partition_extra_name(table, p.name()),
+                    source: source.clone(),
+                    period: p,
+                })
+                .collect();
+            list.splice(pos + 1..pos + 1, others);
+        }
+    }
+    if let Some(pos) = list
+        .iter()
+        .position(|r| matches!(r, Refinement::AddShard { .. }))
+    {
+        if let Refinement::AddShard {
+            query,
+            column,
+            count,
+        } = list[pos].clone()
+        {
+            let others: Vec<Refinement> = SHARD_COUNTS
+                .into_iter()
+                .filter(|c| *c != count)
+                .map(|c| Refinement::AddShard {
+                    query: query.clone(),
+                    column: column.clone(),
+                    count: c,
+                })
+                .collect();
+            list.splice(pos + 1..pos + 1, others);
+        }
+    }
+    let name = table.name.clone();
+    list.retain(|r| match only {
+        Some(RefineKind::Bucket) => matches!(r, Refinement::AddBucket { .. }),
+        Some(RefineKind::Shard) => matches!(r, Refinement::AddShard { .. }),
+        None => true,
+    });
+    if list.is_empty() {
+        let what = match only {
+            Some(RefineKind::Bucket) => "no date or time column to bucket by",
+            Some(RefineKind::Shard) => "a shard already",
+            None => "no refinement that applies",
+        };
+        return app.error(format!("{name} has {what}"));
+    }
+    let items = list
+        .iter()
+        .map(|r| {
+            if Some(r) == proposed.as_ref() {
+                format!("{} (proposed)", r.label())
+            } else {
+                r.label()
+            }
+        })
+        .collect();
+    let mut pk = Picker::single(
+        &format!("Refine {name} — Enter previews"),
+        items,
+        Pick::Refine(list.clone()),
+    );
+    pk.cursor = proposed
+        .and_then(|p| list.iter().position(|r| *r == p))
+        .unwrap_or(0);
+    app.popups.push(Popup::Picker(pk));
+}
+
+/// The one-key fix of the selected diagnostic: its refinement's preview.
+fn fix(app: &mut App) -> Vec<Action> {
+    if app.bottom != BottomView::Diagnostics {
+        app.info("f fixes the selected diagnostic: 1 shows the diagnostics");
+        return vec![];
+    }
+    let d = &app.analysis.diagnostics;
+    let Some(x) = d.get(app.bottom_scroll.min(d.len().saturating_sub(1))) else {
+        app.info("no diagnostics: nothing to fix");
+        return vec![];
+    };
+    match x.refinement.clone() {
+        Some(r) => vec![Action::PreviewRefinement(r)],
+        None => {
+            let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix);
+            app.error(msg);
+            vec![]
+        }
+    }
+}
+
+/// The alternatives matrix of the selected table's rows.
+fn alternatives(app: &mut App) {
+    let Some(q) = app
+        .current_table()
+        .and_then(|t| app.analysis.model.tables.get(t))
+        .map(|t| t.origin.clone())
+    else {
+        return app.error("select a table first");
+    };
+    let m = crate::alternatives::matrix(&app.project, &q);
+    app.popups.push(Popup::Alternatives(Alternatives::new(m)));
+}
+
+/// Gives queries sharing a table their own: the selected query (in the
+/// Workflow pane) or every query but the table's origin.
+fn split(app: &mut App) -> Vec<Action> {
+    let Some(t) = app.current_table() else {
+        app.error("select a table or a query first");
+        return vec![];
+    };
+    let table = &app.analysis.model.tables[t];
+    let picked = match app.selected_item() {
+        Some(Item::Query(_) | Item::Transition(_)) => app
+            .current_query()
+            .map(|q| app.project.queries[q].id.clone()),
+        _ => None,
+    };
+    let queries: Vec<String> = match picked {
+        Some(q) if q != table.origin => vec![q],
+        _ => table
+            .queries
+            .iter()
+            .filter(|q| **q != table.origin)
+            .cloned()
+            .collect(),
+    };
+    if queries.is_empty() {
+        let msg = format!(
+            "{} serves only {}: nothing to split",
+            table.name, table.origin
+        );
+        app.info(msg);
+        return vec![];
+    }
+    vec![Action::Edit(Edit::Split(queries))]
 }
 
 /// Where an item lands after a move, so the selection follows it.

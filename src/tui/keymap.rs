@@ -75,9 +75,12 @@ pub enum Command {
     Flip,
     Merge,
     Split,
+    Refine,
+    Alternatives,
     // Bottom
     CqlScope,
     AddNote,
+    Fix,
 }
 
 impl Command {
@@ -125,6 +128,9 @@ impl Command {
             Flip => "flip",
             Merge => "merge",
             Split => "split",
+            Refine => "refine",
+            Alternatives => "alternatives",
+            Fix => "fix",
             CqlScope => "cql_scope",
             AddNote => "add_note",
         }
@@ -433,6 +439,13 @@ impl Default for Keymap {
                 "make the query an entry point or not",
                 None,
             ),
+            b(
+                Workflow,
+                &[c('x')],
+                C::Split,
+                "give the query a table of its own (undo sharing)",
+                None,
+            ),
             b(Workflow, &[c('K')], C::MoveUp, "move the item up", None),
             b(Workflow, &[c('J')], C::MoveDown, "move the item down", None),
             b(
@@ -451,16 +464,30 @@ impl Default for Keymap {
             ),
             b(
                 Tables,
+                &[c('R')],
+                C::Refine,
+                "refine the table: bucket, shard, promote, timeuuid, collection… (preview first)",
+                Some("refine"),
+            ),
+            b(
+                Tables,
+                &[c('A')],
+                C::Alternatives,
+                "alternatives: derived and candidate keys against every query",
+                Some("alternatives"),
+            ),
+            b(
+                Tables,
                 &[c('b')],
                 C::Bucket,
-                "add a time bucket to the partition key",
-                Some("bucket"),
+                "time bucket periods for the partition key (preview first)",
+                None,
             ),
             b(
                 Tables,
                 &[c('s')],
                 C::Shard,
-                "add a shard column to the partition key",
+                "shard counts for the partition key (preview first)",
                 None,
             ),
             b(
@@ -481,7 +508,7 @@ impl Default for Keymap {
                 Tables,
                 &[c('x')],
                 C::Split,
-                "split merged queries back into own tables",
+                "split: the table's other queries get tables of their own",
                 None,
             ),
             b(
@@ -526,6 +553,13 @@ impl Default for Keymap {
                 C::AddNote,
                 "add a review note to the selected item",
                 Some("note"),
+            ),
+            b(
+                Bottom,
+                &[c('f')],
+                C::Fix,
+                "fix the selected diagnostic: preview its refinement, Enter applies",
+                Some("fix"),
             ),
             b(
                 Bottom,

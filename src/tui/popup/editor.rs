@@ -28,7 +28,6 @@ pub enum InputPurpose {
     AddQuery,
     Rename(crate::tui::edit::Item),
     PinName(String),
-    Shard(String),
     AddNote(crate::model::Target),
     Filter(crate::tui::app::Focus),
 }
@@ -101,7 +100,6 @@ impl Input {
             P::AddQuery => return vec![Action::PickRowsForNewQuery(text)],
             P::Rename(item) => Edit::Rename(*item, text),
             P::PinName(q) => Edit::PinName(q.clone(), text),
-            P::Shard(q) => Edit::AddShard(q.clone(), text),
             P::AddNote(t) => Edit::AddNote(t.clone(), text),
             P::Filter(f) => return vec![Action::SetFilter(*f, text)],
         };
@@ -153,23 +151,11 @@ pub enum EditTarget {
 }
 
 fn pretty<T: Serialize>(v: &T) -> String {
-    let config = ron::ser::PrettyConfig::new()
-        .struct_names(true)
-        .indentor("    ".to_string())
-        .new_line("\n".to_string());
-    ron::ser::to_string_pretty(v, config).unwrap_or_else(|e| format!("// cannot show: {e}"))
+    load::item_to_string(v)
 }
 
 fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    ron::Options::default()
-        .with_recursion_limit(64)
-        .from_str::<T>(text)
-        .map_err(|e| {
-            format!(
-                "line {}, column {}: {}",
-                e.span.start.line, e.span.start.col, e.code
-            )
-        })
+    load::item_from_str(text).map_err(|e| e.to_string())
 }
 
 impl EditTarget {

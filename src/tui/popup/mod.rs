@@ -7,6 +7,7 @@ pub mod command;
 pub mod confirm;
 pub mod editor;
 pub mod picker;
+pub mod refine;
 
 use super::action::Action;
 use super::app::App;
@@ -18,6 +19,7 @@ pub use command::CommandLine;
 pub use confirm::{Confirm, Info};
 pub use editor::{EditTarget, Editor, Input, InputPurpose};
 pub use picker::{Pick, Picker};
+pub use refine::{Alternatives, RefinePreview};
 
 /// What a popup did with a key.
 pub enum Outcome {
@@ -39,6 +41,8 @@ pub enum Popup {
     Editor(Editor),
     Picker(Picker),
     Command(CommandLine),
+    Preview(RefinePreview),
+    Alternatives(Alternatives),
 }
 
 impl Popup {
@@ -51,6 +55,8 @@ impl Popup {
             Popup::Editor(e) => e.handle(&app.project, key),
             Popup::Picker(p) => p.handle(key),
             Popup::Command(c) => c.handle(key),
+            Popup::Preview(p) => p.handle(key),
+            Popup::Alternatives(a) => a.handle(key),
         }
     }
 
@@ -63,6 +69,8 @@ impl Popup {
             Popup::Editor(e) => e.draw(&app.theme, frame, area),
             Popup::Picker(p) => p.draw(&app.theme, frame, area),
             Popup::Command(c) => c.draw(&app.theme, frame, area),
+            Popup::Preview(p) => p.draw(&app.theme, frame, area),
+            Popup::Alternatives(a) => a.draw(&app.theme, frame, area),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! narrows the list; Space picks in multi-pick lists, in pick order.
 
 use super::{centered, Outcome};
-use crate::model::{Dir, Period};
+use crate::model::Dir;
 use crate::naming::for_terminal;
 use crate::tui::action::{Action, Edit};
 use crate::tui::keymap::Command;
@@ -28,8 +28,8 @@ pub enum Pick {
     NewQueryRows(String),
     Transition(String),
     Merge(Vec<String>),
-    BucketSource(String),
-    BucketPeriod(String, String),
+    /// Refinements of a table, by item; the choice opens its preview.
+    Refine(Vec<crate::diagnose::Refinement>),
     Recent,
 }
 
@@ -168,20 +168,11 @@ impl Picker {
                     .to_string();
                 Edit::Merge(queries.clone(), into)
             }
-            (Pick::BucketSource(q), Some(src)) => {
-                let periods = Period::ALL.iter().map(|p| p.name().to_string()).collect();
-                return vec![Action::OpenPicker(Picker::single(
-                    "Bucket period",
-                    periods,
-                    Pick::BucketPeriod(q.clone(), src),
-                ))];
-            }
-            (Pick::BucketPeriod(q, src), Some(per)) => {
-                let period = Period::ALL
-                    .into_iter()
-                    .find(|p| p.name() == per)
-                    .unwrap_or(Period::Day);
-                Edit::AddBucket(q.clone(), src.clone(), period)
+            (Pick::Refine(list), Some(_)) => {
+                return chosen
+                    .and_then(|i| list.get(i))
+                    .map(|r| vec![Action::PreviewRefinement(r.clone())])
+                    .unwrap_or_default();
             }
             (Pick::Recent, Some(path)) => return vec![Action::Open(path.into())],
             (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
@@ -209,7 +200,14 @@ impl Picker {
     pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
         let vis = self.visible();
         let want_h = (vis.len() as u16).saturating_add(4).clamp(6, 24);
-        let r = centered(area, 64, want_h);
+        let longest = self
+            .items
+            .iter()
+            .map(|i| i.chars().count())
+            .max()
+            .unwrap_or(0) as u16;
+        let want_w = longest.saturating_add(8).clamp(64, 110);
+        let r = centered(area, want_w, want_h);
         frame.render_widget(Clear, r);
         let help = if self.dirs.is_some() {
             " Space pick · ←↑ asc · →↓ desc · Enter ok "

@@ -1,0 +1,528 @@
+//! The refinement preview (what one decision change does before it is
+//! made: estimates, partitions a read touches, diagnostics that go away or
+//! appear) and the alternatives matrix (the derived key and every candidate
+//! key against every query over the same rows). Both only propose: Enter
+//! turns the choice into an ordinary edit, so it is validated and undoable.
+
+use super::{centered, Outcome};
+use crate::alternatives::{verdict, Matrix, DERIVED};
+use crate::derive::Access;
+use crate::diagnose::{Diagnostic, Severity};
+use crate::estimate::{group_digits, human_bytes, Estimate};
+use crate::naming::for_terminal;
+use crate::refine::Preview;
+use crate::report::{count, subject_label};
+use crate::tui::action::{Action, Edit};
+use crate::tui::theme::Theme;
+use crate::tui::view::fit;
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+
+/// Up/down scrolling shared by both popups; `true` when the key scrolled.
+fn scroll_key(scroll: &mut usize, key: &KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => *scroll += 1,
+        KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+        KeyCode::PageDown => *scroll += 10,
+        KeyCode::Home | KeyCode::Char('g') => *scroll = 0,
+        _ => return false,
+    }
+    true
+}
+
+/// Draws `lines` in a framed, scrolled box; clamps the scroll to the text.
+fn framed(
+    theme: &Theme,
+    frame: &mut Frame,
+    area: Rect,
+    (title, help): (&str, &str),
+    width: u16,
+    lines: Vec<Line<'static>>,
+    scroll: usize,
+) {
+    let h = (lines.len() as u16).saturating_add(2);
+    let r = centered(area, width, h.min(area.height.saturating_sub(2).max(3)));
+    frame.render_widget(Clear, r);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.accent))
+        .title(Span::styled(
+            format!(" {} ", for_terminal(title)),
+            theme.title(),
+        ))
+        .title_bottom(Span::styled(format!(" {help} "), theme.dim()));
+    let inner_h = r.height.saturating_sub(2) as usize;
+    let s = scroll.min(lines.len().saturating_sub(inner_h));
+    let visible: Vec<Line> = lines.into_iter().skip(s).collect();
+    frame.render_widget(Paragraph::new(visible).block(block), r);
+}
+
+fn severity_color(theme: &Theme, s: Severity) -> Color {
+    match s {
+        Severity::Error => theme.bad,
+        Severity::Warning => theme.warn,
+        Severity::Hint => theme.accent,
+    }
+}
+
+/// The preview of one refinement; Enter applies it.
+pub struct RefinePreview {
+    pub preview: Preview,
+    pub scroll: usize,
+}
+
+impl RefinePreview {
+    pub fn new(preview: Preview) -> RefinePreview {
+        RefinePreview { preview, scroll: 0 }
+    }
+
+    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+        if scroll_key(&mut self.scroll, &key) {
+            return Outcome::Keep;
+        }
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('n') => Outcome::Cancel,
+            KeyCode::Enter | KeyCode::Char('y') if self.preview.error.is_none() => Outcome::Done(
+                vec![Action::Edit(Edit::Refine(self.preview.refinement.clone()))],
+            ),
+            _ => Outcome::Keep,
+        }
+    }
+
+    /// The preview as text lines, for drawing and for tests.
+    pub fn lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+        let p = &self.preview;
+        let mut out = vec![Line::from(Span::styled(
+            for_terminal(&p.refinement.label()).into_owned(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ))];
+        if let Some(t) = &p.table {
+            out.push(Line::from(vec![
+                Span::styled("table ", theme.dim()),
+                Span::raw(for_terminal(t).into_owned()),
+            ]));
+        }
+        if let Some(e) = &p.error {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                fit(&format!("✗ cannot apply: {}", for_terminal(e)), width),
+                Style::new().fg(theme.bad).add_modifier(Modifier::BOLD),
+            )));
+        }
+        if let (Some(b), Some(a)) = (&p.before, &p.after) {
+            out.push(Line::from(""));
+            out.extend(estimate_rows(theme, b, a));
+        }
+        if !p.reads.is_empty() {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                "Partitions one read touches",
+                theme.title(),
+            )));
+            for r in &p.reads {
+                let worse = r.after > r.before;
+                let style = if worse {
+                    Style::new().fg(theme.warn)
+                } else if r.after < r.before {
+                    Style::new().fg(theme.ok)
+                } else {
+                    Style::new()
+                };
+                out.push(Line::from(vec![
+                    Span::raw(format!(
+                        "  {:<28}",
+                        fit(&format!("{} {}", for_terminal(&r.query), r.what), 28)
+                    )),
+                    Span::raw(format!("{:>14}", count(r.before))),
+                    Span::styled(format!("  →  {:>14}", count(r.after)), style),
+                ]));
+            }
+        }
+        let diag = |d: &Diagnostic, mark: &str, color: Color| {
+            Line::from(vec![
+                Span::styled(format!("  {mark} "), Style::new().fg(color)),
+                Span::styled(
+                    format!("{:<8}", d.severity.label()),
+                    Style::new().fg(severity_color(theme, d.severity)),
+                ),
+                Span::styled(format!("{} ", d.rule), theme.dim()),
+                Span::raw(fit(
+                    &format!(
+                        "{}: {}",
+                        for_terminal(&subject_label(&d.subject)),
+                        for_terminal(&d.message)
+                    ),
+                    width.saturating_sub(14 + d.rule.len()),
+                )),
+            ])
+        };
+        if p.error.is_none() {
+            out.push(Line::from(""));
+            if p.resolved.is_empty() && p.introduced.is_empty() {
+                out.push(Line::from(Span::styled(
+                    "No diagnostic goes away or appears.",
+                    theme.dim(),
+                )));
+            }
+            if !p.resolved.is_empty() {
+                out.push(Line::from(Span::styled("Goes away", theme.title())));
+                out.extend(p.resolved.iter().map(|d| diag(d, "✓", theme.ok)));
+            }
+            if !p.introduced.is_empty() {
+                out.push(Line::from(Span::styled("Appears", theme.title())));
+                out.extend(p.introduced.iter().map(|d| diag(d, "✗", theme.bad)));
+            }
+        }
+        out
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        let width = area.width.min(110);
+        let help = if self.preview.error.is_none() {
+            "Enter apply (u undoes) · Esc cancel · ↑↓ scroll"
+        } else {
+            "Esc close · ↑↓ scroll"
+        };
+        let lines = self.lines(theme, width.saturating_sub(2) as usize);
+        framed(
+            theme,
+            frame,
+            area,
+            ("Refine — preview", help),
+            width,
+            lines,
+            self.scroll,
+        );
+    }
+}
+
+/// A label, before, after, and how to print the figure.
+type Figure = (&'static str, f64, f64, fn(f64) -> String);
+
+/// Before → after of the per-partition figures; smaller is greener.
+fn estimate_rows(theme: &Theme, b: &Estimate, a: &Estimate) -> Vec<Line<'static>> {
+    let mut out = vec![Line::from(vec![
+        Span::styled(format!("{:<30}", "per partition"), theme.title()),
+        Span::styled(format!("{:>14}", "before"), theme.dim()),
+        Span::styled(format!("{:>19}", "after"), theme.dim()),
+    ])];
+    let rows: [Figure; 7] = [
+        (
+            "rows (average)",
+            b.rows_per_partition,
+            a.rows_per_partition,
+            count,
+        ),
+        (
+            "rows (worst)",
+            b.rows_per_partition_max,
+            a.rows_per_partition_max,
+            count,
+        ),
+        ("values (average)", b.values, a.values, count),
+        ("values (worst)", b.values_max, a.values_max, count),
+        (
+            "size (average)",
+            b.partition_bytes,
+            a.partition_bytes,
+            human_bytes,
+        ),
+        (
+            "size (worst)",
+            b.partition_bytes_max,
+            a.partition_bytes_max,
+            human_bytes,
+        ),
+        (
+            "partitions in the table",
+            b.partitions,
+            a.partitions,
+            group_digits,
+        ),
+    ];
+    for (label, before, after, f) in rows {
+        let style = if label.starts_with("partitions") || after == before {
+            Style::new()
+        } else if after < before {
+            Style::new().fg(theme.ok)
+        } else {
+            Style::new().fg(theme.warn)
+        };
+        out.push(Line::from(vec![
+            Span::raw(format!("  {label:<28}")),
+            Span::raw(format!("{:>14}", f(before))),
+            Span::styled(format!("  →  {:>14}", f(after)), style),
+        ]));
+    }
+    out
+}
+
+/// The alternatives matrix of a table's rows; ←→ pick a key, Enter uses it.
+pub struct Alternatives {
+    pub matrix: Matrix,
+    /// The option (column) under the cursor.
+    pub col: usize,
+    pub scroll: usize,
+}
+
+impl Alternatives {
+    pub fn new(matrix: Matrix) -> Alternatives {
+        let col = matrix.options.iter().position(|o| o.in_use).unwrap_or(0);
+        Alternatives {
+            matrix,
+            col,
+            scroll: 0,
+        }
+    }
+
+    fn use_edit(&self, name: Option<String>) -> Outcome {
+        Outcome::Done(vec![Action::Edit(Edit::UseCandidate(
+            self.matrix.query.clone(),
+            name,
+        ))])
+    }
+
+    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+        if scroll_key(&mut self.scroll, &key) {
+            return Outcome::Keep;
+        }
+        let n = self.matrix.options.len();
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => Outcome::Cancel,
+            KeyCode::Left | KeyCode::Char('h') => {
+                self.col = self.col.saturating_sub(1);
+                Outcome::Keep
+            }
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Tab if self.col + 1 < n => {
+                self.col += 1;
+                Outcome::Keep
+            }
+            KeyCode::Enter => match self.matrix.options.get(self.col) {
+                Some(o) if o.name == DERIVED => self.use_edit(None),
+                Some(o) => self.use_edit(Some(o.name.clone())),
+                None => Outcome::Keep,
+            },
+            KeyCode::Char('c') | KeyCode::Backspace | KeyCode::Delete => self.use_edit(None),
+            _ => Outcome::Keep,
+        }
+    }
+
+    /// The matrix as coloured lines: the grid, the keys, the reasons.
+    pub fn lines(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let m = &self.matrix;
+        if m.options.is_empty() {
+            return vec![Line::from(format!(
+                "{}: no table serves this query",
+                for_terminal(&m.query)
+            ))];
+        }
+        let mut out = vec![Line::from(vec![
+            Span::styled("rows ", theme.dim()),
+            Span::raw(for_terminal(&m.rows).into_owned()),
+            Span::styled(" · table of ", theme.dim()),
+            Span::raw(for_terminal(&m.query).into_owned()),
+            Span::styled(" · ● in use", theme.dim()),
+        ])];
+        out.push(Line::from(""));
+        let stats: Vec<(&str, Vec<String>)> = vec![
+            (
+                "partitions",
+                m.options
+                    .iter()
+                    .map(|o| group_digits(o.estimate.partitions))
+                    .collect(),
+            ),
+            (
+                "rows/partition",
+                m.options
+                    .iter()
+                    .map(|o| count(o.estimate.rows_per_partition))
+                    .collect(),
+            ),
+            (
+                "worst rows",
+                m.options
+                    .iter()
+                    .map(|o| count(o.estimate.rows_per_partition_max))
+                    .collect(),
+            ),
+            (
+                "worst size",
+                m.options
+                    .iter()
+                    .map(|o| human_bytes(o.estimate.partition_bytes_max))
+                    .collect(),
+            ),
+            (
+                "unique rows",
+                m.options
+                    .iter()
+                    .map(|o| {
+                        if o.missing_key.is_empty() {
+                            "yes"
+                        } else {
+                            "no"
+                        }
+                        .into()
+                    })
+                    .collect(),
+            ),
+        ];
+        let head: Vec<String> = m
+            .options
+            .iter()
+            .map(|o| format!("{}{}", if o.in_use { "● " } else { "" }, o.name))
+            .collect();
+        let label_w = m
+            .queries
+            .iter()
+            .map(|q| q.chars().count())
+            .chain(stats.iter().map(|(l, _)| l.len()))
+            .max()
+            .unwrap_or(4)
+            + 2;
+        let widths: Vec<usize> = (0..m.options.len())
+            .map(|o| {
+                let cells = m.cells.iter().filter_map(|r| r.get(o)).map(verdict);
+                std::iter::once(head[o].clone())
+                    .chain(cells)
+                    .chain(stats.iter().map(|(_, v)| v[o].clone()))
+                    .map(|s| s.chars().count())
+                    .max()
+                    .unwrap_or(4)
+                    + 2
+            })
+            .collect();
+        let cell = |text: String, w: usize, style: Style, o: usize| {
+            let st = if o == self.col {
+                style.patch(Style::new().bg(theme.selected_bg))
+            } else {
+                style
+            };
+            Span::styled(format!(" {:<w$}", for_terminal(&text), w = w - 1), st)
+        };
+        let mut spans = vec![Span::raw(" ".repeat(label_w))];
+        for (o, h) in head.iter().enumerate() {
+            let mut st = Style::new().add_modifier(Modifier::BOLD);
+            if m.options[o].in_use {
+                st = st.fg(theme.accent);
+            }
+            if m.options[o].problem.is_some() {
+                st = st.fg(theme.bad);
+            }
+            spans.push(cell(h.clone(), widths[o], st, o));
+        }
+        out.push(Line::from(spans));
+        let rule = "─".repeat(label_w + widths.iter().sum::<usize>());
+        out.push(Line::from(Span::styled(rule.clone(), theme.dim())));
+        for (qi, q) in m.queries.iter().enumerate() {
+            let mut spans = vec![Span::raw(format!("{:<label_w$}", for_terminal(q)))];
+            for (o, a) in m.cells[qi].iter().enumerate() {
+                let color = match a {
+                    Access::Direct => theme.ok,
+                    Access::Index(_) => theme.linked,
+                    Access::Filtering(_) => theme.warn,
+                    Access::Impossible(_) => theme.bad,
+                };
+                spans.push(cell(verdict(a), widths[o], Style::new().fg(color), o));
+            }
+            out.push(Line::from(spans));
+        }
+        out.push(Line::from(Span::styled(rule, theme.dim())));
+        for (label, values) in &stats {
+            let mut spans = vec![Span::styled(format!("{label:<label_w$}"), theme.dim())];
+            for (o, v) in values.iter().enumerate() {
+                let st = if *label == "unique rows" && v == "no" {
+                    Style::new().fg(theme.bad)
+                } else {
+                    Style::new()
+                };
+                spans.push(cell(v.clone(), widths[o], st, o));
+            }
+            out.push(Line::from(spans));
+        }
+        out.push(Line::from(""));
+        for (o, opt) in m.options.iter().enumerate() {
+            let marker = if o == self.col { "▸ " } else { "  " };
+            let mut spans = vec![
+                Span::styled(marker, Style::new().fg(theme.accent)),
+                Span::styled(
+                    format!("{}: ", for_terminal(&opt.name)),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(for_terminal(&opt.key).into_owned()),
+            ];
+            if !opt.indexes.is_empty() {
+                spans.push(Span::styled(
+                    format!(" + index on {}", for_terminal(&opt.indexes.join(", "))),
+                    Style::new().fg(theme.linked),
+                ));
+            }
+            if opt.in_use {
+                spans.push(Span::styled("  (in use)", Style::new().fg(theme.accent)));
+            }
+            out.push(Line::from(spans));
+            if let Some(why) = &opt.problem {
+                out.push(Line::from(Span::styled(
+                    format!("    ✗ {}", for_terminal(why)),
+                    Style::new().fg(theme.bad),
+                )));
+            }
+            if !opt.missing_key.is_empty() {
+                out.push(Line::from(Span::styled(
+                    format!(
+                        "    rows overwrite each other (key lacks {})",
+                        for_terminal(&opt.missing_key.join(", "))
+                    ),
+                    Style::new().fg(theme.bad),
+                )));
+            }
+        }
+        // Why the selected option serves a query only with help, or not.
+        let reasons: Vec<(String, String)> = m
+            .queries
+            .iter()
+            .zip(&m.cells)
+            .filter_map(|(q, row)| {
+                let a = row.get(self.col)?;
+                Some((q.clone(), format!("{}: {}", a.label(), a.reason()?)))
+            })
+            .collect();
+        if !reasons.is_empty() {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                format!("Why, with {}", for_terminal(&m.options[self.col].name)),
+                theme.title(),
+            )));
+            for (q, why) in reasons {
+                out.push(Line::from(vec![
+                    Span::raw(format!("  {}: ", for_terminal(&q))),
+                    Span::styled(for_terminal(&why).into_owned(), theme.dim()),
+                ]));
+            }
+        }
+        out
+    }
+
+    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+        let lines = self.lines(theme);
+        let want = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 2;
+        framed(
+            theme,
+            frame,
+            area,
+            (
+                &format!("Alternatives — {}", self.matrix.table),
+                "←→ choose · Enter use it · c derived key · ↑↓ scroll · Esc",
+            ),
+            want.max(60).min(area.width.saturating_sub(2)),
+            lines,
+            self.scroll,
+        );
+    }
+}
