@@ -163,6 +163,15 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     out
 }
 
+/// The primary key's column names in order, without collecting them: most
+/// tables did not change at all.
+fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
+    t.columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .map(|c| c.name.as_str())
+}
+
 fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     let mut columns = Vec::new();
     for c in &new.columns {
@@ -198,14 +207,7 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
         }
     }
     if columns.is_empty() {
-        let key = |t: &Table| -> Vec<String> {
-            t.columns
-                .iter()
-                .filter(|c| c.role.is_key())
-                .map(|c| c.name.clone())
-                .collect()
-        };
-        if key(old) != key(new) {
+        if !key_names(old).eq(key_names(new)) {
             columns.push(ColumnChange::KeyOrder);
         }
     }

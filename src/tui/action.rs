@@ -52,6 +52,27 @@ pub enum Edit {
     AddNote(Target, String),
 }
 
+impl Edit {
+    /// Whether the edit can succeed and leave the project as it was (a
+    /// pick of what is already there, text saved unchanged). Only such
+    /// edits pay for comparing the whole project before and after.
+    pub fn may_be_noop(&self) -> bool {
+        !matches!(
+            self,
+            Edit::AddEntity(_)
+                | Edit::AddAttribute(..)
+                | Edit::AddRelationship(_)
+                | Edit::AddQuery(..)
+                | Edit::Delete(_)
+                | Edit::Move(..)
+                | Edit::AddTransition(..)
+                | Edit::ToggleEntry(_)
+                | Edit::Flip(..)
+                | Edit::AddNote(..)
+        )
+    }
+}
+
 pub enum Action {
     Key(KeyEvent),
     Mouse(MouseEvent),
@@ -154,7 +175,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         Action::Command(c) => command(app, c),
         Action::Edit(e) => {
             let label = edit_label(app, &e);
-            if app.apply(&label, |p| apply_edit(p, &e)) {
+            if app.apply_edit(&label, e.may_be_noop(), |p| apply_edit(p, &e)) {
                 select_added(app, &e);
             }
             vec![]

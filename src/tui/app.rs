@@ -207,13 +207,20 @@ pub struct App {
     pub analysis: Analysis,
     /// Bumped on every re-derivation; caches key on it.
     pub generation: u64,
+    /// The last state number handed out.
+    pub next_state: u64,
     pub path: Option<PathBuf>,
-    /// The project as last saved or loaded; `None` when it never was.
-    pub saved: Option<Project>,
+    /// Which state of the project is current: every edit gets a new number,
+    /// undo and redo bring the old numbers back, so being unsaved is a
+    /// comparison of two numbers rather than of two projects.
+    pub state: u64,
+    /// The state last saved or loaded; `None` when it never was.
+    pub saved: Option<u64>,
     pub dirty: bool,
     pub disk: Option<DiskStamp>,
-    pub undo: Vec<Project>,
-    pub redo: Vec<Project>,
+    /// Earlier (and undone) projects with their state numbers.
+    pub undo: Vec<(Project, u64)>,
+    pub redo: Vec<(Project, u64)>,
     pub focus: Focus,
     /// The list pane focused last, so the bottom pane follows its selection.
     pub last_list: Focus,
@@ -247,10 +254,12 @@ impl App {
     pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
         let analysis = analyze(&project);
         let mut app = App {
-            saved: Some(project.clone()),
+            state: 0,
+            saved: Some(0),
             project,
             analysis,
             generation: 1,
+            next_state: 0,
             path,
             dirty: false,
             disk: None,
@@ -319,6 +328,17 @@ impl App {
         what: &str,
         f: impl FnOnce(&mut Project) -> Result<(), String>,
     ) -> bool {
+        self.apply_edit(what, true, f)
+    }
+
+    /// [`App::apply`] for an edit that says whether it can leave the project
+    /// as it was: only then are the two projects compared.
+    pub fn apply_edit(
+        &mut self,
+        what: &str,
+        may_be_noop: bool,
+        f: impl FnOnce(&mut Project) -> Result<(), String>,
+    ) -> bool {
         let mut next = self.project.clone();
         if let Err(e) = f(&mut next) {
             self.error(format!("{what}: {e}"));
@@ -335,13 +355,15 @@ impl App {
             self.error(format!("{what} refused — {first}{more}"));
             return false;
         }
-        if next == self.project {
+        if may_be_noop && next == self.project {
             self.info(format!("{what}: nothing changed"));
             return false;
         }
         let old = std::mem::replace(&mut self.project, next);
-        self.undo.push(old);
+        self.undo.push((old, self.state));
         self.redo.clear();
+        self.next_state += 1;
+        self.state = self.next_state;
         self.after_change(what);
         true
     }
@@ -351,9 +373,10 @@ impl App {
         let selected = self.selected_item();
         let analysis = analyze(&self.project);
         let changes = diff(&self.analysis.model, &analysis.model);
-        self.analysis = analysis;
+        let old = std::mem::replace(&mut self.analysis, analysis);
+        discard(old);
         self.generation += 1;
-        self.dirty = self.saved.as_ref() != Some(&self.project);
+        self.dirty = self.saved != Some(self.state);
         self.recovery_due = true;
         self.changed = changes
             .iter()
@@ -374,15 +397,16 @@ impl App {
         if let Some(item) = selected {
             self.reselect(item);
         }
-        self.clamp_selection();
+        self.clamp_rows();
         self.refresh_links();
     }
 
     pub fn undo(&mut self) {
         match self.undo.pop() {
-            Some(prev) => {
+            Some((prev, state)) => {
                 let cur = std::mem::replace(&mut self.project, prev);
-                self.redo.push(cur);
+                self.redo.push((cur, self.state));
+                self.state = state;
                 self.after_change("undo");
             }
             None => self.info("nothing to undo"),
@@ -391,9 +415,10 @@ impl App {
 
     pub fn redo(&mut self) {
         match self.redo.pop() {
-            Some(next) => {
+            Some((next, state)) => {
                 let cur = std::mem::replace(&mut self.project, next);
-                self.undo.push(cur);
+                self.undo.push((cur, self.state));
+                self.state = state;
                 self.after_change("redo");
             }
             None => self.info("nothing to redo"),
@@ -404,7 +429,9 @@ impl App {
     pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
         self.analysis = analyze(&project);
         self.generation += 1;
-        self.saved = (!dirty).then(|| project.clone());
+        self.next_state += 1;
+        self.state = self.next_state;
+        self.saved = (!dirty).then_some(self.state);
         self.project = project;
         self.path = path;
         self.dirty = dirty;
@@ -424,7 +451,7 @@ impl App {
     }
 
     pub fn mark_saved(&mut self) {
-        self.saved = Some(self.project.clone());
+        self.saved = Some(self.state);
         self.dirty = false;
     }
 
@@ -495,9 +522,13 @@ impl App {
             .enumerate()
             .map(|(i, q)| (q.id.as_str(), i))
             .collect();
+        let transitions = &self.project.workflow.transitions;
+        let mut out: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (ti, t) in transitions.iter().enumerate() {
+            out.entry(t.from.as_str()).or_default().push(ti);
+        }
         let mut seen = HashSet::new();
-        let entries = &self.project.workflow.entry;
-        for (n, e) in entries.iter().enumerate() {
+        for e in &self.project.workflow.entry {
             let Some(&qi) = index.get(e.as_str()) else {
                 continue;
             };
@@ -506,16 +537,18 @@ impl App {
                 prefix: String::new(),
             });
             seen.insert(qi);
-            self.tree(&index, e, String::new(), &mut seen, &mut rows, 0);
-            let _ = n;
+            self.tree(&index, &out, e, String::new(), &mut seen, &mut rows, 0);
         }
         // Transitions not reachable from an entry point still show, so none
         // can be lost from sight.
-        for (ti, t) in self.project.workflow.transitions.iter().enumerate() {
-            let shown = rows
-                .iter()
-                .any(|r| matches!(r, Row::TreeTransition { transition, .. } if *transition == ti));
-            if !shown {
+        let mut shown = vec![false; transitions.len()];
+        for r in &rows {
+            if let Row::TreeTransition { transition, .. } = r {
+                shown[*transition] = true;
+            }
+        }
+        for (ti, t) in transitions.iter().enumerate() {
+            if !shown[ti] {
                 rows.push(Row::TreeTransition {
                     transition: ti,
                     prefix: format!("{} ", t.from),
@@ -525,9 +558,11 @@ impl App {
         rows
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn tree(
         &self,
         index: &HashMap<&str, usize>,
+        out: &HashMap<&str, Vec<usize>>,
         from: &str,
         indent: String,
         seen: &mut HashSet<usize>,
@@ -537,17 +572,11 @@ impl App {
         if depth > 32 {
             return;
         }
-        let out: Vec<usize> = self
-            .project
-            .workflow
-            .transitions
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.from == from)
-            .map(|(i, _)| i)
-            .collect();
-        for (k, ti) in out.iter().enumerate() {
-            let last = k + 1 == out.len();
+        let Some(next) = out.get(from) else {
+            return;
+        };
+        for (k, ti) in next.iter().enumerate() {
+            let last = k + 1 == next.len();
             let branch = if last { "└─" } else { "├─" };
             rows.push(Row::TreeTransition {
                 transition: *ti,
@@ -556,8 +585,8 @@ impl App {
             let to = &self.project.workflow.transitions[*ti].to;
             if let Some(&qi) = index.get(to.as_str()) {
                 if seen.insert(qi) {
-                    let next = format!("{indent}{}", if last { "  " } else { "│ " });
-                    self.tree(index, to, next, seen, rows, depth + 1);
+                    let indent = format!("{indent}{}", if last { "  " } else { "│ " });
+                    self.tree(index, out, to, indent, seen, rows, depth + 1);
                 }
             }
         }
@@ -634,6 +663,11 @@ impl App {
 
     /// Moves the selection by `delta` selectable rows.
     pub fn move_selection(&mut self, f: Focus, delta: isize) {
+        self.step_selection(f, delta);
+        self.refresh_links();
+    }
+
+    fn step_selection(&mut self, f: Focus, delta: isize) {
         let rows = self.list_rows(f);
         if rows.is_empty() {
             return;
@@ -665,7 +699,6 @@ impl App {
             left -= 1;
         }
         self.panes[f.index()].selected = i;
-        self.refresh_links();
     }
 
     pub fn select_row(&mut self, f: Focus, row: usize) {
@@ -683,6 +716,13 @@ impl App {
     }
 
     pub fn clamp_selection(&mut self) {
+        self.clamp_rows();
+        self.refresh_links();
+    }
+
+    /// Keeps every list's selection on a selectable row, without
+    /// recomputing the links (the caller does, once).
+    fn clamp_rows(&mut self) {
         for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
             let n = self.list_rows(f).len();
             let p = &mut self.panes[f.index()];
@@ -694,7 +734,7 @@ impl App {
                 .get(self.panes[f.index()].selected)
                 .is_some_and(Row::selectable)
             {
-                self.move_selection(f, -1);
+                self.step_selection(f, -1);
             }
         }
     }
@@ -913,5 +953,13 @@ impl App {
             d.iter().filter(|x| x.severity == Severity::Warning).count(),
             d.iter().filter(|x| x.severity == Severity::Hint).count(),
         )
+    }
+}
+
+/// Drops a large derived model off the edit path: freeing a thousand
+/// tables' strings costs more than a thread does.
+fn discard(old: Analysis) {
+    if old.model.tables.len() >= 200 {
+        std::thread::spawn(move || drop(old));
     }
 }
