@@ -1,10 +1,12 @@
-//! Regenerates `screenshots/`: the main screen and the help overlay of the
-//! hotel sample, drawn by the real drawing code on TestBackend and written
-//! as SVG with the buffer's colours.
+//! Regenerates `screenshots/`: the main screen, CQL and the help overlay of
+//! the hotel sample, a refinement preview (logs) and the alternatives
+//! matrix (devices), drawn by the real drawing code on TestBackend and
+//! written as SVG with the buffer's colours.
 //!
 //!     cargo run --example screenshots
 
-use cqlmodel::tui::app::App;
+use cqlmodel::model::{load, ExtraKind, Project};
+use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::{handle_event, start, view, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -19,15 +21,31 @@ const H: u16 = 48;
 const CW: f32 = 8.4;
 const CH: f32 = 17.0;
 
-fn press(app: &mut App, c: char) {
+fn key(app: &mut App, code: KeyCode) {
     handle_event(
         app,
         Event::Key(KeyEvent::new_with_kind(
-            KeyCode::Char(c),
+            code,
             KeyModifiers::NONE,
             KeyEventKind::Press,
         )),
     );
+}
+
+fn press(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c));
+}
+
+/// Opens a copy of a project written to the scratch directory.
+fn open_copy(tmp: &std::path::Path, name: &str, p: &Project) -> std::io::Result<App> {
+    std::fs::create_dir_all(tmp)?;
+    let file = tmp.join(name);
+    std::fs::write(&file, load::to_string(p))?;
+    let dirs = Dirs {
+        config: Some(tmp.join("config")),
+        data: Some(tmp.join("data")),
+    };
+    start(Launch::Open(file), dirs).map_err(std::io::Error::other)
 }
 
 /// xterm's 16 colours and the 256-colour cube, as hex.
@@ -153,6 +171,41 @@ fn main() -> std::io::Result<()> {
     shoot(&app, "cql.svg")?;
     press(&mut app, '?');
     shoot(&app, "help.svg")?;
+
+    // The logs sample without its day bucket: the unbounded-partition
+    // diagnostic's refinement, previewed from the Diagnostics pane.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
+    let mut logs = load::read(&root.join("logs.cqlm.ron")).map_err(std::io::Error::other)?;
+    logs.decision_mut("Q1")
+        .partition_extra
+        .retain(|x| !matches!(x.kind, ExtraKind::Bucket { .. }));
+    let mut app = open_copy(&tmp, "logs.cqlm.ron", &logs)?;
+    if let Some(at) = app
+        .analysis
+        .diagnostics
+        .iter()
+        .position(|d| d.rule == "unbounded-partition" && d.refinement.is_some())
+    {
+        press(&mut app, '1');
+        while app.focus != Focus::Bottom {
+            key(&mut app, KeyCode::Tab);
+        }
+        for _ in 0..at {
+            press(&mut app, 'j');
+        }
+        press(&mut app, 'f');
+        shoot(&app, "refine.svg")?;
+    }
+
+    // The devices sample's candidate keys side by side.
+    let devices =
+        load::read(&root.join("devices-options.cqlm.ron")).map_err(std::io::Error::other)?;
+    let mut app = open_copy(&tmp, "devices.cqlm.ron", &devices)?;
+    while app.focus != Focus::Tables {
+        key(&mut app, KeyCode::Tab);
+    }
+    press(&mut app, 'A');
+    shoot(&app, "alternatives.svg")?;
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(())
 }
