@@ -206,10 +206,8 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
             });
         }
     }
-    if columns.is_empty() {
-        if !key_names(old).eq(key_names(new)) {
-            columns.push(ColumnChange::KeyOrder);
-        }
+    if columns.is_empty() && !key_names(old).eq(key_names(new)) {
+        columns.push(ColumnChange::KeyOrder);
     }
     let queries = (old.queries != new.queries).then(|| new.queries.clone());
     if columns.is_empty() && queries.is_none() {
