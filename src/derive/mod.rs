@@ -1172,9 +1172,8 @@ fn write_paths(
             // Pushed-down parent attributes are only written by updates.
             for (i, e) in r.path.iter().enumerate() {
                 if graph.fanout(*e).many {
-                    let end = (i + 1 < r.path.len() && matches!(r.path[i + 1], Edge::Leave(..)))
-                        .then_some(i + 2)
-                        .unwrap_or(i + 1);
+                    let leaves = i + 1 < r.path.len() && matches!(r.path[i + 1], Edge::Leave(..));
+                    let end = if leaves { i + 2 } else { i + 1 };
                     for n in [
                         graph.walk(roots[ti], &r.path[..=i]),
                         graph.walk(roots[ti], &r.path[..end]),
