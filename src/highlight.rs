@@ -5,13 +5,15 @@
 //! features are off), so scopes are mapped to a small [`Palette`] here by
 //! prefix matching, which is all a handful of terminal colours needs.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use syntect::parsing::{
-    ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet, SyntaxSetBuilder,
+    BasicScopeStackOp, ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet, SyntaxSetBuilder,
 };
 
 /// Embedded so the binary needs no asset files at runtime.
@@ -62,7 +64,7 @@ impl Default for Palette {
     }
 }
 
-/// Token classes, one per [`Palette`] field (plain is "no class").
+/// Token classes, one per [`Palette`] field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Keyword,
@@ -73,6 +75,7 @@ enum Kind {
     Identifier,
     Punctuation,
     Bind,
+    Plain,
 }
 
 impl Kind {
@@ -86,35 +89,55 @@ impl Kind {
             Kind::Identifier => palette.identifier,
             Kind::Punctuation => palette.punctuation,
             Kind::Bind => palette.bind,
+            Kind::Plain => palette.plain,
         }
     }
 }
 
-/// Scope prefixes in priority order (first match wins for a single scope).
-/// "Container" classes win over anything nested inside them, so that e.g. the
-/// quote characters and `''` escapes of a string are styled as string.
-const RULES: &[(&str, Kind, bool)] = &[
-    ("comment", Kind::Comment, true),
-    ("string", Kind::String, true),
-    ("variable.other.quoted", Kind::Identifier, true),
-    ("entity.name", Kind::Identifier, false),
-    ("support.function", Kind::Identifier, false),
-    ("variable.parameter", Kind::Bind, false),
-    ("constant.numeric", Kind::Number, false),
-    ("constant.other", Kind::Number, false),
-    ("constant.language", Kind::Number, false),
-    ("storage.type", Kind::Ty, false),
-    ("support.type", Kind::Ty, false),
-    ("keyword.operator.logical", Kind::Keyword, false),
-    ("keyword.operator", Kind::Punctuation, false),
-    ("keyword", Kind::Keyword, false),
-    ("punctuation", Kind::Punctuation, false),
+/// How one scope styles text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Class {
+    kind: Kind,
+    /// Wins over anything nested inside it, so that e.g. the quotes and `''`
+    /// escapes of a string are styled as string.
+    container: bool,
+    /// Covers one word, plus at most the single delimiter the grammar had to
+    /// consume to find the word's end (fancy-regex look-aheads are too slow);
+    /// that delimiter is styled by itself.
+    word: bool,
+}
+
+/// Scope prefixes in priority order: the first matching prefix classifies a
+/// scope. Anything unmatched (`source.cql`, `meta.*`) doesn't style.
+const RULES: &[(&str, Kind, bool, bool)] = &[
+    // (prefix, kind, container, word)
+    ("comment", Kind::Comment, true, false),
+    ("string", Kind::String, true, false),
+    ("variable.other.quoted", Kind::Identifier, true, false),
+    ("entity.name", Kind::Identifier, false, false),
+    ("support.function", Kind::Identifier, false, true),
+    ("variable.parameter", Kind::Bind, false, false),
+    ("variable.other", Kind::Plain, false, true),
+    ("constant.numeric.integer", Kind::Number, false, true),
+    ("constant.numeric", Kind::Number, false, false),
+    ("constant.other", Kind::Number, false, false),
+    ("constant.language", Kind::Number, false, true),
+    ("storage.type.user-defined", Kind::Ty, false, false),
+    ("storage.type", Kind::Ty, false, true),
+    ("support.type", Kind::Ty, false, true),
+    ("keyword.operator.logical", Kind::Keyword, false, true),
+    ("keyword.operator", Kind::Punctuation, false, false),
+    ("keyword", Kind::Keyword, false, true),
+    ("punctuation", Kind::Punctuation, false, false),
 ];
 
-/// The loaded grammar plus the pre-built scope rules.
+/// The loaded grammar plus precomputed scope classifications.
 struct Highlighter {
     set: SyntaxSet,
-    rules: Vec<(Scope, Kind, bool)>,
+    rules: Vec<(Scope, Class)>,
+    /// Every scope the grammar can push, classified up front so the hot loop
+    /// does one hash lookup per pushed scope instead of prefix matching.
+    classes: ScopeMap<Option<Class>>,
 }
 
 /// Loaded once: building the syntax set costs far more than highlighting.
@@ -127,7 +150,9 @@ fn highlighter() -> Option<&'static Highlighter> {
 }
 
 /// Whether the embedded grammar loaded; meant for a startup self-check, since
-/// otherwise a broken grammar only shows up as uncoloured text.
+/// otherwise a broken grammar only shows up as uncoloured text. The first
+/// call also pays the one-off grammar load and regex compilation (~20 ms), so
+/// calling it at startup keeps that off the first frame.
 pub fn cql_syntax_ok() -> bool {
     highlighter().is_some()
 }
@@ -150,25 +175,60 @@ pub fn highlight_cql(text: &str, palette: &Palette) -> Vec<Line<'static>> {
         .unwrap_or_else(|_| text.lines().map(|l| plain_line(l, palette)).collect())
 }
 
+/// Enters every context of the grammar, so that loading also compiles
+/// (and thereby checks) practically all of its regexes, which syntect
+/// otherwise compiles lazily during the first highlight.
+const WARM_UP: &str = r#"/* c */ -- c
+// c
+CREATE TABLE IF NOT EXISTS ks.t (a frozen<map<text, int>>, "q""" int, PRIMARY KEY ((a), b)) WITH comment = 'x''y';
+CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy'}; USE k; TRUNCATE TABLE t;
+CREATE TYPE t (a int); CREATE OR REPLACE FUNCTION f (a int) RETURNS int LANGUAGE java AS $$ return a; $$;
+CREATE INDEX i ON t (a); CREATE ROLE r; CONSISTENCY QUORUM;
+BEGIN UNLOGGED BATCH INSERT INTO t (a) VALUES (?, :b, 0x1, 1.5e3, 12h, 123e4567-e89b-12d3-a456-426614174000, true, null) USING TTL 1; APPLY BATCH;
+SELECT now(), a FROM t WHERE a IN (1) AND b >= 2 LIMIT 1;
+"#;
+
 impl Highlighter {
     fn load() -> Option<Highlighter> {
         let def = grammar::load(GRAMMAR).ok()?;
-        let mut builder = SyntaxSetBuilder::new();
-        builder.add(def);
-        let set = builder.build();
         let rules = RULES
             .iter()
-            .map(|&(prefix, kind, container)| Some((Scope::new(prefix).ok()?, kind, container)))
+            .map(|&(prefix, kind, container, word)| {
+                let class = Class {
+                    kind,
+                    container,
+                    word,
+                };
+                Some((Scope::new(prefix).ok()?, class))
+            })
             .collect::<Option<Vec<_>>>()?;
-        let h = Highlighter { set, rules };
-        // Smoke test: the grammar must actually parse something.
+        let mut classes = ScopeMap::default();
+        for scope in grammar::scopes_of(&def) {
+            classes.insert(scope, classify(&rules, scope));
+        }
+        let mut builder = SyntaxSetBuilder::new();
+        builder.add(def);
+        let h = Highlighter {
+            set: builder.build(),
+            rules,
+            classes,
+        };
         let mut state = ParseState::new(h.syntax()?);
-        state.parse_line("SELECT 1;\n", &h.set).ok()?;
+        for line in WARM_UP.lines() {
+            state.parse_line(&format!("{line}\n"), &h.set).ok()?;
+        }
         Some(h)
     }
 
     fn syntax(&self) -> Option<&SyntaxReference> {
         self.set.syntaxes().first()
+    }
+
+    fn class(&self, scope: Scope) -> Option<Class> {
+        match self.classes.get(&scope) {
+            Some(&class) => class,
+            None => classify(&self.rules, scope),
+        }
     }
 
     fn highlight(&self, text: &str, palette: &Palette) -> Vec<Line<'static>> {
@@ -179,12 +239,14 @@ impl Highlighter {
         };
         let mut state = ParseState::new(syntax);
         let mut stack = ScopeStack::new();
+        // Mirrors `stack` with each scope's class.
+        let mut classes: Vec<Option<Class>> = Vec::new();
         let mut buf = String::new();
         for line in lines.by_ref() {
             buf.clear();
             buf.push_str(line);
             buf.push('\n');
-            match self.highlight_line(line, &buf, &mut state, &mut stack, palette) {
+            match self.highlight_line(line, &buf, &mut state, &mut stack, &mut classes, palette) {
                 Some(l) => out.push(l),
                 None => {
                     // State is unreliable after an error: give up on colour
@@ -205,81 +267,157 @@ impl Highlighter {
         buf: &str,
         state: &mut ParseState,
         stack: &mut ScopeStack,
+        classes: &mut Vec<Option<Class>>,
         palette: &Palette,
     ) -> Option<Line<'static>> {
         let ops = state.parse_line(buf, &self.set).ok()?;
-        let mut spans = SpanBuilder::default();
-        let mut style = self.style_for(stack, palette);
+        let mut spans = SpanBuilder::new(line);
         let mut pos = 0;
         for (idx, op) in &ops {
             let idx = (*idx).min(line.len());
             if idx > pos {
-                spans.push(line.get(pos..idx)?, style);
+                spans.push_run(pos, idx, classes, palette)?;
                 pos = idx;
             }
-            stack.apply(op).ok()?;
-            style = self.style_for(stack, palette);
+            stack
+                .apply_with_hook(op, |basic, _| match basic {
+                    BasicScopeStackOp::Push(scope) => classes.push(self.class(scope)),
+                    BasicScopeStackOp::Pop => {
+                        classes.pop();
+                    }
+                })
+                .ok()?;
         }
-        spans.push(line.get(pos..)?, style);
+        spans.push_run(pos, line.len(), classes, palette)?;
         Some(spans.finish())
     }
+}
 
-    fn style_for(&self, stack: &ScopeStack, palette: &Palette) -> Style {
-        let mut found = None;
-        // Outermost first: containers win immediately, otherwise the
-        // innermost classified scope does.
-        for &scope in stack.as_slice() {
-            if let Some(&(_, kind, container)) = self
-                .rules
-                .iter()
-                .find(|(prefix, _, _)| prefix.is_prefix_of(scope))
-            {
-                if container {
-                    return kind.style(palette);
-                }
-                found = Some(kind);
-            }
+fn classify(rules: &[(Scope, Class)], scope: Scope) -> Option<Class> {
+    rules
+        .iter()
+        .find(|(prefix, _)| prefix.is_prefix_of(scope))
+        .map(|&(_, class)| class)
+}
+
+/// The class that styles text under this stack: the outermost container if
+/// any, otherwise the innermost classified scope.
+fn effective(classes: &[Option<Class>]) -> Option<Class> {
+    let mut found = None;
+    for &class in classes.iter().flatten() {
+        if class.container {
+            return Some(class);
         }
-        found.map_or(palette.plain, |k| k.style(palette))
+        found = Some(class);
     }
+    found
 }
 
-/// Collects spans, merging neighbours of equal style so long runs of
-/// punctuation or plain text don't become thousands of tiny spans.
-#[derive(Default)]
-struct SpanBuilder {
-    spans: Vec<Span<'static>>,
-    current: Option<(String, Style)>,
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
-impl SpanBuilder {
-    fn push(&mut self, text: &str, style: Style) {
-        if text.is_empty() {
+/// Collects the styled byte ranges of one line, merging neighbours of equal
+/// style, and allocates each span's text once at the end.
+struct SpanBuilder<'a> {
+    line: &'a str,
+    runs: Vec<(usize, usize, Style)>,
+}
+
+impl<'a> SpanBuilder<'a> {
+    fn new(line: &'a str) -> Self {
+        SpanBuilder {
+            line,
+            runs: Vec::new(),
+        }
+    }
+
+    /// Adds `line[start..end]` styled by the scope stack `classes`; see
+    /// [`Class::word`]. `None` if the range is not on char boundaries.
+    fn push_run(
+        &mut self,
+        start: usize,
+        end: usize,
+        classes: &[Option<Class>],
+        palette: &Palette,
+    ) -> Option<()> {
+        let text = self.line.get(start..end)?;
+        let Some(class) = effective(classes) else {
+            self.push(start, end, palette.plain);
+            return Some(());
+        };
+        let style = class.kind.style(palette);
+        if !class.word {
+            self.push(start, end, style);
+            return Some(());
+        }
+        let word_end = text
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| is_word_char(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        self.push(start, start + word_end, style);
+        for (i, c) in text[word_end..].char_indices() {
+            let style = if c.is_whitespace() {
+                palette.plain
+            } else {
+                palette.punctuation
+            };
+            let at = start + word_end + i;
+            self.push(at, at + c.len_utf8(), style);
+        }
+        Some(())
+    }
+
+    fn push(&mut self, start: usize, end: usize, style: Style) {
+        if start >= end {
             return;
         }
-        match &mut self.current {
-            Some((buf, s)) if *s == style => buf.push_str(text),
-            current => {
-                if let Some((buf, s)) = current.replace((text.to_owned(), style)) {
-                    self.spans.push(Span::styled(buf, s));
-                }
-            }
+        match self.runs.last_mut() {
+            Some((_, last_end, s)) if *s == style && *last_end == start => *last_end = end,
+            _ => self.runs.push((start, end, style)),
         }
     }
 
-    fn finish(mut self) -> Line<'static> {
-        if let Some((buf, s)) = self.current.take() {
-            self.spans.push(Span::styled(buf, s));
-        }
-        Line::from(self.spans)
+    fn finish(self) -> Line<'static> {
+        let line = self.line;
+        Line::from(
+            self.runs
+                .into_iter()
+                .map(|(start, end, style)| Span::styled(line[start..end].to_owned(), style))
+                .collect::<Vec<_>>(),
+        )
     }
 }
 
 fn plain_line(line: &str, palette: &Palette) -> Line<'static> {
-    let mut spans = SpanBuilder::default();
-    spans.push(line, palette.plain);
+    let mut spans = SpanBuilder::new(line);
+    spans.push(0, line.len(), palette.plain);
     spans.finish()
 }
+
+/// Scopes are two `u64`s; SipHash is needlessly slow for a lookup done for
+/// every scope the parser pushes.
+#[derive(Default)]
+struct ScopeHasher(u64);
+
+impl Hasher for ScopeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type ScopeMap<V> = HashMap<Scope, V, BuildHasherDefault<ScopeHasher>>;
 
 /// Loader for the `.sublime-syntax` subset used by `assets/cql.sublime-syntax`.
 ///
@@ -302,7 +440,7 @@ mod grammar {
     use syntect::parsing::syntax_definition::{
         Context, ContextReference, MatchOperation, MatchPattern, Pattern,
     };
-    use syntect::parsing::{Regex, Scope, SyntaxDefinition};
+    use syntect::parsing::{Scope, SyntaxDefinition};
 
     /// Parsed YAML node; maps keep document order (capture order, errors).
     #[derive(Debug, PartialEq)]
@@ -365,6 +503,23 @@ mod grammar {
             variables: vars,
             contexts,
         })
+    }
+
+    /// Every scope a definition can push (for precomputing classes).
+    pub(super) fn scopes_of(def: &SyntaxDefinition) -> Vec<Scope> {
+        let mut out = vec![def.scope];
+        for ctx in def.contexts.values() {
+            out.extend(ctx.meta_scope.iter().chain(&ctx.meta_content_scope));
+            for p in &ctx.patterns {
+                if let Pattern::Match(m) = p {
+                    out.extend(&m.scope);
+                    for (_, scopes) in m.captures.iter().flatten() {
+                        out.extend(scopes);
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn str_of(y: Yaml, what: &str) -> Res<String> {
@@ -430,11 +585,9 @@ mod grammar {
         for (k, v) in entries {
             match (k.as_str(), v) {
                 ("match", Yaml::Str(raw)) => {
-                    let re = rewrite_dollar(&resolve_variables(&raw, vars, 0)?);
-                    if let Some(e) = Regex::try_compile(&re) {
-                        return Err(format!("bad regex `{re}`: {e}"));
-                    }
-                    regex = Some(re);
+                    // Not compiled here: syntect compiles lazily anyway and
+                    // the embedded grammar's regexes are checked by tests.
+                    regex = Some(rewrite_dollar(&resolve_variables(&raw, vars, 0)?));
                 }
                 ("scope", Yaml::Str(s)) => scope = scopes(&s)?,
                 ("captures", Yaml::Map(m)) => {
@@ -781,8 +934,28 @@ mod grammar {
             assert!(
                 load("scope: source.x\ncontexts:\n  main:\n    - match: '{{nope}}'\n").is_err()
             );
-            assert!(load("scope: source.x\ncontexts:\n  main:\n    - match: '('\n").is_err());
             assert!(load("scope: source.x\nhidden: true\ncontexts:\n  main: []\n").is_err());
+        }
+
+        /// The runtime loader leaves regex compilation to syntect (lazy, and
+        /// a panic there is contained); this makes sure none can fail.
+        #[test]
+        fn embedded_grammar_regexes_compile() {
+            let def = load(crate::highlight::GRAMMAR).unwrap();
+            let mut n = 0;
+            for ctx in def.contexts.values() {
+                for p in &ctx.patterns {
+                    if let Pattern::Match(m) = p {
+                        let re = m.regex.regex_str();
+                        assert!(
+                            syntect::parsing::Regex::try_compile(re).is_none(),
+                            "bad regex {re}"
+                        );
+                        n += 1;
+                    }
+                }
+            }
+            assert!(n > 40, "only {n} patterns");
         }
 
         #[test]
@@ -792,5 +965,3 @@ mod grammar {
         }
     }
 }
-#[cfg(test)]
-mod tmp_dbg { #[test] fn dbg_load() { super::grammar::load(super::GRAMMAR).map(|_| ()).unwrap(); } }
