@@ -1,11 +1,17 @@
 //! All review rules on a large synthetic project (1,000 entities, 1,000
 //! queries): derivation and estimates are done once, outside the timing.
+//! Also `refine::preview` on the hotel sample, which the TUI runs when a
+//! refinement is selected.
 
 use cqlmodel::derive::derive;
-use cqlmodel::diagnose::diagnose;
+use cqlmodel::diagnose::{diagnose, Refinement};
 use cqlmodel::estimate::estimate;
-use cqlmodel::model::synthetic;
+use cqlmodel::model::{load, synthetic};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+/// The same allocator as the binary, so the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let project = synthetic::project(1000, 1000, 7);
@@ -21,6 +27,20 @@ fn bench(c: &mut Criterion) {
                 black_box(&estimates),
             )
         })
+    });
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/hotel.cqlm.ron"
+    );
+    let hotel = load::read(std::path::Path::new(path)).expect("hotel loads");
+    let r = Refinement::AddShard {
+        query: "Q4".into(),
+        column: "shard".into(),
+        count: 8,
+    };
+    c.bench_function("refine preview hotel", |b| {
+        b.iter(|| cqlmodel::refine::preview(black_box(&hotel), black_box(&r)))
     });
 }
 

@@ -60,12 +60,17 @@ fn surrogate_in_key(graph: &Graph, est: &Estimator, t: &Table) -> bool {
 /// missing from a table's primary key; empty when the key identifies the
 /// rows, so that no insert can overwrite another row.
 pub fn missing_key(graph: &Graph, est: &Estimator, t: &Table) -> Vec<String> {
-    let Some(root) = graph.node(&t.rows) else {
-        return vec![];
-    };
     if surrogate_in_key(graph, est, t) {
         return vec![];
     }
+    missing_from(graph, t, &grain(graph, t))
+}
+
+/// The members of `grain` that no key column of `t` holds.
+fn missing_from(graph: &Graph, t: &Table, grain: &[Reached]) -> Vec<String> {
+    let Some(root) = graph.node(&t.rows) else {
+        return vec![];
+    };
     let keyed: Vec<&Reached> = t
         .columns
         .iter()
@@ -75,16 +80,22 @@ pub fn missing_key(graph: &Graph, est: &Estimator, t: &Table) -> Vec<String> {
             _ => None,
         })
         .collect();
-    grain(graph, t)
-        .into_iter()
-        .filter(|k| !keyed.contains(&k))
-        .map(|k| graph.ref_text(root, &k))
+    grain
+        .iter()
+        .filter(|k| !keyed.contains(k))
+        .map(|k| graph.ref_text(root, k))
         .collect()
 }
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for t in &ctx.model.tables {
-        let missing = missing_key(ctx.graph, &ctx.est, t);
+        let grain = grain(ctx.graph, t);
+        let surrogate = surrogate_in_key(ctx.graph, &ctx.est, t);
+        let missing = if surrogate {
+            vec![]
+        } else {
+            missing_from(ctx.graph, t, &grain)
+        };
         if !missing.is_empty() {
             let by = t
                 .candidate
@@ -106,8 +117,6 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
-        let grain = grain(ctx.graph, t);
-        let surrogate = surrogate_in_key(ctx.graph, &ctx.est, t);
         for c in &t.columns {
             let Source::Attr { reached, .. } = &c.source else {
                 continue;

@@ -56,13 +56,6 @@ pub fn fits(e: &Estimate, th: &Thresholds) -> bool {
 fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagnostic>) {
     let worst_values = e.values.max(e.values_max);
     let worst_bytes = e.partition_bytes.max(e.partition_bytes_max);
-    let figures = format!(
-        "{} values and {} per partition on average, {} values and {} at worst",
-        count(e.values),
-        human_bytes(e.partition_bytes),
-        count(worst_values),
-        human_bytes(worst_bytes)
-    );
     let rule = if worst_values > CELL_LIMIT {
         "partition-cell-limit"
     } else if !fits(e, th) {
@@ -70,6 +63,13 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
     } else {
         return;
     };
+    let figures = format!(
+        "{} values and {} per partition on average, {} values and {} at worst",
+        count(e.values),
+        human_bytes(e.partition_bytes),
+        count(worst_values),
+        human_bytes(worst_bytes)
+    );
     let message = if rule == "partition-cell-limit" {
         format!("Partitions of {} reach {figures}: Cassandra rejects writes past 2 billion cells in one partition.", t.name)
     } else {
@@ -171,32 +171,34 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
 }
 
 fn hot(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
-    let pk: Vec<&Column> = t.partition_key().collect();
-    if pk.is_empty() {
+    if t.partition_key().next().is_none() {
         return;
     }
     // A constant column splits nothing: judge the others.
-    let real: Vec<&Column> = pk
-        .iter()
-        .copied()
-        .filter(|c| !matches!(c.source, Source::Constant))
-        .collect();
-    let names = real
-        .iter()
+    let real = || {
+        t.partition_key()
+            .filter(|c| !matches!(c.source, Source::Constant))
+    };
+    let few = e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0;
+    let all_time = real().next().is_some() && real().all(is_time_value);
+    if real().next().is_some() && !all_time && !few {
+        return;
+    }
+    let names = real()
         .map(|c| c.name.as_str())
         .collect::<Vec<_>>()
         .join(", ");
-    let message = if real.is_empty() {
+    let message = if real().next().is_none() {
         format!(
             "Every row of {} is in one partition (a constant key, since the query searches nothing by equality): all reads and writes hit one replica set and the partition grows with the table.",
             t.name
         )
-    } else if real.iter().all(|c| is_time_value(c)) {
+    } else if all_time {
         format!(
             "The partition key of {} is a time value alone ({names}): every write of the current period goes to one partition, so one replica set takes all writes while the others idle.",
             t.name
         )
-    } else if e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0 {
+    } else if few {
         format!(
             "The partition key of {} ({names}) has about {} distinct values for {} rows: traffic concentrates on a few replica sets and partitions grow large.",
             t.name,

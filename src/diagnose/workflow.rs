@@ -3,14 +3,42 @@
 
 use super::{Ctx, Diagnostic, Subject};
 use crate::derive::Access;
-use crate::model::resolve::AttrRef;
-use crate::model::{CqlType, Project, Query};
-use std::collections::{BTreeSet, HashMap};
+use crate::model::{CqlType, Project};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The attribute name a reference ends at: `hotel_id` for
-/// `Room.hotel_id via has_rooms`.
-fn base(reference: &str) -> String {
-    AttrRef::parse(reference).map_or_else(|_| reference.trim().to_string(), |r| r.attr)
+/// `Room.hotel_id via has_rooms`. Reads the text as
+/// [`AttrRef::parse`](crate::model::resolve::AttrRef::parse)
+/// does, without allocating; a malformed reference is its own name.
+fn base(reference: &str) -> &str {
+    let text = reference.trim();
+    if !text.bytes().any(|b| b == b'.' || b == b' ') {
+        return text;
+    }
+    // `split_once(" via ")` without building a substring searcher.
+    let via = text
+        .bytes()
+        .enumerate()
+        .find(|&(i, b)| b == b' ' && text.as_bytes()[i + 1..].starts_with(b"via "))
+        .map(|(i, _)| (&text[..i], &text[i + 5..]));
+    let head = match via {
+        Some((h, via)) => {
+            if via.split(',').any(|r| r.trim().is_empty()) {
+                return text;
+            }
+            h.trim()
+        }
+        None => text,
+    };
+    let (owner_empty, attr) = match head.split_once('.') {
+        Some((o, a)) => (o.trim().is_empty(), a.trim()),
+        None => (false, head),
+    };
+    if attr.is_empty() || owner_empty {
+        text
+    } else {
+        attr
+    }
 }
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -31,76 +59,205 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 }
 
 fn tables(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for plan in ctx.model.plans.iter().filter(|p| p.table.is_none()) {
-        let why = plan.access.reason().unwrap_or("no table serves this query");
-        out.push(
-            ctx.diag(
-                "query-without-table",
-                Subject::Query(plan.query.clone()),
-                format!(
-                    "{} has no table ({why}): the application has no way to answer it.",
-                    plan.query
-                ),
-                "Let the query have its own table, or serve it from a table that holds its rows."
-                    .into(),
-            ),
-        );
-    }
-    for (i, t) in ctx.model.tables.iter().enumerate() {
-        let mut plans = ctx
-            .model
-            .plans
-            .iter()
-            .filter(|p| p.table == Some(i))
-            .peekable();
-        if plans.peek().is_none() || plans.all(|p| matches!(p.access, Access::Impossible(_))) {
-            out.push(ctx.diag(
-                "table-serves-no-query",
-                Subject::Table(t.name.clone()),
-                format!(
-                    "{} answers none of its queries ({}), yet every write of its rows still pays for it.",
-                    t.name,
-                    t.queries.join(", ")
-                ),
-                "Drop the table or change its key so that its queries can read it.".into(),
-            ));
-        }
-    }
-}
-
-/// Attribute names known after each query ran on some path from an entry:
-/// the entry's search values, every preceding query's search values and
-/// returned attributes, and what transitions feed.
-fn known_after(p: &Project) -> HashMap<&str, BTreeSet<String>> {
-    let mut after: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    for _ in 0..=p.queries.len() {
-        let mut changed = false;
-        for q in &p.queries {
-            let mut k = before(p, q, &after);
-            k.extend(q.equality.iter().map(|a| base(a)));
-            k.extend(q.range.iter().map(|r| base(&r.attr)));
-            k.extend(q.returns.iter().map(|a| base(a)));
-            if after.get(q.id.as_str()) != Some(&k) {
-                after.insert(q.id.as_str(), k);
-                changed = true;
+    // One pass over the plans: does some plan answer from each table?
+    let mut answers = vec![false; ctx.model.tables.len()];
+    for plan in &ctx.model.plans {
+        match plan.table {
+            None => {
+                let why = plan.access.reason().unwrap_or("no table serves this query");
+                out.push(
+                    ctx.diag(
+                        "query-without-table",
+                        Subject::Query(plan.query.clone()),
+                        format!(
+                            "{} has no table ({why}): the application has no way to answer it.",
+                            plan.query
+                        ),
+                        "Let the query have its own table, or serve it from a table that holds its rows."
+                            .into(),
+                    ),
+                );
+            }
+            Some(i) => {
+                if let Some(a) = answers.get_mut(i) {
+                    *a |= !matches!(plan.access, Access::Impossible(_));
+                }
             }
         }
-        if !changed {
-            break;
-        }
     }
-    after
+    for (t, _) in ctx.model.tables.iter().zip(&answers).filter(|(_, a)| !**a) {
+        out.push(ctx.diag(
+            "table-serves-no-query",
+            Subject::Table(t.name.clone()),
+            format!(
+                "{} answers none of its queries ({}), yet every write of its rows still pays for it.",
+                t.name,
+                t.queries.join(", ")
+            ),
+            "Drop the table or change its key so that its queries can read it.".into(),
+        ));
+    }
 }
 
-fn before(p: &Project, q: &Query, after: &HashMap<&str, BTreeSet<String>>) -> BTreeSet<String> {
-    let mut k = BTreeSet::new();
-    for t in p.workflow.transitions.iter().filter(|t| t.to == q.id) {
-        if let Some(a) = after.get(t.from.as_str()) {
-            k.extend(a.iter().cloned());
+/// The workflow as a graph over the queries, with the attribute names
+/// (interned by their base name) each query knows.
+struct Flow {
+    /// Per query, its node (the first query with its id).
+    node: Vec<usize>,
+    /// Per query, the interned names of its equality attributes.
+    equality: Vec<Vec<u32>>,
+    /// Transitions into a query, grouped by node: (index in the project's
+    /// transitions, from node, feeds); `in_start[n]..in_start[n + 1]`.
+    edges: Vec<(usize, Option<usize>, Vec<u32>)>,
+    in_start: Vec<usize>,
+    /// Bitsets of `words` words per node: the attribute names known after
+    /// the query ran on some path from an entry (its search values and
+    /// returned attributes, every preceding query's, and what transitions
+    /// feed).
+    after: Vec<u64>,
+    words: usize,
+}
+
+fn set(bits: &mut [u64], i: u32) {
+    bits[i as usize / 64] |= 1 << (i % 64);
+}
+
+fn has(bits: &[u64], i: u32) -> bool {
+    bits[i as usize / 64] & (1 << (i % 64)) != 0
+}
+
+impl Flow {
+    fn new<'p>(p: &'p Project) -> Flow {
+        let refs = p
+            .queries
+            .iter()
+            .map(|q| q.equality.len() + q.returns.len() + 1)
+            .sum::<usize>();
+        let mut names: HashMap<&'p str, u32> =
+            HashMap::with_capacity_and_hasher(refs, Default::default());
+        let mut intern = |r: &'p str| -> u32 {
+            let n = names.len() as u32;
+            *names.entry(base(r)).or_insert(n)
+        };
+        let mut ids: HashMap<&str, usize> =
+            HashMap::with_capacity_and_hasher(p.queries.len(), Default::default());
+        let mut node = Vec::with_capacity(p.queries.len());
+        let mut own: Vec<(usize, u32)> = Vec::with_capacity(refs);
+        let mut equality = Vec::with_capacity(p.queries.len());
+        for q in &p.queries {
+            let n = ids.len();
+            let n = *ids.entry(q.id.as_str()).or_insert(n);
+            node.push(n);
+            let eq: Vec<u32> = q.equality.iter().map(|a| intern(a)).collect();
+            own.extend(eq.iter().map(|&i| (n, i)));
+            equality.push(eq);
+            own.extend(q.returns.iter().map(|a| (n, intern(a))));
+            if let Some(r) = &q.range {
+                own.push((n, intern(&r.attr)));
+            }
         }
-        k.extend(t.feeds.iter().map(|f| base(f)));
+        let nodes = ids.len();
+        // (index, to, feeds), grouped by `to` in the project's order.
+        let mut raw: Vec<(usize, usize, Vec<u32>)> = p
+            .workflow
+            .transitions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let to = *ids.get(t.to.as_str())?;
+                Some((i, to, t.feeds.iter().map(|f| intern(f)).collect()))
+            })
+            .collect();
+        raw.sort_by_key(|e| e.1);
+        let mut in_start = vec![0; nodes + 1];
+        for e in &raw {
+            in_start[e.1 + 1] += 1;
+        }
+        for i in 0..nodes {
+            in_start[i + 1] += in_start[i];
+        }
+        let words = names.len().div_ceil(64).max(1);
+        let mut after = vec![0u64; nodes * words];
+        for (n, i) in own {
+            set(&mut after[n * words..(n + 1) * words], i);
+        }
+        let mut outgoing: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
+        let mut edges = Vec::with_capacity(raw.len());
+        for (i, to, feeds) in raw {
+            for &f in &feeds {
+                set(&mut after[to * words..(to + 1) * words], f);
+            }
+            let from = ids.get(p.workflow.transitions[i].from.as_str()).copied();
+            if let Some(f) = from {
+                outgoing.push((f, to));
+            }
+            edges.push((i, from, feeds));
+        }
+        outgoing.sort_unstable();
+        outgoing.dedup();
+        let mut out_start = vec![0; nodes + 1];
+        for &(f, _) in &outgoing {
+            out_start[f + 1] += 1;
+        }
+        for i in 0..nodes {
+            out_start[i + 1] += out_start[i];
+        }
+        // Least fixed point: after(q) = own(q) ∪ ⋃ over transitions into q
+        // of (after(from) ∪ feeds), propagated along the transitions.
+        let mut queued = vec![true; nodes];
+        let mut work: Vec<usize> = (0..nodes).rev().collect();
+        while let Some(a) = work.pop() {
+            queued[a] = false;
+            for &(_, b) in &outgoing[out_start[a]..out_start[a + 1]] {
+                if a == b {
+                    continue;
+                }
+                let mut changed = false;
+                for w in 0..words {
+                    let src = after[a * words + w];
+                    let dst = &mut after[b * words + w];
+                    changed |= src & !*dst != 0;
+                    *dst |= src;
+                }
+                if changed && !queued[b] {
+                    queued[b] = true;
+                    work.push(b);
+                }
+            }
+        }
+        Flow {
+            node,
+            equality,
+            edges,
+            in_start,
+            after,
+            words,
+        }
     }
-    k
+
+    /// The transitions into query `qi`: (index, from node, feeds).
+    fn incoming(&self, qi: usize) -> &[(usize, Option<usize>, Vec<u32>)] {
+        let n = self.node[qi];
+        &self.edges[self.in_start[n]..self.in_start[n + 1]]
+    }
+
+    /// Attribute names known when query `qi` starts: what the transitions
+    /// into it bring.
+    fn before(&self, qi: usize, known: &mut Vec<u64>) {
+        known.clear();
+        known.resize(self.words, 0);
+        for (_, from, feeds) in self.incoming(qi) {
+            if let Some(f) = from {
+                let row = &self.after[f * self.words..(f + 1) * self.words];
+                for (k, r) in known.iter_mut().zip(row) {
+                    *k |= r;
+                }
+            }
+            for &i in feeds {
+                set(known, i);
+            }
+        }
+    }
 }
 
 /// The type of a reference from a query's rows, if it resolves.
@@ -114,17 +271,15 @@ fn type_of(ctx: &Ctx, rows: &str, reference: &str) -> Option<CqlType> {
 /// free parameters the user picks (a date range) and are not checked.
 fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let p = ctx.project;
-    let after = known_after(p);
-    for q in &p.queries {
-        if p.workflow.entry.contains(&q.id) || q.equality.is_empty() {
+    let flow = Flow::new(p);
+    let entry: HashSet<&str> = p.workflow.entry.iter().map(|e| e.as_str()).collect();
+    let mut known = Vec::new();
+    let mut query_at: Option<HashMap<&str, usize>> = None;
+    for (qi, q) in p.queries.iter().enumerate() {
+        if entry.contains(q.id.as_str()) || q.equality.is_empty() {
             continue;
         }
-        let incoming: Vec<_> = p
-            .workflow
-            .transitions
-            .iter()
-            .filter(|t| t.to == q.id)
-            .collect();
+        let incoming = flow.incoming(qi);
         if incoming.is_empty() {
             out.push(ctx.diag(
                 "workflow-input-gap",
@@ -138,21 +293,37 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         }
-        let known = before(p, q, &after);
+        flow.before(qi, &mut known);
+        let names = &flow.equality[qi];
         let mut missing: Vec<&String> = q
             .equality
             .iter()
-            .filter(|a| !known.contains(&base(a)))
+            .zip(names)
+            .filter(|(_, &i)| !has(&known, i))
+            .map(|(a, _)| a)
             .collect();
+        if missing.is_empty() {
+            continue;
+        }
         // A declared feed whose name matches no search attribute may carry
         // its value into a differently named one of the same type (a
         // chosen `date` feeding `start_date`).
-        let names: Vec<String> = q.equality.iter().map(|a| base(a)).collect();
-        for t in &incoming {
-            let Some(from) = p.query(&t.from) else {
+        let query_at = query_at.get_or_insert_with(|| {
+            let mut m = HashMap::default();
+            for (i, q) in p.queries.iter().enumerate() {
+                m.entry(q.id.as_str()).or_insert(i);
+            }
+            m
+        });
+        for (ti, _, feeds) in incoming {
+            let t = &p.workflow.transitions[*ti];
+            let Some(from) = query_at.get(t.from.as_str()).map(|&i| &p.queries[i]) else {
                 continue;
             };
-            for f in t.feeds.iter().filter(|f| !names.contains(&base(f))) {
+            for (f, id) in t.feeds.iter().zip(feeds) {
+                if names.contains(id) {
+                    continue;
+                }
                 let ft = type_of(ctx, &from.rows, f);
                 if let Some(i) = missing
                     .iter()
@@ -179,6 +350,34 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     q.id
                 ),
             ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base;
+    use crate::model::resolve::AttrRef;
+
+    #[test]
+    fn base_reads_references_as_attr_ref_does() {
+        for text in [
+            "hotel_id",
+            "  hotel_id ",
+            "Room.hotel_id",
+            "Room.hotel_id via has_rooms",
+            "Room . hotel_id  via  a, b",
+            "Room.hotel_id via ",
+            "Room.hotel_id via a,,b",
+            ".x",
+            "Room.",
+            "a via b",
+            "avia b",
+            "",
+            "x.y.z",
+        ] {
+            let want = AttrRef::parse(text).map_or_else(|_| text.trim().to_string(), |r| r.attr);
+            assert_eq!(base(text), want, "{text:?}");
         }
     }
 }

@@ -133,18 +133,15 @@ fn counters(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 }
 
 /// Every entity and relationship with its attributes and key attributes.
-fn items(p: &Project) -> Vec<(&str, &[crate::model::Attribute], Vec<String>)> {
-    let mut v: Vec<(&str, &[crate::model::Attribute], Vec<String>)> = p
-        .entities
+fn items(p: &Project) -> impl Iterator<Item = (&str, &[crate::model::Attribute], &[String])> + '_ {
+    p.entities
         .iter()
-        .map(|e| (e.name.as_str(), e.attributes.as_slice(), e.key.clone()))
-        .collect();
-    v.extend(
-        p.relationships
-            .iter()
-            .map(|r| (r.name.as_str(), r.attributes.as_slice(), Vec::new())),
-    );
-    v
+        .map(|e| (e.name.as_str(), e.attributes.as_slice(), e.key.as_slice()))
+        .chain(
+            p.relationships
+                .iter()
+                .map(|r| (r.name.as_str(), r.attributes.as_slice(), &[][..])),
+        )
 }
 
 fn plans(ctx: &Ctx, out: &mut Vec<Diagnostic>) {

@@ -3,8 +3,9 @@
 
 use super::{Ctx, Diagnostic, Subject};
 use crate::derive::Table;
-use crate::naming::quote;
-use std::collections::HashMap;
+use crate::model::resolve::NodeId;
+use crate::naming::push_quoted;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Copies from which a write is worth a review.
 pub const MANY_TABLES: usize = 3;
@@ -15,17 +16,66 @@ pub const MANY_TABLES: usize = 3;
 pub fn logged_batch(keyspace: &str, tables: &[&Table]) -> String {
     let mut s = String::from("BEGIN BATCH\n");
     for t in tables.iter().filter(|t| !t.is_counter_table()) {
-        let cols: Vec<String> = t.columns.iter().map(|c| quote(&c.name)).collect();
-        let marks = vec!["?"; cols.len()].join(", ");
-        s.push_str(&format!(
-            "INSERT INTO {}.{} ({}) VALUES ({marks});\n",
-            quote(keyspace),
-            quote(&t.name),
-            cols.join(", ")
-        ));
+        push_insert(&mut s, keyspace, t);
     }
     s.push_str("APPLY BATCH;");
     s
+}
+
+/// `INSERT INTO ks.t (a, b) VALUES (?, ?);` and a newline.
+fn push_insert(s: &mut String, keyspace: &str, t: &Table) {
+    s.push_str("INSERT INTO ");
+    push_quoted(s, keyspace);
+    s.push('.');
+    push_quoted(s, &t.name);
+    s.push_str(" (");
+    for (i, c) in t.columns.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        push_quoted(s, &c.name);
+    }
+    s.push_str(") VALUES (");
+    for i in 0..t.columns.len() {
+        s.push_str(if i > 0 { ", ?" } else { "?" });
+    }
+    s.push_str(");\n");
+}
+
+/// [`logged_batch`] for tables given by index, each table's INSERT built
+/// once per review however many batches it joins.
+struct Batches<'a> {
+    keyspace: &'a str,
+    tables: &'a [Table],
+    inserts: Vec<Option<String>>,
+}
+
+impl<'a> Batches<'a> {
+    fn new(keyspace: &'a str, tables: &'a [Table]) -> Self {
+        Batches {
+            keyspace,
+            tables,
+            inserts: vec![None; tables.len()],
+        }
+    }
+
+    fn batch(&mut self, tables: &[usize]) -> String {
+        let mut s = String::from("BEGIN BATCH\n");
+        for &i in tables {
+            let t = &self.tables[i];
+            if t.is_counter_table() {
+                continue;
+            }
+            let line = self.inserts[i].get_or_insert_with(|| {
+                let mut l = String::new();
+                push_insert(&mut l, self.keyspace, t);
+                l
+            });
+            s.push_str(line);
+        }
+        s.push_str("APPLY BATCH;");
+        s
+    }
 }
 
 /// Counter tables cannot join a logged batch: say which are updated apart.
@@ -46,17 +96,27 @@ fn counter_note(tables: &[&Table]) -> String {
 }
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let ks = &ctx.project.keyspace.name;
-    let mut by_rows: HashMap<&str, Vec<&Table>> = HashMap::new();
-    for t in &ctx.model.tables {
-        by_rows.entry(t.rows.as_str()).or_default().push(t);
+    let tables = &ctx.model.tables;
+    let mut batches = Batches::new(&ctx.project.keyspace.name, tables);
+    let mut by_rows: HashMap<&str, Vec<usize>> =
+        HashMap::with_capacity_and_hasher(tables.len(), Default::default());
+    for (i, t) in tables.iter().enumerate() {
+        by_rows.entry(t.rows.as_str()).or_default().push(i);
     }
+    // Tables by name, built only when an attribute's copies are reported.
+    let mut by_name: Option<HashMap<&str, usize>> = None;
     for w in &ctx.model.writes {
         // Copies of the rows themselves: one insert per table.
-        let copies: Vec<&Table> = by_rows.get(w.item.as_str()).cloned().unwrap_or_default();
+        let copies: &[usize] = by_rows.get(w.item.as_str()).map_or(&[], |v| v.as_slice());
+        let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
+        if copies.len() < MANY_TABLES && mutable_updates().next().is_none() {
+            continue;
+        }
+        let node = ctx.graph.node(&w.item);
         if copies.len() >= MANY_TABLES {
-            let names: Vec<&str> = copies.iter().map(|t| t.name.as_str()).collect();
-            let subject = if ctx.project.entity(&w.item).is_some() {
+            let copied: Vec<&Table> = copies.iter().map(|&i| &tables[i]).collect();
+            let names: Vec<&str> = copied.iter().map(|t| t.name.as_str()).collect();
+            let subject = if matches!(node, Some(NodeId::Entity(_))) {
                 Subject::Entity(w.item.clone())
             } else {
                 Subject::Relationship(w.item.clone())
@@ -73,35 +133,16 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ),
                 format!(
                     "Write the copies in one logged batch so they all apply eventually{}:\n{}",
-                    counter_note(&copies),
-                    logged_batch(ks, &copies)
+                    counter_note(&copied),
+                    batches.batch(copies)
                 ),
             ));
         }
         // A changing attribute copied into many tables: every change is
         // several writes (and a delete plus insert where it is a key).
-        let mutable: Vec<&str> = ctx
-            .project
-            .entity(&w.item)
-            .map(|e| e.attributes.as_slice())
-            .or_else(|| {
-                ctx.project
-                    .relationship(&w.item)
-                    .map(|r| r.attributes.as_slice())
-            })
-            .unwrap_or_default()
-            .iter()
-            .filter(|a| a.mutable)
-            .map(|a| a.name.as_str())
-            .collect();
-        for u in w
-            .update
-            .iter()
-            .filter(|u| mutable.contains(&u.attribute.as_str()))
-        {
-            if u.tables.len() < MANY_TABLES {
-                continue;
-            }
+        let attributes = node.map_or(&[][..], |n| ctx.graph.attributes(n));
+        let mutable = |name: &str| attributes.iter().any(|a| a.mutable && a.name == name);
+        for u in mutable_updates().filter(|u| mutable(&u.attribute)) {
             let names: Vec<String> = u
                 .tables
                 .iter()
@@ -113,11 +154,19 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     }
                 })
                 .collect();
-            let tables: Vec<&Table> = u
+            let by_name = by_name.get_or_insert_with(|| {
+                let mut m = HashMap::with_capacity_and_hasher(tables.len(), Default::default());
+                for (i, t) in tables.iter().enumerate() {
+                    m.entry(t.name.as_str()).or_insert(i);
+                }
+                m
+            });
+            let found: Vec<usize> = u
                 .tables
                 .iter()
-                .filter_map(|(t, _)| ctx.model.table(t))
+                .filter_map(|(t, _)| by_name.get(t.as_str()).copied())
                 .collect();
+            let copied: Vec<&Table> = found.iter().map(|&i| &tables[i]).collect();
             out.push(ctx.diag(
                 "write-amplification",
                 Subject::Attribute {
@@ -134,8 +183,8 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ),
                 format!(
                     "Update every copy in one logged batch, or keep the attribute in fewer tables{}:\n{}",
-                    counter_note(&tables),
-                    logged_batch(ks, &tables)
+                    counter_note(&copied),
+                    batches.batch(&found)
                 ),
             ));
         }
