@@ -512,3 +512,126 @@ fn tables_serving_no_query_and_queries_without_table() {
         .iter()
         .any(|d| d.rule == "query-without-table" && d.severity == Severity::Error));
 }
+
+#[test]
+fn timestamp_key_is_quiet_on_counter_buckets() {
+    // clickstream's rolling_counts: bucket_start is the start of a bucket
+    // whose increments are meant to meet in one counter.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/clickstream.cqlm.ron"
+    );
+    let mut p = load::read(std::path::Path::new(path)).expect("clickstream loads");
+    let on_buckets = |p: &Project| {
+        with(p, "timestamp-key").into_iter().any(|d| {
+            d.subject
+                == Subject::Column {
+                    table: "rolling_counts".into(),
+                    column: "bucket_start".into(),
+                }
+        })
+    };
+    assert!(!on_buckets(&p));
+    // The same key over events (no counter) is a collision risk again.
+    let ac = p
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "ActivityCount")
+        .expect("entity");
+    let total = ac
+        .attributes
+        .iter_mut()
+        .find(|a| a.name == "total")
+        .expect("total");
+    total.ty = "bigint".parse().expect("type");
+    assert!(on_buckets(&p));
+}
+
+/// A candidate key that moves a searched attribute into clustering leaves
+/// few partitions: promoting it back is the fix, not a shard.
+#[test]
+fn hot_partition_promotes_a_searched_clustering_column() {
+    let mut p = base();
+    p.queries
+        .push(query("Q2", &["Source.kind", "Source.source_id"], &["body"]));
+    p.workflow.entry.push("Q2".into());
+    quiet(&p, "hot-partition");
+    let t = derive(&p).table_of("Q2").expect("Q2's table").clone();
+    let name = |attr: &str| {
+        t.columns
+            .iter()
+            .find(|c| matches!(&c.source, cqlmodel::derive::Source::Attr { attribute, .. } if attribute.ends_with(attr)))
+            .map(|c| c.name.clone())
+            .expect("column")
+    };
+    let (kind, source, time) = (name(".kind"), name(".source_id"), name(".message_time"));
+    let d = p.decision_mut("Q2");
+    d.candidates.push(Candidate {
+        name: "by_kind".into(),
+        partition: vec![kind],
+        clustering: vec![
+            Order {
+                attr: source.clone(),
+                dir: cqlmodel::model::Dir::Asc,
+            },
+            Order {
+                attr: time,
+                dir: cqlmodel::model::Dir::Desc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_kind".into());
+    let d = fires(&p, "hot-partition");
+    assert_eq!(
+        d.refinement,
+        Some(Refinement::Promote {
+            query: "Q2".into(),
+            column: source
+        }),
+        "{d:#?}"
+    );
+    assert!(d.fix.contains("partitions instead of"), "{}", d.fix);
+    let fixed =
+        cqlmodel::refine::apply(&p, d.refinement.as_ref().expect("refinement")).expect("applies");
+    assert!(with(&fixed, "hot-partition")
+        .iter()
+        .all(|x| x.subject != d.subject));
+    let plan = analyze(&fixed).model.plan("Q2").cloned().expect("plan");
+    assert_eq!(plan.access, Access::Direct);
+}
+
+#[test]
+fn mutable_clustering_key_of_children_offers_a_collection() {
+    let mut p = base();
+    let mut q = Query::new("Q3", "Messages of a source", "Source");
+    q.equality = vec!["source_id".into()];
+    q.returns = vec!["Message.body".into()];
+    p.queries.push(q);
+    p.workflow.entry.push("Q3".into());
+    p.entities[1].attributes[0].mutable = true;
+    let hits = with(&p, "mutable-key");
+    let child = hits
+        .iter()
+        .find(|d| d.refinement.is_some())
+        .unwrap_or_else(|| panic!("{hits:#?}"));
+    assert_eq!(
+        child.refinement,
+        Some(Refinement::Collection {
+            query: "Q3".into(),
+            relationship: "emits".into()
+        })
+    );
+    let fixed = cqlmodel::refine::apply(&p, child.refinement.as_ref().expect("refinement"))
+        .expect("applies");
+    assert!(with(&fixed, "mutable-key")
+        .iter()
+        .all(|x| x.subject != child.subject));
+    // An own attribute of the rows has no children to push up: no
+    // refinement (Q1's message_time).
+    assert!(
+        hits.iter()
+            .any(|d| d.refinement.is_none() && d.message.contains("Message.message_time")),
+        "{hits:#?}"
+    );
+}

@@ -275,3 +275,34 @@ fn options_list_applicable_refinements_and_inverses() {
         assert!(apply(&p, r).is_ok(), "{r:?}");
     }
 }
+
+/// Every refinement the review offers applies, on the samples and on small
+/// synthetic projects.
+#[test]
+fn every_offered_refinement_applies() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-projects");
+    let mut projects: Vec<(String, cqlmodel::model::Project)> = std::fs::read_dir(dir)
+        .expect("samples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".cqlm.ron"))
+        .map(|p| {
+            let name = p.display().to_string();
+            (name, cqlmodel::model::load::read(&p).expect("loads"))
+        })
+        .collect();
+    for seed in 0..6 {
+        projects.push((
+            format!("synthetic {seed}"),
+            cqlmodel::model::synthetic::project(30, 40, seed),
+        ));
+    }
+    for (name, p) in &projects {
+        for d in cqlmodel::analysis::analyze(p).diagnostics {
+            if let Some(r) = &d.refinement {
+                if let Err(e) = cqlmodel::refine::apply(p, r) {
+                    panic!("{name}: {} {:?}: {r:?} fails: {e}", d.rule, d.subject);
+                }
+            }
+        }
+    }
+}

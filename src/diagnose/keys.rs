@@ -4,7 +4,7 @@
 use super::{attribute_label, column_subject, Ctx, Diagnostic, Refinement, Subject};
 use crate::derive::{normalize, Role, Source, Table};
 use crate::estimate::Estimator;
-use crate::model::resolve::{Graph, Reached};
+use crate::model::resolve::{Edge, Graph, Reached};
 use crate::model::Native;
 
 /// The attributes identifying a table's rows (the rows' key, plus the key
@@ -87,6 +87,25 @@ fn missing_from(graph: &Graph, t: &Table, grain: &[Reached]) -> Vec<String> {
         .collect()
 }
 
+/// The relationship whose children a clustering column belongs to, when
+/// pushing them up into a collection takes the column out of the key: the
+/// first to-many step of its path. `None` where `refine::apply` would
+/// refuse the refinement (a query served by another's table, or the
+/// relationship already a collection) or there is no such step.
+fn collection_for(ctx: &Ctx, t: &Table, reached: &Reached) -> Option<String> {
+    let r = reached.path.iter().find_map(|e| match e {
+        Edge::Enter(r, _) if ctx.graph.fanout(*e).many => Some(*r),
+        _ => None,
+    })?;
+    let name = &ctx.graph.rel(r).name;
+    let d = ctx.project.decision(&t.origin);
+    if d.is_some_and(|d| d.served_by.is_some() || d.collections.contains(name)) {
+        return None;
+    }
+    ctx.project.query(&t.origin)?;
+    Some(name.clone())
+}
+
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for t in &ctx.model.tables {
         let grain = grain(ctx.graph, t);
@@ -153,7 +172,11 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 } else {
                     "clustering key"
                 };
-                out.push(ctx.diag(
+                let collection = match c.role {
+                    Role::Clustering(_) => collection_for(ctx, t, reached),
+                    _ => None,
+                };
+                let mut d = ctx.diag(
                     "mutable-key",
                     column_subject(t, &c.name),
                     format!(
@@ -162,7 +185,18 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         t.name
                     ),
                     "Key the table by attributes that never change; to group records by a changing value keep their ids in a set or list column instead of clustering rows (seed 000).".into(),
-                ));
+                );
+                if let Some(relationship) = collection {
+                    d.fix = format!(
+                        "Push {relationship} up into a collection so {} is a collection element rather than a clustering key; or key the table by attributes that never change (seed 000).",
+                        c.name
+                    );
+                    d.refinement = Some(Refinement::Collection {
+                        query: t.origin.clone(),
+                        relationship,
+                    });
+                }
+                out.push(d);
             }
         }
     }

@@ -3,9 +3,9 @@
 //! collections.
 
 use super::{column_subject, Ctx, Diagnostic, Refinement, Subject};
-use crate::derive::{Column, Role, Rule, Source, Table};
+use crate::derive::{serve, Access, Column, KeyShape, Role, Rule, Source, Table};
 use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
-use crate::model::resolve::{Edge, End};
+use crate::model::resolve::{Edge, End, Reached};
 use crate::model::{Cardinality, CqlType, Native, Period, Thresholds};
 use crate::report::count;
 
@@ -28,7 +28,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let Some(e) = ctx.estimate(i) else { continue };
         size(ctx, t, e, th, out);
         unbounded(ctx, t, e, out);
-        hot(ctx, t, e, out);
+        hot(ctx, i, t, e, out);
         large_values(ctx, t, e, out);
     }
     for ent in &ctx.project.entities {
@@ -170,7 +170,7 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     out.push(d);
 }
 
-fn hot(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
+fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     if t.partition_key().next().is_none() {
         return;
     }
@@ -217,12 +217,107 @@ fn hot(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             "Add a higher-cardinality attribute to the partition key (a source or type id), or a shard number 0..{n} that writers round-robin and readers query in parallel."
         ),
     );
-    d.refinement = Some(Refinement::AddShard {
-        query: t.origin.clone(),
-        column: extra_name(t, "shard"),
-        count: n,
-    });
+    // A promotion needs no fan-out on reads: prefer it when it spreads
+    // the rows over enough partitions without hurting any query.
+    match best_promotion(ctx, ti, t) {
+        Some((column, parts)) => {
+            d.fix = format!(
+                "Move {column} from clustering into the partition key (about {} partitions instead of {}), or add a shard number 0..{n} that writers round-robin and readers query in parallel.",
+                group_digits(parts),
+                group_digits(e.partitions)
+            );
+            d.refinement = Some(Refinement::Promote {
+                query: t.origin.clone(),
+                column,
+            });
+        }
+        None => {
+            d.refinement = Some(Refinement::AddShard {
+                query: t.origin.clone(),
+                column: extra_name(t, "shard"),
+                count: n,
+            });
+        }
+    }
     out.push(d);
+}
+
+/// How well a table answers a query: lower is better.
+fn access_rank(a: &Access) -> u8 {
+    match a {
+        Access::Direct => 0,
+        Access::Index(_) => 1,
+        Access::Filtering(_) => 2,
+        Access::Impossible(_) => 3,
+    }
+}
+
+/// How each query the table serves would be answered, judged as the
+/// derivation judges it; `None` when a query does not resolve.
+fn accesses(ctx: &Ctx, queries: &[&crate::model::Query], t: &Table) -> Option<Vec<u8>> {
+    let ids: Vec<Option<Reached>> = t
+        .columns
+        .iter()
+        .map(|c| match &c.source {
+            Source::Attr { reached, .. } => Some(reached.clone()),
+            _ => None,
+        })
+        .collect();
+    let shape = KeyShape::of(t);
+    queries
+        .iter()
+        .map(|q| {
+            let root = ctx.graph.node(&q.rows)?;
+            let res = serve::resolve_query(ctx.graph, root, q).ok()?;
+            Some(match serve::request(q, &res, t, &ids) {
+                Ok(req) => access_rank(&serve::access(&shape, &req).0),
+                Err(_) => 3,
+            })
+        })
+        .collect()
+}
+
+/// The clustering column whose promotion into the partition key gives a
+/// hot table the most partitions, with that estimate: only a column that
+/// is not a time value, that brings the table to at least
+/// [`MIN_PARTITIONS`], and that leaves every query of the table answered
+/// at least as well as now.
+fn best_promotion(ctx: &Ctx, ti: usize, t: &Table) -> Option<(String, f64)> {
+    t.clustering().next()?;
+    if ctx
+        .project
+        .decision(&t.origin)
+        .is_some_and(|d| d.served_by.is_some())
+    {
+        return None;
+    }
+    let queries: Vec<&crate::model::Query> = ctx
+        .model
+        .plans
+        .iter()
+        .filter(|p| p.table == Some(ti))
+        .filter_map(|p| ctx.project.query(&p.query))
+        .collect();
+    let now = accesses(ctx, &queries, t)?;
+    let mut best: Option<(String, f64)> = None;
+    for c in t.clustering() {
+        if !matches!(c.source, Source::Attr { .. }) || is_time_value(c) {
+            continue;
+        }
+        let mut t2 = t.clone();
+        if let Some(x) = t2.columns.iter_mut().find(|x| x.name == c.name) {
+            x.role = Role::Partition;
+        }
+        let parts = ctx.est.table(&t2).partitions;
+        if parts < MIN_PARTITIONS || best.as_ref().is_some_and(|b| parts <= b.1) {
+            continue;
+        }
+        let after = accesses(ctx, &queries, &t2)?;
+        if after.iter().zip(&now).all(|(a, b)| a <= b) {
+            best = Some((c.name.clone(), parts));
+        }
+    }
+    best
 }
 
 fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
