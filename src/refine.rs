@@ -64,6 +64,10 @@ pub fn inverse(r: &Refinement) -> Refinement {
             query,
             relationship,
         },
+        DropIndex { query, column } => AddIndex { query, column },
+        AddIndex { query, column } => DropIndex { query, column },
+        UseDerivedKey { query, candidate } => UseCandidate { query, candidate },
+        UseCandidate { query, candidate } => UseDerivedKey { query, candidate },
     }
 }
 
@@ -197,6 +201,28 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         }
         Refinement::Uncollection { relationship, .. } => {
             remove(&mut d.collections, relationship, q, "collection of")?
+        }
+        Refinement::DropIndex { column, .. } => remove(&mut d.indexes, column, q, "index on")?,
+        Refinement::AddIndex { column, .. } => {
+            if col(column).is_none() {
+                return Err(format!("no column \"{column}\" in the table of {q}"));
+            }
+            if d.indexes.contains(column) {
+                return Err(format!("{column} is already indexed in the table of {q}"));
+            }
+            d.indexes.push(column.clone());
+        }
+        Refinement::UseDerivedKey { candidate, .. } => {
+            if d.use_candidate.as_deref() != Some(candidate.as_str()) {
+                return Err(format!("{q}'s table does not use candidate {candidate}"));
+            }
+            d.use_candidate = None;
+        }
+        Refinement::UseCandidate { candidate, .. } => {
+            if !d.candidates.iter().any(|c| &c.name == candidate) {
+                return Err(format!("{q} has no candidate key \"{candidate}\""));
+            }
+            d.use_candidate = Some(candidate.clone());
         }
     }
     next.prune_decisions();
@@ -436,6 +462,22 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
                 query: q.clone(),
                 relationship: r.clone(),
             });
+        }
+        for c in &d.indexes {
+            out.push(Refinement::DropIndex {
+                query: q.clone(),
+                column: c.clone(),
+            });
+        }
+        match &d.use_candidate {
+            Some(c) => out.push(Refinement::UseDerivedKey {
+                query: q.clone(),
+                candidate: c.clone(),
+            }),
+            None => out.extend(d.candidates.iter().map(|c| Refinement::UseCandidate {
+                query: q.clone(),
+                candidate: c.name.clone(),
+            })),
         }
     }
     out

@@ -306,3 +306,84 @@ fn every_offered_refinement_applies() {
         }
     }
 }
+
+fn devices_options() -> Project {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/devices-options.cqlm.ron"
+    );
+    load::read(std::path::Path::new(path)).expect("devices-options")
+}
+
+#[test]
+fn indexes_and_candidate_keys_are_one_key_refinements_too() {
+    let p = hotel();
+    let add = Refinement::AddIndex {
+        query: "Q1".into(),
+        column: "name".into(),
+    };
+    let next = apply(&p, &add).expect("index a regular column");
+    assert_eq!(
+        next.decision("Q1").map(|d| d.indexes.clone()),
+        Some(vec!["name".to_string()])
+    );
+    assert_eq!(apply(&next, &inverse(&add)).expect("drop it"), p);
+    assert!(apply(&next, &add).is_err(), "indexing twice is refused");
+    assert!(
+        apply(&p, &inverse(&add)).is_err(),
+        "dropping a missing index is refused"
+    );
+
+    let p = devices_options();
+    let q = p
+        .decisions
+        .iter()
+        .find(|d| d.use_candidate.is_some())
+        .expect("a candidate in use");
+    let (query, cand) = (q.query.clone(), q.use_candidate.clone().unwrap_or_default());
+    let back = Refinement::UseDerivedKey {
+        query: query.clone(),
+        candidate: cand.clone(),
+    };
+    let derived = apply(&p, &back).expect("back to the derived key");
+    assert_eq!(
+        derived
+            .decision(&query)
+            .and_then(|d| d.use_candidate.clone()),
+        None
+    );
+    assert_eq!(apply(&derived, &inverse(&back)).expect("and forth"), p);
+    assert!(options(&p, &query).contains(&back));
+}
+
+#[test]
+fn overwriting_candidate_keys_and_wide_indexes_offer_their_fix() {
+    let mut p = devices_options();
+    let d = p
+        .decisions
+        .iter_mut()
+        .find(|d| d.use_candidate.is_some())
+        .expect("a candidate in use");
+    // Option 1 keeps one event per device per day: rows overwrite.
+    d.use_candidate = Some("option1".into());
+    let query = d.query.clone();
+    let a = analyze(&p);
+    let over = a
+        .diagnostics
+        .iter()
+        .find(|x| x.rule == "rows-overwrite")
+        .expect("rows-overwrite fires for option 1");
+    let fix = over.refinement.clone().expect("a one-key fix");
+    assert_eq!(
+        fix,
+        Refinement::UseDerivedKey {
+            query,
+            candidate: "option1".into()
+        }
+    );
+    let fixed = apply(&p, &fix).expect("applies");
+    assert!(analyze(&fixed)
+        .diagnostics
+        .iter()
+        .all(|x| x.rule != "rows-overwrite"));
+}

@@ -121,7 +121,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 .as_ref()
                 .map(|c| format!(" (candidate key {c})"))
                 .unwrap_or_default();
-            out.push(ctx.diag(
+            let mut diag = ctx.diag(
                 "rows-overwrite",
                 Subject::Table(t.name.clone()),
                 format!(
@@ -134,7 +134,14 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     "Add {} to the clustering columns (MR5), or go back to the derived key.",
                     missing.join(", ")
                 ),
-            ));
+            );
+            // A hand-written key goes back to the derived one, which MR5
+            // makes unique.
+            diag.refinement = t.candidate.as_ref().map(|c| Refinement::UseDerivedKey {
+                query: t.origin.clone(),
+                candidate: c.clone(),
+            });
+            out.push(diag);
         }
         for c in &t.columns {
             let Source::Attr { reached, .. } = &c.source else {

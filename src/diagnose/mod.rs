@@ -95,6 +95,14 @@ pub enum Refinement {
     Collection { query: String, relationship: String },
     /// Back to clustering rows.
     Uncollection { query: String, relationship: String },
+    /// Drops a secondary index the decision added.
+    DropIndex { query: String, column: String },
+    /// Adds a secondary index on a column.
+    AddIndex { query: String, column: String },
+    /// Back from a hand-written candidate key to the derived key.
+    UseDerivedKey { query: String, candidate: String },
+    /// Puts a candidate key in use.
+    UseCandidate { query: String, candidate: String },
 }
 
 impl Refinement {
@@ -109,7 +117,11 @@ impl Refinement {
             | Refinement::Timeuuid { query, .. }
             | Refinement::UndoTimeuuid { query, .. }
             | Refinement::Collection { query, .. }
-            | Refinement::Uncollection { query, .. } => query,
+            | Refinement::Uncollection { query, .. }
+            | Refinement::DropIndex { query, .. }
+            | Refinement::AddIndex { query, .. }
+            | Refinement::UseDerivedKey { query, .. }
+            | Refinement::UseCandidate { query, .. } => query,
         }
     }
 
@@ -157,6 +169,18 @@ impl Refinement {
                 relationship,
             } => {
                 format!("Store {relationship} as clustering rows again in {query}'s table")
+            }
+            Refinement::DropIndex { query, column } => {
+                format!("Drop the index on {column} in {query}'s table")
+            }
+            Refinement::AddIndex { query, column } => {
+                format!("Index {column} in {query}'s table")
+            }
+            Refinement::UseDerivedKey { query, candidate } => {
+                format!("Use the derived key instead of {candidate} in {query}'s table")
+            }
+            Refinement::UseCandidate { query, candidate } => {
+                format!("Use candidate key {candidate} in {query}'s table")
             }
         }
     }

@@ -201,9 +201,19 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     None
                 }
             });
+            // The one-key fix drops an index the table's decision added (an
+            // index of a candidate key goes with the candidate).
+            let drop = ctx
+                .project
+                .decision(&t.origin)
+                .is_some_and(|d| d.indexes.contains(&c.name))
+                .then(|| Refinement::DropIndex {
+                    query: t.origin.clone(),
+                    column: c.name.clone(),
+                });
             if let Some(d) = distinct {
                 if d > LOW_CARDINALITY && rows / d.max(1.0) < MIN_ROWS_PER_INDEXED_VALUE {
-                    out.push(ctx.diag(
+                    let mut diag = ctx.diag(
                         "index-high-cardinality",
                         column_subject(t, &c.name),
                         format!(
@@ -215,11 +225,13 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                             c.name
                         ),
                         format!("Drop the index and add a table with {} in its partition key for the queries that search by it.", c.name),
-                    ));
+                    );
+                    diag.refinement = drop.clone();
+                    out.push(diag);
                 }
             }
             if attr.mutable {
-                out.push(ctx.diag(
+                let mut diag = ctx.diag(
                     "index-frequent-updates",
                     column_subject(t, &c.name),
                     format!(
@@ -227,7 +239,9 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         t.name
                     ),
                     "Index only values that rarely change, or keep a table keyed by the value and update it explicitly.".into(),
-                ));
+                );
+                diag.refinement = drop;
+                out.push(diag);
             }
         }
     }
