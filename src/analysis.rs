@@ -1,9 +1,10 @@
 //! One call that runs the whole pipeline the shells show: derive, estimate,
 //! diagnose.
 
-use crate::derive::{derive, LogicalModel};
-use crate::diagnose::{diagnose, Diagnostic};
-use crate::estimate::{estimate, Estimate};
+use crate::derive::{derive_in, LogicalModel};
+use crate::diagnose::{diagnose_in, Diagnostic};
+use crate::estimate::{estimate_in, Estimate};
+use crate::model::resolve::Graph;
 use crate::model::Project;
 use serde::Serialize;
 
@@ -16,9 +17,12 @@ pub struct Analysis {
 }
 
 pub fn analyze(project: &Project) -> Analysis {
-    let model = derive(project);
-    let estimates = estimate(project, &model);
-    let diagnostics = diagnose(project, &model, &estimates);
+    // One graph serves all three steps: building it is not free on large
+    // projects.
+    let graph = Graph::new(project);
+    let model = derive_in(&graph);
+    let estimates = estimate_in(&graph, &model);
+    let diagnostics = diagnose_in(&graph, &model, &estimates);
     Analysis {
         model,
         estimates,

@@ -59,8 +59,12 @@ pub struct Estimate {
 
 /// Estimates for every table of a model, in table order.
 pub fn estimate(project: &Project, model: &LogicalModel) -> Vec<Estimate> {
-    let graph = Graph::new(project);
-    let est = Estimator::new(&graph);
+    estimate_in(&Graph::new(project), model)
+}
+
+/// [`estimate`] over an already built graph of the project.
+pub fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> {
+    let est = Estimator::new(graph);
     model.tables.iter().map(|t| est.table(t)).collect()
 }
 

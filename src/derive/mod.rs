@@ -259,7 +259,12 @@ struct Draft {
 }
 
 pub fn derive(project: &Project) -> LogicalModel {
-    let graph = Graph::new(project);
+    derive_in(&Graph::new(project))
+}
+
+/// [`derive`] over an already built graph of the project.
+pub fn derive_in(graph: &Graph) -> LogicalModel {
+    let project = graph.project;
     let mut problems = Vec::new();
     let decisions: HashMap<&str, &Decision> = project
         .decisions
@@ -267,22 +272,39 @@ pub fn derive(project: &Project) -> LogicalModel {
         .map(|d| (d.query.as_str(), d))
         .collect();
 
-    // 1. One draft per query that has its own table.
+    // 1. One draft per query that has its own table. Queries are
+    // independent here, so large projects build them on every core.
+    let own: Vec<(usize, &Query)> = project
+        .queries
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| {
+            decisions
+                .get(q.id.as_str())
+                .and_then(|d| d.served_by.as_ref())
+                .is_none()
+        })
+        .collect();
+    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map(&own, |&(qi, q)| {
+        let mut found = Vec::new();
+        let d = build(
+            &graph,
+            q,
+            qi,
+            decisions.get(q.id.as_str()).copied(),
+            &mut found,
+        );
+        (d, found)
+    });
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::default();
     let mut own_draft: HashMap<&str, usize> = HashMap::default();
-    for (qi, q) in project.queries.iter().enumerate() {
-        let decision = decisions.get(q.id.as_str()).copied();
-        if decision.and_then(|d| d.served_by.as_ref()).is_some() {
-            continue;
-        }
-        match build(&graph, q, qi, decision, &mut problems) {
-            Some(d) => {
-                own_draft.insert(q.id.as_str(), drafts.len());
-                draft_of.insert(q.id.as_str(), drafts.len());
-                drafts.push(d);
-            }
-            None => continue,
+    for ((_, q), (draft, found)) in own.iter().zip(built) {
+        problems.extend(found);
+        if let Some(d) = draft {
+            own_draft.insert(q.id.as_str(), drafts.len());
+            draft_of.insert(q.id.as_str(), drafts.len());
+            drafts.push(d);
         }
     }
 
@@ -410,13 +432,13 @@ pub fn derive(project: &Project) -> LogicalModel {
     }
 
     // 5. Plans: the SELECT that answers each query from its table.
-    let mut plans = Vec::with_capacity(project.queries.len());
-    for q in &project.queries {
+    let queries: Vec<&Query> = project.queries.iter().collect();
+    let plans = par_map(&queries, |q| {
         let table = draft_of
             .get(q.id.as_str())
             .and_then(|i| index_of.get(i))
             .copied();
-        let plan = match table {
+        match table {
             Some(ti) => {
                 let draft = &drafts[kept[ti]];
                 let resolved = own_draft
@@ -442,9 +464,8 @@ pub fn derive(project: &Project) -> LogicalModel {
                 access: Access::Impossible("no table serves this query".into()),
                 computed: vec![],
             },
-        };
-        plans.push(plan);
-    }
+        }
+    });
 
     let ids_by_table: Vec<&[Option<Reached>]> =
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
@@ -457,6 +478,44 @@ pub fn derive(project: &Project) -> LogicalModel {
         writes,
         problems,
     }
+}
+
+/// Below this many items a thread costs more than it saves.
+const PARALLEL_MIN: usize = 128;
+
+/// `items.iter().map(f)`, in order, split across the machine's cores for
+/// large inputs. Deterministic: results keep the input order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < PARALLEL_MIN {
+        return items.iter().map(f).collect();
+    }
+    // Asking the OS is slow (it reads cgroup limits): once per process.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8)
+    });
+    if cores < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(cores);
+    std::thread::scope(|s| {
+        let f = &f;
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for h in handles {
+            match h.join() {
+                Ok(part) => out.extend(part),
+                // A panic in a worker is a bug; re-raise it on this thread.
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        out
+    })
 }
 
 fn empty_table() -> Table {

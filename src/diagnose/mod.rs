@@ -423,13 +423,18 @@ pub fn diagnose(
     model: &LogicalModel,
     estimates: &[Estimate],
 ) -> Vec<Diagnostic> {
-    let graph = Graph::new(project);
+    diagnose_in(&Graph::new(project), model, estimates)
+}
+
+/// [`diagnose`] over an already built graph of the project.
+pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
+    let project = graph.project;
     let ctx = Ctx {
         project,
         model,
         estimates,
-        graph: &graph,
-        est: Estimator::new(&graph),
+        graph,
+        est: Estimator::new(graph),
     };
     let mut out: Vec<Diagnostic> = model
         .problems
