@@ -288,7 +288,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map(&own, |&(qi, q)| {
         let mut found = Vec::new();
         let d = build(
-            &graph,
+            graph,
             q,
             qi,
             decisions.get(q.id.as_str()).copied(),
@@ -373,14 +373,14 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
                         let name =
-                            unique_column_name(&d.table, column_name(&graph, d.root, &reached));
+                            unique_column_name(&d.table, column_name(graph, d.root, &reached));
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
                             role: Role::Regular,
                             rule: Rule::Merged,
                             query: q.id.clone(),
-                            source: attr_source(&graph, d.root, &reached),
+                            source: attr_source(graph, d.root, &reached),
                         });
                         d.ids.push(Some(reached));
                     }
@@ -445,7 +445,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                     .get(q.id.as_str())
                     .and_then(|&i| drafts[i].resolved.as_ref());
                 serve::plan(
-                    &graph,
+                    graph,
                     project,
                     q,
                     resolved,
@@ -470,7 +470,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let ids_by_table: Vec<&[Option<Reached>]> =
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    let writes = write_paths(&graph, &tables, &ids_by_table, &roots);
+    let writes = write_paths(graph, &tables, &ids_by_table, &roots);
 
     LogicalModel {
         tables,
