@@ -12,6 +12,10 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::Duration;
 
+/// The same allocator as the binary, so the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn projects() -> Vec<(&'static str, Project)> {
     vec![
         (
