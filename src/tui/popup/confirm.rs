@@ -104,14 +104,7 @@ impl Info {
             .clamp(30, 90);
         let r = centered(area, width, self.lines.len() as u16 + 3);
         frame.render_widget(Clear, r);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.accent))
-            .title(Span::styled(
-                format!(" {} ", for_terminal(&self.title)),
-                theme.title(),
-            ))
-            .title_bottom(Span::styled(" Esc closes ", theme.dim()));
+        let block = super::frame_block(theme, &self.title, " Esc closes ");
         let lines: Vec<Line> = self
             .lines
             .iter()
@@ -203,14 +196,11 @@ pub fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
     }
     let r = centered(area, 84, area.height.saturating_sub(2).max(3));
     frame.render_widget(Clear, r);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(Style::new().fg(theme.accent))
-        .title(Span::styled(
-            format!(" Keys — {} ", scope.title()),
-            theme.title(),
-        ))
-        .title_bottom(Span::styled(" ↑↓ scroll · Esc closes ", theme.dim()));
+    let block = super::frame_block(
+        theme,
+        &format!("Keys — {}", scope.title()),
+        "↑↓ scroll · Esc closes",
+    );
     let max_scroll = lines
         .len()
         .saturating_sub(r.height.saturating_sub(2) as usize);

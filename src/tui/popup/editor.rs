@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -109,14 +109,7 @@ impl Input {
     pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
         let r = centered(area, 64, 5);
         frame.render_widget(Clear, r);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.accent))
-            .title(Span::styled(
-                format!(" {} ", for_terminal(&self.title)),
-                theme.title(),
-            ))
-            .title_bottom(Span::styled(" Enter ok · Esc cancel ", theme.dim()));
+        let block = super::frame_block(theme, &self.title, " Enter ok · Esc cancel ");
         let inner = block.inner(r);
         frame.render_widget(block, r);
         if inner.height == 0 {
@@ -320,14 +313,7 @@ impl Editor {
     pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
         let r = centered(area, 90, area.height.saturating_sub(2).max(3));
         frame.render_widget(Clear, r);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.accent))
-            .title(Span::styled(
-                format!(" {} ", for_terminal(&self.title)),
-                theme.title(),
-            ))
-            .title_bottom(Span::styled(" Ctrl-S apply · Esc cancel ", theme.dim()));
+        let block = super::frame_block(theme, &self.title, " Ctrl-S apply · Esc cancel ");
         let inner = block.inner(r);
         frame.render_widget(block, r);
         let msg_h = if inner.height > 4 { 2 } else { 0 };

@@ -76,6 +76,26 @@ impl Popup {
 }
 
 /// A centred rectangle of at most `w`×`h` inside `area`.
+/// The frame every popup draws in: accent border, sanitized title, key
+/// help along the bottom edge.
+pub fn frame_block<'a>(
+    theme: &super::theme::Theme,
+    title: &str,
+    help: &str,
+) -> ratatui::widgets::Block<'a> {
+    use ratatui::style::Style;
+    use ratatui::text::Span;
+    use ratatui::widgets::{Block, Borders};
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.accent))
+        .title(Span::styled(
+            format!(" {} ", crate::naming::for_terminal(title)),
+            theme.title(),
+        ))
+        .title_bottom(Span::styled(format!(" {} ", help.trim()), theme.dim()))
+}
+
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);

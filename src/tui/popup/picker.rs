@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 use std::cell::Cell;
 
@@ -216,17 +216,11 @@ impl Picker {
         } else {
             " type to narrow · Enter choose · Esc "
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.accent))
-            .title(Span::styled(
-                format!(" {} ", for_terminal(&self.title)),
-                theme.title(),
-            ))
-            .title_bottom(Span::styled(
-                help.replace("←↑ asc · →↓ desc", "← asc · → desc"),
-                theme.dim(),
-            ));
+        let block = super::frame_block(
+            theme,
+            &self.title,
+            &help.replace("←↑ asc · →↓ desc", "← asc · → desc"),
+        );
         let inner = block.inner(r);
         frame.render_widget(block, r);
         if inner.height == 0 {

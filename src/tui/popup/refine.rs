@@ -19,7 +19,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 /// Up/down scrolling shared by both popups; `true` when the key scrolled.
@@ -48,14 +48,7 @@ fn framed(
     let h = (lines.len() as u16).saturating_add(2);
     let r = centered(area, width, h.min(area.height.saturating_sub(2).max(3)));
     frame.render_widget(Clear, r);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(Style::new().fg(theme.accent))
-        .title(Span::styled(
-            format!(" {} ", for_terminal(title)),
-            theme.title(),
-        ))
-        .title_bottom(Span::styled(format!(" {help} "), theme.dim()));
+    let block = super::frame_block(theme, title, help);
     let inner_h = r.height.saturating_sub(2) as usize;
     let s = scroll.min(lines.len().saturating_sub(inner_h));
     let visible: Vec<Line> = lines.into_iter().skip(s).collect();
