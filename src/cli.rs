@@ -108,7 +108,9 @@ pub fn main() -> i32 {
 }
 
 fn fail(msg: &str) -> i32 {
-    eprintln!("cqlmodel: {}", crate::naming::for_terminal(msg));
+    // Each line made safe on its own, so multi-line reports keep their lines.
+    let lines: Vec<_> = msg.lines().map(crate::naming::for_terminal).collect();
+    eprintln!("cqlmodel: {}", lines.join("\n"));
     2
 }
 
