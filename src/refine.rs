@@ -68,6 +68,8 @@ pub fn inverse(r: &Refinement) -> Refinement {
         AddIndex { query, column } => DropIndex { query, column },
         UseDerivedKey { query, candidate } => UseCandidate { query, candidate },
         UseCandidate { query, candidate } => UseDerivedKey { query, candidate },
+        Ttl { query, entity } => NoTtl { query, entity },
+        NoTtl { query, entity } => Ttl { query, entity },
     }
 }
 
@@ -93,6 +95,25 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         return Err(format!(
             "{q} is served by {by}'s table; refine {by} instead"
         ));
+    }
+    // The TTL belongs to the rows' entity, not to a table's decision.
+    if let Refinement::Ttl { entity, .. } | Refinement::NoTtl { entity, .. } = r {
+        let on = matches!(r, Refinement::Ttl { .. });
+        let mut next = project.clone();
+        let Some(e) = next.entities.iter_mut().find(|e| &e.name == entity) else {
+            return Err(format!("no entity \"{entity}\""));
+        };
+        if e.ttl == on {
+            return Err(format!(
+                "{entity} {} a TTL already",
+                if on { "has" } else { "has no" }
+            ));
+        }
+        if on && e.retention_days.is_none() {
+            return Err(format!("{entity} states no retention_days to expire after"));
+        }
+        e.ttl = on;
+        return Ok(next);
     }
     let before = analyze(project);
     let table = own_table(&before, q).map(|(_, t)| t);
@@ -224,6 +245,8 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
             }
             d.use_candidate = Some(candidate.clone());
         }
+        // Handled above: they change the entity, not the decision.
+        Refinement::Ttl { .. } | Refinement::NoTtl { .. } => {}
     }
     next.prune_decisions();
     let after = crate::derive::derive(&next);
@@ -381,6 +404,23 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     };
     let q = t.origin.clone();
     let mut out = Vec::new();
+    if let Some(e) = project
+        .entity(&t.rows)
+        .filter(|e| e.retention_days.is_some())
+    {
+        let entity = e.name.clone();
+        out.push(if e.ttl {
+            Refinement::NoTtl {
+                query: q.clone(),
+                entity,
+            }
+        } else {
+            Refinement::Ttl {
+                query: q.clone(),
+                entity,
+            }
+        });
+    }
     if let Some(source) = crate::diagnose::bucket_source(t) {
         let graph = Graph::new(project);
         let est = Estimator::new(&graph);

@@ -387,3 +387,43 @@ fn overwriting_candidate_keys_and_wide_indexes_offer_their_fix() {
         .iter()
         .all(|x| x.rule != "rows-overwrite"));
 }
+
+#[test]
+fn retention_without_ttl_offers_the_ttl_and_it_undoes() {
+    let p = hotel();
+    let a = analyze(&p);
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| d.rule == "retention-without-ttl")
+        .expect("hotel keeps reservations 365 days without a TTL");
+    let fix = d.refinement.clone().expect("a one-key fix");
+    assert!(matches!(fix, Refinement::Ttl { .. }), "{fix:?}");
+    let next = apply(&p, &fix).expect("applies");
+    let after = analyze(&next);
+    let fixed = after
+        .diagnostics
+        .iter()
+        .filter(|x| x.rule == "retention-without-ttl")
+        .count();
+    let before = a
+        .diagnostics
+        .iter()
+        .filter(|x| x.rule == "retention-without-ttl")
+        .count();
+    assert_eq!(fixed, before - 1);
+    assert!(
+        cqlmodel::cql::script(&next, &after.model).contains("default_time_to_live"),
+        "the tables of the entity expire their rows"
+    );
+    assert_eq!(apply(&next, &inverse(&fix)).expect("undo"), p);
+    assert!(apply(&next, &fix).is_err(), "a second TTL is refused");
+    let prev = preview(&p, &fix);
+    assert!(prev.error.is_none(), "{:?}", prev.error);
+    assert!(
+        prev.resolved
+            .iter()
+            .any(|x| x.rule == "retention-without-ttl"),
+        "the preview shows the finding go away"
+    );
+}

@@ -103,6 +103,11 @@ pub enum Refinement {
     UseDerivedKey { query: String, candidate: String },
     /// Puts a candidate key in use.
     UseCandidate { query: String, candidate: String },
+    /// Expires an entity's rows after its retention (`ttl: true`); the
+    /// query names a table holding them, for the preview.
+    Ttl { query: String, entity: String },
+    /// Keeps the rows until deleted again.
+    NoTtl { query: String, entity: String },
 }
 
 impl Refinement {
@@ -121,7 +126,9 @@ impl Refinement {
             | Refinement::DropIndex { query, .. }
             | Refinement::AddIndex { query, .. }
             | Refinement::UseDerivedKey { query, .. }
-            | Refinement::UseCandidate { query, .. } => query,
+            | Refinement::UseCandidate { query, .. }
+            | Refinement::Ttl { query, .. }
+            | Refinement::NoTtl { query, .. } => query,
         }
     }
 
@@ -181,6 +188,12 @@ impl Refinement {
             }
             Refinement::UseCandidate { query, candidate } => {
                 format!("Use candidate key {candidate} in {query}'s table")
+            }
+            Refinement::Ttl { entity, .. } => {
+                format!("Expire {entity} rows after their retention (default_time_to_live)")
+            }
+            Refinement::NoTtl { entity, .. } => {
+                format!("Keep {entity} rows until deleted (no TTL)")
             }
         }
     }

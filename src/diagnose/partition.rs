@@ -33,7 +33,17 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     for ent in &ctx.project.entities {
         if let (Some(days), false) = (ent.retention_days, ent.ttl) {
-            out.push(ctx.diag(
+            // The fix is previewed on the first table holding these rows.
+            let refinement = ctx
+                .model
+                .tables
+                .iter()
+                .find(|t| t.rows == ent.name)
+                .map(|t| Refinement::Ttl {
+                    query: t.origin.clone(),
+                    entity: ent.name.clone(),
+                });
+            let mut d = ctx.diag(
                 "retention-without-ttl",
                 Subject::Entity(ent.name.clone()),
                 format!(
@@ -42,7 +52,9 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     count(days)
                 ),
                 format!("Set `ttl: true` on {} so its tables get default_time_to_live; a TTL is hard to add to data already written.", ent.name),
-            ));
+            );
+            d.refinement = refinement;
+            out.push(d);
         }
     }
 }
