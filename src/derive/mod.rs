@@ -6,7 +6,7 @@ mod naming_rules;
 pub mod serve;
 
 use crate::model::load::Problem;
-use crate::model::resolve::{AttrId, Edge, End, Graph, NodeId, Reached};
+use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
@@ -752,7 +752,7 @@ fn build(
 
     let mut pinned = None;
     if let Some(d) = decision {
-        apply_decision(graph, root, q, d, &mut t, &mut ids, problems);
+        apply_decision(graph, q, d, &mut t, &mut ids, problems);
         pinned = d.name.clone();
     }
     order_key_first(&mut t, &mut ids);
@@ -791,7 +791,6 @@ fn build(
 
 fn apply_decision(
     graph: &Graph,
-    root: NodeId,
     q: &Query,
     d: &Decision,
     t: &mut Table,
@@ -971,7 +970,7 @@ fn apply_decision(
         }
     }
     if !d.collections.is_empty() {
-        push_up_relationships(graph, root, q, &d.collections, t, ids);
+        push_up_relationships(graph, q, &d.collections, t, ids);
     }
 }
 
@@ -987,7 +986,6 @@ fn missing(path: &str, query: &str, field: &str, col: &str, t: &Table) -> Proble
 /// column per row instead of clustering rows.
 fn push_up_relationships(
     graph: &Graph,
-    root: NodeId,
     q: &Query,
     rels: &[String],
     t: &mut Table,
@@ -1048,7 +1046,6 @@ fn push_up_relationships(
         });
         ids.push(None);
     }
-    let _ = root;
 }
 
 /// A set of one key, a map from key to value, or a map to a tuple.
@@ -1256,17 +1253,6 @@ fn write_paths(
         }
     }
     out
-}
-
-/// The end of a relationship an entity sits at (for callers that walk).
-pub fn end_of(graph: &Graph, r: usize, e: usize) -> Option<End> {
-    if graph.end_entity(r, End::From) == Some(e) {
-        Some(End::From)
-    } else if graph.end_entity(r, End::To) == Some(e) {
-        Some(End::To)
-    } else {
-        None
-    }
 }
 
 /// The SELECT's range operator text.
