@@ -5,13 +5,16 @@
 /// `available_rooms`. Anything that is not ASCII alphanumeric separates words,
 /// so the result is always a plain identifier body (possibly empty).
 pub fn snake_case(name: &str) -> String {
+    let bytes = name.as_bytes();
     let mut out = String::with_capacity(name.len() + 4);
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    // Bytes, not chars: only ASCII alphanumerics survive, and every byte of
+    // a multi-byte character is non-ASCII, so it separates words like any
+    // other symbol.
+    for (i, &c) in bytes.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
             if c.is_ascii_uppercase() {
-                let prev = i.checked_sub(1).map(|j| chars[j]);
-                let next = chars.get(i + 1).copied();
+                let prev = i.checked_sub(1).map(|j| bytes[j]);
+                let next = bytes.get(i + 1).copied();
                 let boundary = prev.is_some_and(|p| {
                     p.is_ascii_lowercase()
                         || p.is_ascii_digit()
@@ -20,9 +23,9 @@ pub fn snake_case(name: &str) -> String {
                 if boundary && !out.ends_with('_') {
                     out.push('_');
                 }
-                out.push(c.to_ascii_lowercase());
+                out.push(c.to_ascii_lowercase() as char);
             } else {
-                out.push(c);
+                out.push(c as char);
             }
         } else if !out.is_empty() && !out.ends_with('_') {
             out.push('_');
