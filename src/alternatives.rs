@@ -244,7 +244,7 @@ pub fn render(project: &Project, m: &Matrix) -> String {
         let line: Vec<String> = r
             .iter()
             .zip(&widths)
-            .map(|(cell, w)| format!("{:<w$}", for_terminal(cell)))
+            .map(|(cell, w)| crate::terminal_text::pad_end(&for_terminal(cell), *w))
             .collect();
         let _ = writeln!(s, "  {}", line.join("  ").trim_end());
     }

@@ -131,7 +131,10 @@ fn load_valid(file: &Path) -> Result<Project, i32> {
     })
 }
 
+/// Writes to standard output. Every output passes through here, made safe
+/// for the terminal: file text cannot smuggle escape sequences through.
 fn print(text: &str) -> i32 {
+    let text = crate::terminal_text::block_for_terminal(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => 0,
@@ -188,7 +191,10 @@ fn tables_json(a: &Analysis) -> serde_json::Value {
 }
 
 fn json(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
+    let s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
+    // The same JSON value with C1 and bidi characters as \u escapes, so
+    // `print` has nothing left to replace.
+    let mut s = crate::terminal_text::json_for_terminal(&s).into_owned();
     s.push('\n');
     s
 }
@@ -244,7 +250,7 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
         }
         Err(e) => return fail(&format!("{}: {e}", file.display())),
     };
-    let problems = load::validate(&project);
+    let problems = load::validate_text(&project, &text);
     let a = if problems.is_empty() {
         analyze(&project)
     } else {

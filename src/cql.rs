@@ -6,14 +6,15 @@
 use crate::derive::{LogicalModel, Plan, Role, Table};
 use crate::model::{CqlType, Project, Replication, UserType};
 use crate::naming::{is_plain_identifier, quote, string_literal};
+use crate::terminal_text::{is_unsafe, pad_end};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// Text safe inside a `--` comment or a string literal: one line, no
-/// control characters.
+/// control or bidirectional characters.
 pub fn one_line(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| if is_unsafe(c) { ' ' } else { c })
         .collect::<String>()
         .trim()
         .to_string()
@@ -113,8 +114,8 @@ pub fn user_type(project: &Project, t: &UserType) -> String {
         };
         let _ = writeln!(
             s,
-            "    {:width$} {}{sep}",
-            quote(&f.name),
+            "    {} {}{sep}",
+            pad_end(&quote(&f.name), width),
             ty.to_cql(&|n| quote(n))
         );
     }
@@ -183,7 +184,7 @@ pub fn table(project: &Project, t: &Table) -> String {
         } else {
             ""
         };
-        let _ = writeln!(s, "    {:width$} {ty}{stat},", quote(&c.name));
+        let _ = writeln!(s, "    {} {ty}{stat},", pad_end(&quote(&c.name), width));
     }
     let _ = writeln!(s, "    {}", primary_key(t));
     s.push(')');

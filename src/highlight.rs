@@ -10,6 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
+use crate::terminal_text::for_terminal;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use syntect::parsing::{
@@ -385,7 +386,11 @@ impl<'a> SpanBuilder<'a> {
         Line::from(
             self.runs
                 .into_iter()
-                .map(|(start, end, style)| Span::styled(line[start..end].to_owned(), style))
+                // The CQL holds file text (comments, quoted names): nothing
+                // in it may reach the terminal as an escape sequence.
+                .map(|(start, end, style)| {
+                    Span::styled(for_terminal(&line[start..end]).into_owned(), style)
+                })
                 .collect::<Vec<_>>(),
         )
     }

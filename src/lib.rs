@@ -15,4 +15,5 @@ pub mod model;
 pub mod naming;
 pub mod refine;
 pub mod report;
+pub mod terminal_text;
 pub mod tui;

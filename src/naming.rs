@@ -264,26 +264,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// Text from a file made safe to draw in a terminal: control characters
-/// (escape sequences above all) are shown as visible placeholders.
-pub fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .map(|c| {
-                if c == '\n' || c == '\t' {
-                    ' '
-                } else if c.is_control() {
-                    '\u{fffd}'
-                } else {
-                    c
-                }
-            })
-            .collect(),
-    )
-}
+/// Text from a file made safe to draw in a terminal (kept here for the
+/// callers that know it by this name).
+pub use crate::terminal_text::for_terminal;
 
 #[cfg(test)]
 mod tests {

@@ -77,9 +77,9 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
         for c in &t.columns {
             let _ = writeln!(
                 s,
-                "  {:<3} {:<width$}  {}",
+                "  {:<3} {}  {}",
                 c.role.marker(),
-                for_terminal(&c.name),
+                crate::terminal_text::pad_end(&for_terminal(&c.name), width),
                 for_terminal(&c.ty.to_string())
             );
         }

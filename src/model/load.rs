@@ -88,7 +88,7 @@ pub fn parse(text: &str) -> Result<Project, LoadError> {
 /// Parses and checks project text.
 pub fn from_str(text: &str) -> Result<Project, LoadError> {
     let project = parse(text)?;
-    let problems = validate(&project);
+    let problems = validate_text(&project, text);
     if problems.is_empty() {
         Ok(project)
     } else {
@@ -185,11 +185,13 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
-struct Checker {
+struct Checker<'t> {
     problems: Vec<Problem>,
+    /// The file text, to give name problems a line and column.
+    text: Option<&'t str>,
 }
 
-impl Checker {
+impl Checker<'_> {
     fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem {
             path: path.into(),
@@ -200,8 +202,55 @@ impl Checker {
     fn name(&mut self, path: impl FnOnce() -> String, what: &str, name: &str) {
         if name.trim().is_empty() {
             self.add(path(), format!("{what} name is empty"));
-        } else if name.chars().any(char::is_control) {
-            self.add(path(), format!("{what} name contains control characters"));
+        }
+    }
+
+    /// A string that can become (part of) a CQL identifier or refers to
+    /// one: no character a terminal would interpret, and a bounded length,
+    /// located by line and column when the file text is known.
+    fn ident(&mut self, path: impl FnOnce() -> String, value: &str, max: usize) {
+        let unsafe_char = value.chars().find(|&c| crate::terminal_text::is_unsafe(c));
+        let len = value.chars().count();
+        if unsafe_char.is_none() && len <= max {
+            return;
+        }
+        let at = self.locate(value);
+        let message = match unsafe_char {
+            Some(c) => format!(
+                "{at}contains the control or bidirectional character U+{:04X}; names cannot hold them",
+                c as u32
+            ),
+            None => format!("{at}is {len} characters long; this name is limited to {max}"),
+        };
+        self.add(path(), message);
+    }
+
+    /// "line L, column C: " of the first place `value` is written as a
+    /// string literal in the file, or nothing when unknown.
+    fn locate(&self, value: &str) -> String {
+        let Some(text) = self.text else {
+            return String::new();
+        };
+        let literal = format!("\"{value}\"");
+        let escaped = ron::to_string(value).unwrap_or_default();
+        // Escapes can be written many ways; the text before the first
+        // unsafe character still finds the literal in practice.
+        let prefix: String = value
+            .chars()
+            .take_while(|&c| !crate::terminal_text::is_unsafe(c))
+            .collect();
+        let found = text
+            .find(&literal)
+            .or_else(|| text.find(&escaped))
+            .or_else(|| (!prefix.is_empty()).then(|| text.find(&format!("\"{prefix}")))?);
+        match found {
+            Some(offset) => {
+                let before = &text[..offset];
+                let line = before.matches('\n').count() + 1;
+                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("line {line}, column {col}: ")
+            }
+            None => String::new(),
         }
     }
 
@@ -232,8 +281,22 @@ impl Checker {
 
 /// Every problem in a parsed project, in file order.
 pub fn validate(project: &Project) -> Vec<Problem> {
-    let mut c = Checker { problems: vec![] };
+    validate_with_text(project, None)
+}
+
+/// [`validate`], with the file text the project was parsed from so name
+/// problems carry a line and column.
+pub fn validate_text(project: &Project, text: &str) -> Vec<Problem> {
+    validate_with_text(project, Some(text))
+}
+
+fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
+    let mut c = Checker {
+        problems: vec![],
+        text,
+    };
     let graph = Graph::new(project);
+    check_names(project, &mut c);
 
     if project.format == 0 {
         c.add("format", "format must be 1 or more");
@@ -257,7 +320,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 c.add("keyspace.replication", "name at least one data center");
             }
             for name in dcs.keys() {
-                if name.is_empty() || name.contains('\'') || name.chars().any(char::is_control) {
+                if name.is_empty() || name.contains('\'') {
                     c.add(
                         "keyspace.replication",
                         format!("\"{name}\" is not a valid data center name"),
@@ -684,13 +747,158 @@ fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udt
         c.number(|| format!("{}.distinct", ap()), a.distinct);
         c.number(|| format!("{}.elements", ap()), a.elements);
         if let Some(col) = &a.column {
-            if col.is_empty() || col.chars().any(char::is_control) {
+            if col.is_empty() {
                 c.add(
                     format!("{}.column", ap()),
                     "a column name must be non-empty text",
                 );
             }
         }
+    }
+}
+
+/// Longest table, keyspace and type name Cassandra accepts.
+pub const MAX_SCHEMA_NAME: usize = 48;
+/// Longest other name (entity, attribute, column, query id, reference…):
+/// far beyond real models, short enough for any layout.
+pub const MAX_NAME: usize = 128;
+
+/// Every string that can become a CQL identifier or names one: entity
+/// names and their short and plural forms, attributes and column
+/// overrides, type fields, query ids and their references, decisions and
+/// candidates. Free text (the project name, query texts, notes) may hold
+/// anything: it is sanitized where it is shown.
+fn check_names(project: &Project, c: &mut Checker) {
+    use MAX_NAME as N;
+    c.ident(
+        || "keyspace.name".into(),
+        &project.keyspace.name,
+        MAX_SCHEMA_NAME,
+    );
+    if let super::Replication::NetworkTopology(dcs) = &project.keyspace.replication {
+        for dc in dcs.keys() {
+            c.ident(|| "keyspace.replication".into(), dc, N);
+        }
+    }
+    for (i, t) in project.types.iter().enumerate() {
+        c.ident(|| format!("types[{i}].name"), &t.name, MAX_SCHEMA_NAME);
+        for (j, f) in t.fields.iter().enumerate() {
+            c.ident(|| format!("types[{i}].fields[{j}].name"), &f.name, N);
+        }
+    }
+    let attrs = |c: &mut Checker, path: &dyn Fn() -> String, attrs: &[super::Attribute]| {
+        for (j, a) in attrs.iter().enumerate() {
+            c.ident(|| format!("{}.attributes[{j}].name", path()), &a.name, N);
+            if let Some(col) = &a.column {
+                c.ident(|| format!("{}.attributes[{j}].column", path()), col, N);
+            }
+        }
+    };
+    for (i, e) in project.entities.iter().enumerate() {
+        let p = || format!("entities[{i}]");
+        c.ident(|| format!("{}.name", p()), &e.name, N);
+        for (field, v) in [("short", &e.short), ("plural", &e.plural)] {
+            if let Some(v) = v {
+                c.ident(|| format!("{}.{field}", p()), v, MAX_SCHEMA_NAME);
+            }
+        }
+        if let Some(o) = &e.owner {
+            c.ident(|| format!("{}.owner", p()), o, N);
+        }
+        for (k, key) in e.key.iter().enumerate() {
+            c.ident(|| format!("{}.key[{k}]", p()), key, N);
+        }
+        attrs(c, &p, &e.attributes);
+    }
+    for (i, r) in project.relationships.iter().enumerate() {
+        let p = || format!("relationships[{i}]");
+        c.ident(|| format!("{}.name", p()), &r.name, N);
+        c.ident(|| format!("{}.from", p()), &r.from, N);
+        c.ident(|| format!("{}.to", p()), &r.to, N);
+        attrs(c, &p, &r.attributes);
+    }
+    // References may name an attribute through relationships
+    // (`Entity.attr via a, b`): longer, still bounded.
+    const REF: usize = 4 * MAX_NAME;
+    for (i, q) in project.queries.iter().enumerate() {
+        let p = || format!("queries[{i}]");
+        c.ident(|| format!("{}.id", p()), &q.id, N);
+        c.ident(|| format!("{}.rows", p()), &q.rows, N);
+        for (k, a) in q.equality.iter().enumerate() {
+            c.ident(|| format!("{}.equality[{k}]", p()), a, REF);
+        }
+        if let Some(r) = &q.range {
+            c.ident(|| format!("{}.range.attr", p()), &r.attr, REF);
+        }
+        for (k, o) in q.order.iter().enumerate() {
+            c.ident(|| format!("{}.order[{k}].attr", p()), &o.attr, REF);
+        }
+        for (k, a) in q.returns.iter().enumerate() {
+            c.ident(|| format!("{}.returns[{k}]", p()), a, REF);
+        }
+    }
+    for (i, id) in project.workflow.entry.iter().enumerate() {
+        c.ident(|| format!("workflow.entry[{i}]"), id, N);
+    }
+    for (i, t) in project.workflow.transitions.iter().enumerate() {
+        c.ident(|| format!("workflow.transitions[{i}].from"), &t.from, N);
+        c.ident(|| format!("workflow.transitions[{i}].to"), &t.to, N);
+        for (k, f) in t.feeds.iter().enumerate() {
+            c.ident(|| format!("workflow.transitions[{i}].feeds[{k}]"), f, REF);
+        }
+    }
+    for (i, d) in project.decisions.iter().enumerate() {
+        let p = || format!("decisions[{i}]");
+        c.ident(|| format!("{}.query", p()), &d.query, N);
+        if let Some(n) = &d.name {
+            c.ident(|| format!("{}.name", p()), n, MAX_SCHEMA_NAME);
+        }
+        if let Some(s) = &d.served_by {
+            c.ident(|| format!("{}.served_by", p()), s, N);
+        }
+        if let Some(u) = &d.use_candidate {
+            c.ident(|| format!("{}.use_candidate", p()), u, N);
+        }
+        for (k, x) in d.partition_extra.iter().enumerate() {
+            c.ident(
+                || format!("{}.partition_extra[{k}].column", p()),
+                &x.column,
+                N,
+            );
+            if let super::ExtraKind::Bucket { source, .. } = &x.kind {
+                c.ident(|| format!("{}.partition_extra[{k}].kind", p()), source, N);
+            }
+        }
+        for (field, list) in [
+            ("promote", &d.promote),
+            ("flip", &d.flip),
+            ("collections", &d.collections),
+            ("timeuuid", &d.timeuuid),
+            ("indexes", &d.indexes),
+        ] {
+            for (k, v) in list.iter().enumerate() {
+                c.ident(|| format!("{}.{field}[{k}]", p()), v, N);
+            }
+        }
+        for (k, cand) in d.candidates.iter().enumerate() {
+            let cp = || format!("{}.candidates[{k}]", p());
+            c.ident(|| format!("{}.name", cp()), &cand.name, N);
+            for (field, list) in [("partition", &cand.partition), ("indexes", &cand.indexes)] {
+                for (m, v) in list.iter().enumerate() {
+                    c.ident(|| format!("{}.{field}[{m}]", cp()), v, N);
+                }
+            }
+            for (m, o) in cand.clustering.iter().enumerate() {
+                c.ident(|| format!("{}.clustering[{m}].attr", cp()), &o.attr, N);
+            }
+        }
+    }
+    for (i, n) in project.notes.iter().enumerate() {
+        let (super::Target::Entity(t)
+        | super::Target::Relationship(t)
+        | super::Target::Query(t)
+        | super::Target::Table(t)) = &n.target;
+        c.ident(|| format!("notes[{i}].target"), t, N);
     }
 }
 

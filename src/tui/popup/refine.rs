@@ -12,6 +12,7 @@ use crate::estimate::{group_digits, human_bytes, Estimate};
 use crate::naming::for_terminal;
 use crate::refine::Preview;
 use crate::report::{count, subject_label};
+use crate::terminal_text::pad_end;
 use crate::tui::action::{Action, Edit};
 use crate::tui::theme::Theme;
 use crate::tui::view::fit;
@@ -397,7 +398,7 @@ impl Alternatives {
             } else {
                 style
             };
-            Span::styled(format!(" {:<w$}", for_terminal(&text), w = w - 1), st)
+            Span::styled(format!(" {}", pad_end(&for_terminal(&text), w - 1)), st)
         };
         let mut spans = vec![Span::raw(" ".repeat(label_w))];
         for (o, h) in head.iter().enumerate() {
@@ -414,7 +415,7 @@ impl Alternatives {
         let rule = "─".repeat(label_w + widths.iter().sum::<usize>());
         out.push(Line::from(Span::styled(rule.clone(), theme.dim())));
         for (qi, q) in m.queries.iter().enumerate() {
-            let mut spans = vec![Span::raw(format!("{:<label_w$}", for_terminal(q)))];
+            let mut spans = vec![Span::raw(pad_end(&for_terminal(q), label_w))];
             for (o, a) in m.cells[qi].iter().enumerate() {
                 let color = match a {
                     Access::Direct => theme.ok,
@@ -428,7 +429,7 @@ impl Alternatives {
         }
         out.push(Line::from(Span::styled(rule, theme.dim())));
         for (label, values) in &stats {
-            let mut spans = vec![Span::styled(format!("{label:<label_w$}"), theme.dim())];
+            let mut spans = vec![Span::styled(pad_end(label, label_w), theme.dim())];
             for (o, v) in values.iter().enumerate() {
                 let st = if *label == "unique rows" && v == "no" {
                     Style::new().fg(theme.bad)

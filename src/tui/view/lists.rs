@@ -385,7 +385,7 @@ fn column_line(app: &App, ti: usize, ci: usize, width: usize) -> Line<'static> {
         Span::styled("│ ", box_style(app, ti)),
         Span::styled(format!("{:<3}", c.role.marker()), marker_style),
         Span::styled(
-            format!("{:<name_w$}", fit(&safe(&c.name), name_w)),
+            crate::terminal_text::pad_end(&fit(&safe(&c.name), name_w), name_w),
             name_style,
         ),
         Span::styled(format!("  {}", safe(&c.ty.to_string())), app.theme.dim()),
