@@ -49,13 +49,22 @@ CREATE FUNCTION IF NOT EXISTS shop.twice (x int)
   AS $$ return x * 2; $$;
 "#;
 
+/// The input's lines as the terminal may show them: the same text, with
+/// tabs as spaces and control or bidi characters as placeholders.
+fn safe_lines(input: &str) -> Vec<String> {
+    input
+        .lines()
+        .map(|l| cqlmodel::terminal_text::for_terminal(l).into_owned())
+        .collect()
+}
+
 fn text_of(line: &Line) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
 fn assert_preserved(input: &str) -> Vec<Line<'static>> {
     let lines = highlight_cql(input, &Palette::default());
-    let expected: Vec<&str> = input.lines().collect();
+    let expected = safe_lines(input);
     let got: Vec<String> = lines.iter().map(text_of).collect();
     assert_eq!(got, expected, "text not preserved");
     lines
@@ -338,15 +347,23 @@ proptest! {
     fn any_text_is_preserved(input in "[a-zA-Z0-9_ \n\t'\"$;,.:(){}<>=?*/+-]{0,200}") {
         let lines = highlight_cql(&input, &Palette::default());
         let got: Vec<String> = lines.iter().map(text_of).collect();
-        let expected: Vec<&str> = input.lines().collect();
-        prop_assert_eq!(got, expected);
+        prop_assert_eq!(got, safe_lines(&input));
     }
 
     #[test]
     fn any_unicode_is_preserved(input in "\\PC{0,100}") {
         let lines = highlight_cql(&input, &Palette::default());
         let got: Vec<String> = lines.iter().map(text_of).collect();
-        let expected: Vec<&str> = input.lines().collect();
-        prop_assert_eq!(got, expected);
+        prop_assert_eq!(got, safe_lines(&input));
+    }
+
+    #[test]
+    fn no_escape_reaches_the_terminal(input in r"(\PC|[\x00-\x1f\x7f-\x{9f}\x{202a}-\x{202e}\x{2066}-\x{2069}]){0,100}") {
+        let lines = highlight_cql(&input, &Palette::default());
+        for l in &lines {
+            for span in &l.spans {
+                prop_assert!(!span.content.chars().any(cqlmodel::terminal_text::is_unsafe), "{:?}", span.content);
+            }
+        }
     }
 }

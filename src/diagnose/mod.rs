@@ -8,6 +8,7 @@
 
 mod keys;
 mod partition;
+mod schema;
 mod workflow;
 mod workload;
 mod writes;
@@ -17,6 +18,7 @@ pub use partition::{
     bucket_source, choose_bucket_for, extra_name as partition_extra_name, fits, with_bucket,
     DEFAULT_SHARDS,
 };
+pub use schema::INVALID_CQL;
 pub use writes::logged_batch;
 
 use crate::derive::{LogicalModel, Source, Table};
@@ -366,6 +368,36 @@ pub const RULES: &[RuleInfo] = &[
         source: "seed 003 (application workflow); seed 000 (access paths)",
     },
     RuleInfo {
+        id: "duration-key",
+        severity: Severity::Error,
+        title: "A duration (or a value holding one) in a primary key",
+        source: "Cassandra rule: duration type is not supported for PRIMARY KEY columns",
+    },
+    RuleInfo {
+        id: "duration-in-set",
+        severity: Severity::Error,
+        title: "A set of durations or a map keyed by duration",
+        source: "Cassandra rule: durations are not comparable, so not allowed in sets or as map keys",
+    },
+    RuleInfo {
+        id: "counter-nested",
+        severity: Severity::Error,
+        title: "A counter inside a collection, tuple or vector",
+        source: "Cassandra rule: counters are only allowed as top-level columns",
+    },
+    RuleInfo {
+        id: "counter-merge",
+        severity: Severity::Error,
+        title: "A counter table holding non-counter columns (a served_by merge brings them)",
+        source: "Cassandra rule: a counter table holds only counters besides its key",
+    },
+    RuleInfo {
+        id: "full-scan",
+        severity: Severity::Warning,
+        title: "A query with no equality search: its SELECT reads every partition",
+        source: "seed 003 (queries answered from one partition); Cassandra CQL restriction rules",
+    },
+    RuleInfo {
         id: "no-workflow",
         severity: Severity::Hint,
         title: "The project states no workflow",
@@ -463,6 +495,7 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
         .collect();
     partition::check(&ctx, &mut out);
     keys::check(&ctx, &mut out);
+    schema::check(&ctx, &mut out);
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
     workflow::check(&ctx, &mut out);

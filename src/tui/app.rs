@@ -359,19 +359,33 @@ impl App {
             self.info(format!("{what}: nothing changed"));
             return false;
         }
+        let analysis = analyze(&next);
+        if let Some(bad) = new_invalid_cql(&self.analysis, &analysis) {
+            self.error(format!(
+                "{what} refused — {} [{}]",
+                crate::naming::for_terminal(&bad.message),
+                bad.rule
+            ));
+            return false;
+        }
         let old = std::mem::replace(&mut self.project, next);
         self.undo.push((old, self.state));
         self.redo.clear();
         self.next_state += 1;
         self.state = self.next_state;
-        self.after_change(what);
+        self.after_change_with(what, analysis);
         true
     }
 
     /// Re-derives after the project changed and tells what the tables did.
     fn after_change(&mut self, what: &str) {
-        let selected = self.selected_item();
         let analysis = analyze(&self.project);
+        self.after_change_with(what, analysis);
+    }
+
+    /// [`App::after_change`] with the analysis of the new project done.
+    fn after_change_with(&mut self, what: &str, analysis: Analysis) {
+        let selected = self.selected_item();
         let changes = diff(&self.analysis.model, &analysis.model);
         let old = std::mem::replace(&mut self.analysis, analysis);
         discard(old);
@@ -962,4 +976,18 @@ fn discard(old: Analysis) {
     if old.model.tables.len() >= 200 {
         std::thread::spawn(move || drop(old));
     }
+}
+
+/// An error the edit introduces that makes the exported CQL invalid
+/// (Cassandra would refuse the schema); errors already there do not block.
+fn new_invalid_cql<'a>(
+    before: &Analysis,
+    after: &'a Analysis,
+) -> Option<&'a crate::diagnose::Diagnostic> {
+    let invalid = |d: &&crate::diagnose::Diagnostic| crate::diagnose::INVALID_CQL.contains(&d.rule);
+    after
+        .diagnostics
+        .iter()
+        .filter(invalid)
+        .find(|d| !before.diagnostics.iter().filter(invalid).any(|b| b == *d))
 }

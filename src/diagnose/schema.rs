@@ -1,0 +1,266 @@
+//! What Cassandra refuses outright in the exported schema: the type rules of
+//! CREATE TABLE and CREATE TYPE (duration in keys and sets, counters nested
+//! or mixed with other columns), so `check` reports as an error what cqlsh
+//! would reject, and queries that can only be answered by a full scan.
+
+use super::{column_subject, Ctx, Diagnostic, Subject};
+use crate::derive::{Role, Rule, Table};
+use crate::model::{CqlType, Native, UserType};
+use std::collections::HashMap;
+
+/// The rule ids of this family whose errors make the CQL invalid; the
+/// workbench refuses an edit that would introduce one.
+pub const INVALID_CQL: &[&str] = &[
+    "duration-key",
+    "duration-in-set",
+    "counter-nested",
+    "counter-merge",
+];
+
+/// The project's types by name, to look through UDT fields.
+struct Types<'a>(HashMap<&'a str, &'a UserType>);
+
+impl<'a> Types<'a> {
+    fn new(types: &'a [UserType]) -> Self {
+        Types(types.iter().map(|t| (t.name.as_str(), t)).collect())
+    }
+
+    /// Whether a value of `ty` holds a duration anywhere, UDT fields
+    /// included (depth-bounded: type cycles are refused at load, but this
+    /// must not loop on them regardless).
+    fn references_duration(&self, ty: &CqlType, depth: usize) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        let deeper = |t: &CqlType| self.references_duration(t, depth + 1);
+        match ty {
+            CqlType::Native(n) => *n == Native::Duration,
+            CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
+                deeper(t)
+            }
+            CqlType::Map(k, v) => deeper(k) || deeper(v),
+            CqlType::Tuple(ts) => ts.iter().any(deeper),
+            CqlType::Udt(name) => self
+                .0
+                .get(name.as_str())
+                .is_some_and(|u| u.fields.iter().any(|f| deeper(&f.ty))),
+        }
+    }
+
+    /// A set whose elements, or a map whose keys, hold a duration: Cassandra
+    /// cannot compare durations, so it cannot order them. Looks inside
+    /// nested collections and tuples; a UDT's own fields are checked with
+    /// the type itself, but a UDT holding a duration as a set element or
+    /// map key counts.
+    fn duration_ordered(&self, ty: &CqlType, depth: usize) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        let deeper = |t: &CqlType| self.duration_ordered(t, depth + 1);
+        match ty {
+            CqlType::Native(_) | CqlType::Udt(_) => false,
+            CqlType::Set(t) => self.references_duration(t, 0) || deeper(t),
+            CqlType::Map(k, v) => self.references_duration(k, 0) || deeper(k) || deeper(v),
+            CqlType::List(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => deeper(t),
+            CqlType::Tuple(ts) => ts.iter().any(deeper),
+        }
+    }
+}
+
+/// A counter below the top level of a type: inside a collection, tuple,
+/// vector or frozen value.
+fn nested_counter(ty: &CqlType) -> bool {
+    fn inside(ty: &CqlType) -> bool {
+        match ty {
+            CqlType::Native(n) => *n == Native::Counter,
+            CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
+                inside(t)
+            }
+            CqlType::Map(k, v) => inside(k) || inside(v),
+            CqlType::Tuple(ts) => ts.iter().any(inside),
+            // A UDT cannot hold a counter; load refuses that.
+            CqlType::Udt(_) => false,
+        }
+    }
+    match ty {
+        CqlType::Native(_) | CqlType::Udt(_) => false,
+        other => inside(other),
+    }
+}
+
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let types = Types::new(&ctx.project.types);
+    for (i, u) in ctx.project.types.iter().enumerate() {
+        for (j, f) in u.fields.iter().enumerate() {
+            let subject = || Subject::Path(format!("types[{i}].fields[{j}]"));
+            type_rules(
+                ctx,
+                &types,
+                &f.ty,
+                &format!("{}.{}", u.name, f.name),
+                subject,
+                out,
+            );
+        }
+    }
+    for t in &ctx.model.tables {
+        for c in &t.columns {
+            let subject = || column_subject(t, &c.name);
+            type_rules(
+                ctx,
+                &types,
+                &c.ty,
+                &format!("{}.{}", t.name, c.name),
+                subject,
+                out,
+            );
+            if c.role.is_key() && types.references_duration(&c.ty, 0) {
+                out.push(ctx.diag(
+                    "duration-key",
+                    subject(),
+                    format!(
+                        "{}.{} is a {} key column holding a duration; Cassandra refuses the table (durations cannot be compared, so they cannot be keys).",
+                        t.name,
+                        c.name,
+                        if c.role == Role::Partition { "partition" } else { "clustering" }
+                    ),
+                    "Key the table by another attribute and keep the duration a regular column (or store it as a bigint of nanoseconds).".into(),
+                ));
+            }
+        }
+        counter_merge(ctx, t, out);
+    }
+    full_scans(ctx, out);
+}
+
+fn type_rules(
+    ctx: &Ctx,
+    types: &Types,
+    ty: &CqlType,
+    what: &str,
+    subject: impl Fn() -> Subject,
+    out: &mut Vec<Diagnostic>,
+) {
+    if nested_counter(ty) {
+        out.push(ctx.diag(
+            "counter-nested",
+            subject(),
+            format!("{what} has type {ty}: a counter cannot be an element of a collection, tuple or vector; Cassandra refuses it."),
+            "Make the counter a column of its own in a counter table.".into(),
+        ));
+    }
+    if types.duration_ordered(ty, 0) {
+        out.push(ctx.diag(
+            "duration-in-set",
+            subject(),
+            format!("{what} has type {ty}: a set of durations or a map keyed by duration needs durations ordered, which Cassandra cannot do; it refuses the type."),
+            "Use a list of durations, or a map keyed by something else.".into(),
+        ));
+    }
+}
+
+/// A counter table holds nothing but counters outside its key. The
+/// derivation leaves other columns out of a counter table it derives, but
+/// a query merged into it (`served_by`) brings its returned columns along.
+fn counter_merge(ctx: &Ctx, t: &Table, out: &mut Vec<Diagnostic>) {
+    if !t.is_counter_table() {
+        return;
+    }
+    let mixed: Vec<&crate::derive::Column> = t
+        .columns
+        .iter()
+        .filter(|c| !c.role.is_key() && !c.ty.is_counter())
+        .collect();
+    if mixed.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = mixed.iter().map(|c| c.name.as_str()).collect();
+    let mut merged: Vec<&str> = mixed
+        .iter()
+        .filter(|c| c.rule == Rule::Merged)
+        .map(|c| c.query.as_str())
+        .collect();
+    merged.sort_unstable();
+    merged.dedup();
+    let how = if merged.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} served by it brings them)", merged.join(", "))
+    };
+    out.push(ctx.diag(
+        "counter-merge",
+        Subject::Table(t.name.clone()),
+        format!(
+            "{} is a counter table but holds the non-counter columns {}{how}; Cassandra refuses a table that mixes counters with other columns.",
+            t.name,
+            names.join(", ")
+        ),
+        "Serve the query from a table of its own (remove served_by), and read the counter table beside it.".into(),
+    ));
+}
+
+/// A query with no equality search restricts no partition key: whatever
+/// table serves it, the SELECT reads every partition of the cluster.
+fn full_scans(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for q in &ctx.project.queries {
+        if !q.equality.is_empty() {
+            continue;
+        }
+        let table = ctx
+            .model
+            .plan(&q.id)
+            .and_then(|p| p.table)
+            .and_then(|t| ctx.model.tables.get(t))
+            .map(|t| format!(" of {}", t.name))
+            .unwrap_or_default();
+        out.push(ctx.diag(
+            "full-scan",
+            Subject::Query(q.id.clone()),
+            format!(
+                "{} searches no attribute by equality, so it reads every partition{table}: a full scan that touches every node and slows down as the data grows.",
+                q.id
+            ),
+            "Add the attribute the application knows when it runs the query as an equality search (a user, a day bucket), so one partition answers.".into(),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> CqlType {
+        s.parse().expect("type")
+    }
+
+    #[test]
+    fn counters_nested_anywhere_are_found() {
+        assert!(nested_counter(&ty("list<counter>")));
+        assert!(nested_counter(&ty("map<text, counter>")));
+        assert!(nested_counter(&ty("tuple<int, counter>")));
+        assert!(!nested_counter(&ty("counter")));
+        assert!(!nested_counter(&ty("list<int>")));
+    }
+
+    #[test]
+    fn durations_in_sets_and_map_keys_are_found() {
+        let udt = UserType {
+            name: "span".into(),
+            fields: vec![crate::model::Field {
+                name: "d".into(),
+                ty: ty("duration"),
+            }],
+        };
+        let list = [udt];
+        let types = Types::new(&list);
+        assert!(types.duration_ordered(&ty("set<duration>"), 0));
+        assert!(types.duration_ordered(&ty("map<duration, int>"), 0));
+        assert!(types.duration_ordered(&ty("list<frozen<set<duration>>>"), 0));
+        assert!(types.duration_ordered(&ty("set<frozen<span>>"), 0));
+        assert!(!types.duration_ordered(&ty("map<int, duration>"), 0));
+        assert!(!types.duration_ordered(&ty("list<duration>"), 0));
+        assert!(types.references_duration(&ty("frozen<span>"), 0));
+        assert!(types.references_duration(&ty("tuple<int, duration>"), 0));
+        assert!(!types.references_duration(&ty("tuple<int, text>"), 0));
+    }
+}
