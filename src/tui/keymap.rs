@@ -637,7 +637,7 @@ impl Default for Keymap {
             ),
             b(
                 Global,
-                &[c('q'), KeySpec::ctrl('q')],
+                &[c('q'), KeySpec::ctrl('q'), KeySpec::ctrl('c')],
                 C::Quit,
                 "quit (asks when unsaved)",
                 Some("quit"),

@@ -1,7 +1,9 @@
 //! Entering and leaving the terminal's interactive mode. The terminal is
-//! restored on every exit path: a guard's `Drop` on normal return and early
-//! errors, and a panic hook that restores before the message is printed, so
-//! the message is readable and the shell is usable afterwards.
+//! restored exactly once on every exit path: a guard's `Drop` on normal
+//! return and early errors, a panic hook that restores before the message
+//! is printed (so the later `Drop` during unwinding writes nothing over the
+//! message), and the termination signals, which end the event loop so the
+//! recovery copy is written and the guard restores.
 
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -12,17 +14,75 @@ use crossterm::terminal::{
 use crossterm::ExecutableCommand;
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
-use std::io::{stdout, Stdout};
+use std::io::{stdout, Stdout, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Whether the terminal is in interactive mode and still to be restored.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// The number of the termination signal received, 0 while none.
+fn pending() -> &'static Arc<AtomicUsize> {
+    static PENDING: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+    PENDING.get_or_init(|| Arc::new(AtomicUsize::new(0)))
+}
+
+/// The signals that end the workbench: the terminal is restored and the
+/// recovery copy kept. (Ctrl-C in raw mode is a key, not SIGINT; it asks
+/// to quit like `q`. SIGINT from `kill` ends the session like the others.)
+pub const TERMINATING: [i32; 4] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGQUIT,
+];
+
+/// Records termination signals instead of dying at once; the event loop
+/// looks at [`signal_received`] between events (at least every 250 ms).
+pub fn watch_signals() -> std::io::Result<()> {
+    for sig in TERMINATING {
+        signal_hook::flag::register_usize(sig, Arc::clone(pending()), sig as usize)?;
+    }
+    Ok(())
+}
+
+/// The termination signal received, if any.
+pub fn signal_received() -> Option<i32> {
+    match pending().load(Ordering::SeqCst) {
+        0 => None,
+        n => i32::try_from(n).ok(),
+    }
+}
+
+/// The conventional name of a signal, for the farewell message.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        signal_hook::consts::SIGTERM => "SIGTERM",
+        signal_hook::consts::SIGHUP => "SIGHUP",
+        signal_hook::consts::SIGINT => "SIGINT",
+        signal_hook::consts::SIGQUIT => "SIGQUIT",
+        _ => "a signal",
+    }
+}
 
 /// Leaves raw mode, the alternate screen, mouse capture and bracketed
-/// paste. Safe to call more than once.
+/// paste, and shows the cursor. Only the first call after [`setup`] does
+/// anything: a second restore (the guard after the panic hook) would move
+/// the cursor back over the panic message.
 pub fn restore() {
-    let mut out = stdout();
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        write_restore(&mut stdout());
+        let _ = disable_raw_mode();
+    }
+}
+
+/// The escape sequences that undo [`setup`].
+fn write_restore(out: &mut impl Write) {
     let _ = out.execute(DisableMouseCapture);
     let _ = out.execute(DisableBracketedPaste);
     let _ = out.execute(LeaveAlternateScreen);
     let _ = out.execute(crossterm::cursor::Show);
-    let _ = disable_raw_mode();
+    let _ = out.flush();
 }
 
 /// Restores the terminal when dropped.
@@ -35,6 +95,10 @@ impl Drop for Guard {
 }
 
 pub fn install_panic_hook() {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -45,6 +109,7 @@ pub fn install_panic_hook() {
 pub fn setup(mouse: bool) -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, Guard)> {
     install_panic_hook();
     enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
     let guard = Guard;
     let mut out = stdout();
     out.execute(EnterAlternateScreen)?;
@@ -54,4 +119,26 @@ pub fn setup(mouse: bool) -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>
     }
     let terminal = Terminal::new(CrosstermBackend::new(out))?;
     Ok((terminal, guard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_restore_sequence_leaves_every_mode() {
+        let mut out = Vec::new();
+        write_restore(&mut out);
+        let s = String::from_utf8_lossy(&out);
+        for seq in ["\x1b[?1000l", "\x1b[?2004l", "\x1b[?1049l", "\x1b[?25h"] {
+            assert!(s.contains(seq), "{seq:?} missing in {s:?}");
+        }
+    }
+
+    #[test]
+    fn signals_have_names() {
+        for sig in TERMINATING {
+            assert!(signal_name(sig).starts_with("SIG"));
+        }
+    }
 }
