@@ -159,31 +159,8 @@ pub fn to_string(project: &Project) -> String {
     }
 }
 
-/// Writes atomically: a temporary file beside the target, synced, then
-/// renamed over it, so a crash never leaves a half-written project.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+/// Atomic writes live in [`super::save`]; kept here for existing callers.
+pub use super::save::write_atomic;
 
 struct Checker<'t> {
     problems: Vec<Problem>,

@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod resolve;
+pub mod save;
 pub mod synthetic;
 pub mod types;
 

@@ -91,6 +91,8 @@ pub enum Action {
     /// Open even though there are unsaved changes (after asking).
     OpenAnyway(PathBuf),
     Export(PathBuf),
+    /// Export even over an existing file (the user said yes).
+    ExportOver(PathBuf),
     Quit {
         force: bool,
     },
@@ -121,7 +123,7 @@ impl std::fmt::Debug for Action {
 pub enum Effect {
     Save { path: Option<PathBuf>, force: bool },
     Open(PathBuf),
-    Export(PathBuf),
+    Export { path: PathBuf, force: bool },
     Quit,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
@@ -235,8 +237,12 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             effects.push(Effect::Open(p));
             vec![]
         }
-        Action::Export(p) => {
-            effects.push(Effect::Export(p));
+        Action::Export(path) => {
+            effects.push(Effect::Export { path, force: false });
+            vec![]
+        }
+        Action::ExportOver(path) => {
+            effects.push(Effect::Export { path, force: true });
             vec![]
         }
         Action::Quit { force } => {

@@ -101,11 +101,15 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
     if !problems.is_empty() {
         app.error(format!("config: {}", problems.join("; ")));
     }
+    remove_stale_temporaries(&app);
     offer_recovery(&mut app);
     Ok(app)
 }
 
-/// Offers a recovery copy newer than the file (or any, for files never saved).
+/// Offers the recovery copy whenever there is one, with both versions'
+/// times: the file may have changed after the session ended (a `git
+/// pull`), and only the user can tell which to keep. Nothing is deleted
+/// until they chose (`n`); Esc does not dismiss the question.
 fn offer_recovery(app: &mut App) {
     let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) else {
         return;
@@ -119,21 +123,77 @@ fn offer_recovery(app: &mut App) {
         .as_ref()
         .and_then(|p| std::fs::metadata(p).ok())
         .and_then(|m| m.modified().ok());
-    let newer = match (rec_time, file_time) {
-        (Some(r), Some(f)) => r > f,
-        _ => true,
+    let when = |t: Option<std::time::SystemTime>| t.map_or("an unknown time".into(), utc);
+    let message = match (&app.path, file_time) {
+        (Some(_), Some(f)) => {
+            let newer = if rec_time.is_some_and(|r| r > f) {
+                "the recovery copy is newer"
+            } else {
+                "the file is newer: it changed after that session"
+            };
+            format!(
+                "A recovery copy of unsaved edits exists (from {}); the file was written {} ({newer}). Restore the recovery copy? (n deletes it)",
+                when(rec_time),
+                utc(f)
+            )
+        }
+        _ => format!(
+            "A recovery copy of unsaved edits exists (from {}). Restore it? (n deletes it)",
+            when(rec_time)
+        ),
     };
-    if !newer {
-        let _ = std::fs::remove_file(&rec);
-        return;
-    }
     let mut c = Confirm::new(
         "Recovery",
-        "A recovery copy newer than the file exists (the last session ended unsaved). Restore it?",
+        message,
         vec![Action::RestoreRecovery(rec.clone())],
     );
     c.no = vec![Action::DiscardRecovery(rec)];
+    c.must_choose = true;
     app.popups.push(Popup::Confirm(c));
+}
+
+/// A time as `2026-11-23 14:05:09 UTC` (no time zone database needed).
+pub fn utc(t: std::time::SystemTime) -> String {
+    let secs = match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => d.as_secs() as i64,
+        Err(e) => -(e.duration().as_secs() as i64),
+    };
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Removes temporary files that a killed session left beside the project
+/// and among the recovery copies.
+fn remove_stale_temporaries(app: &App) {
+    let project_dir = app.path.as_ref().map(|p| {
+        let target = crate::model::save::resolve(p);
+        match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    });
+    let recovery_dir = app
+        .dirs
+        .recovery_file(None)
+        .and_then(|r| r.parent().map(Path::to_path_buf));
+    for dir in project_dir.into_iter().chain(recovery_dir) {
+        crate::model::save::remove_stale_temporaries(&dir);
+    }
 }
 
 fn stamp(path: &Path) -> Option<app::DiskStamp> {
@@ -310,6 +370,11 @@ fn discard_recovery(app: &App) {
 
 /// Carries out an effect `update` asked for.
 pub fn perform(app: &mut App, effect: Effect) {
+    // File work can block or fail; the recovery copy is brought up to date
+    // before it.
+    if app.recovery_due && !matches!(effect, Effect::Quit | Effect::DiscardRecovery(_)) {
+        write_recovery(app);
+    }
     match effect {
         Effect::Save { path, force } => save(app, path, force),
         Effect::Open(path) => match load::read(&path) {
@@ -323,17 +388,7 @@ pub fn perform(app: &mut App, effect: Effect) {
             }
             Err(e) => app.error(format!("{}: {e}", path.display())),
         },
-        Effect::Export(path) => {
-            let text = crate::cql::script(&app.project, &app.analysis.model);
-            match load::write_atomic(&path, &text) {
-                Ok(()) => app.info(format!(
-                    "wrote {} ({} tables)",
-                    path.display(),
-                    app.analysis.model.tables.len()
-                )),
-                Err(e) => app.error(format!("{}: {e}", path.display())),
-            }
-        }
+        Effect::Export { path, force } => export(app, path, force),
         Effect::Quit => {
             discard_recovery(app);
             app.quit = true;
@@ -352,12 +407,70 @@ pub fn perform(app: &mut App, effect: Effect) {
     }
 }
 
+fn export(app: &mut App, path: PathBuf, force: bool) {
+    if app
+        .path
+        .as_ref()
+        .is_some_and(|p| crate::model::save::same_file(p, &path))
+    {
+        app.error(format!(
+            "{} is the open project: CQL is not exported over it",
+            path.display()
+        ));
+        return;
+    }
+    if !force && path.exists() {
+        app.popups.push(Popup::Confirm(Confirm::new(
+            "File exists",
+            format!("{} exists. Overwrite it with the CQL?", path.display()),
+            vec![Action::ExportOver(path)],
+        )));
+        return;
+    }
+    let text = crate::cql::script(&app.project, &app.analysis.model);
+    let written = if force {
+        crate::model::save::overwrite_atomic(&path, &text)
+    } else {
+        load::write_atomic(&path, &text)
+    };
+    match written {
+        Ok(()) => app.info(format!(
+            "wrote {} ({} tables)",
+            path.display(),
+            app.analysis.model.tables.len()
+        )),
+        Err(e) => app.error(format!("{}: {e}", path.display())),
+    }
+}
+
 fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
     let Some(target) = path.clone().or_else(|| app.path.clone()) else {
         app.error("no file name yet: save with :w FILE");
         return;
     };
-    let same_file = app.path.as_ref() == Some(&target);
+    let same_file = app
+        .path
+        .as_ref()
+        .is_some_and(|p| p == &target || crate::model::save::same_file(p, &target));
+    if !same_file && !force && target.exists() {
+        app.popups.push(Popup::Confirm(Confirm::new(
+            "File exists",
+            format!(
+                "{} exists{}. Overwrite it? (:w! does)",
+                target.display(),
+                if crate::model::save::is_read_only(&target) {
+                    " and is read-only"
+                } else {
+                    ""
+                }
+            ),
+            vec![Action::Save {
+                path: Some(target),
+                force: true,
+            }],
+        )));
+        return;
+    }
     if same_file && !force {
         let now = stamp(&target);
         let changed = match (&app.disk, &now) {
@@ -378,8 +491,28 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
             return;
         }
     }
+    if !force && crate::model::save::is_read_only(&target) {
+        app.popups.push(Popup::Confirm(Confirm::new(
+            "Read-only file",
+            format!(
+                "{} is read-only. Overwrite it anyway? (:w! does)",
+                target.display()
+            ),
+            vec![Action::Save {
+                path: Some(target),
+                force: true,
+            }],
+        )));
+        app.error("the file is read-only: not saved");
+        return;
+    }
     let text = load::to_string(&app.project);
-    match load::write_atomic(&target, &text) {
+    let written = if force {
+        crate::model::save::overwrite_atomic(&target, &text)
+    } else {
+        load::write_atomic(&target, &text)
+    };
+    match written {
         Ok(()) => {
             discard_recovery(app);
             app.path = Some(target.clone());

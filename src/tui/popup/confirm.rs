@@ -19,6 +19,9 @@ pub struct Confirm {
     pub yes: Vec<Action>,
     /// Run on "no" (e.g. discarding a recovery copy); nothing when empty.
     pub no: Vec<Action>,
+    /// Esc does not dismiss: the question needs a yes or a no (the
+    /// recovery copy is neither kept forever nor deleted by accident).
+    pub must_choose: bool,
 }
 
 impl Confirm {
@@ -28,6 +31,7 @@ impl Confirm {
             message: message.into(),
             yes,
             no: vec![],
+            must_choose: false,
         }
     }
 
@@ -36,6 +40,7 @@ impl Confirm {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                 Outcome::Done(std::mem::take(&mut self.yes))
             }
+            KeyCode::Esc if self.must_choose => Outcome::Keep,
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
                 if self.no.is_empty() {
                     Outcome::Cancel
