@@ -224,7 +224,7 @@ fn mutate_node(v: &mut serde_json::Value, pick: u8, strings: &[String]) {
         }
         Value::Array(items) if !items.is_empty() => {
             let i = pick as usize % items.len();
-            if pick % 2 == 0 {
+            if pick.is_multiple_of(2) {
                 items.remove(i);
             } else {
                 let x = items[i].clone();
