@@ -175,6 +175,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
         let (avg, max, per, stated) = if f.avg.is_nan() {
             match self.implied_avg(r, end, notes) {
                 Some(a) => (a, a, None, true),
+                None if end == End::To
+                    && rel.cardinality == crate::model::Cardinality::ManyToMany =>
+                {
+                    // Neither side is stated: one assumed figure (the
+                    // `from` side's) counts the links, and this side
+                    // follows from it, so both directions print and use
+                    // the same assumption.
+                    let a = self.assumed_reverse(r, notes);
+                    (a, a, None, false)
+                }
                 None => {
                     notes.push(format!(
                         "{}: no count for {} per {}; assumed {DEFAULT_FANOUT}",
@@ -213,6 +223,26 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 rate: false,
                 stated,
             },
+        }
+    }
+
+    /// `from` instances per `to` instance of an m:n with no numbers: the
+    /// links assumed from the `from` side, spread over the `to` side.
+    fn assumed_reverse(&self, r: usize, notes: &mut Vec<String>) -> f64 {
+        let g = self.graph;
+        let rel = g.rel(r);
+        let (Some(from), Some(to)) = (g.end_entity(r, End::From), g.end_entity(r, End::To)) else {
+            return DEFAULT_FANOUT;
+        };
+        notes.push(format!(
+            "{}: no count for {} per {}; assumed {DEFAULT_FANOUT}",
+            rel.name, rel.to, rel.from
+        ));
+        let to_count = self.count(NodeId::Entity(to), notes);
+        if to_count > 0.0 {
+            self.count(NodeId::Entity(from), notes) * DEFAULT_FANOUT / to_count
+        } else {
+            DEFAULT_FANOUT
         }
     }
 

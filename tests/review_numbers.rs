@@ -320,3 +320,96 @@ fn hot_partitions_weigh_the_stated_write_rate() {
     let busy = analyze(&project(&daily("14000000")));
     assert!(busy.diagnostics.iter().any(|d| d.rule == "hot-partition"));
 }
+
+const ROOMS: &str = r#"Project(format: 1, name: "Rooms", keyspace: Keyspace(name: "r", replication: Simple(3)),
+  entities: [
+    Entity(name: "User", key: ["user_id"], attributes: [Attribute(name: "user_id", type: "uuid")], count: Some(1000)),
+    Entity(name: "Room", key: ["room_id"], attributes: [
+      Attribute(name: "room_id", type: "uuid"),
+      Attribute(name: "title", type: "text", size: Some(20)),
+    ], count: Some(100000)),
+  ],
+  relationships: [Relationship(name: "member_of", from: "User", to: "Room", cardinality: ManyToMany)],
+  queries: [
+    Query(id: "Q1", text: "Rooms of a user", rows: "Room", equality: ["User.user_id"], returns: ["room_id", "title"]),
+    Query(id: "Q2", text: "Users of a room", rows: "User", equality: ["Room.room_id"], returns: ["user_id"]),
+  ],
+)"#;
+
+/// With no numbers on an m:n, the one assumption printed ("10 rooms per
+/// user") is the figure both directions use: 1,000 users · 10 = 10,000
+/// links either way, 10 rooms in a user's partition.
+#[test]
+fn the_printed_assumption_is_the_figure_used() {
+    let a = analyze(&project(ROOMS));
+    let (by_user, by_room) = (estimate(&a, "rooms_by_user"), estimate(&a, "users_by_room"));
+    let note = "member_of: no count for Room per User; assumed 10";
+    assert_eq!(by_user.assumptions, [note]);
+    assert_eq!(by_room.assumptions, [note]);
+    assert_eq!(by_user.rows_per_partition, 10.0);
+    assert_eq!(by_user.rows, 10_000.0);
+    assert_eq!(by_room.rows, 10_000.0);
+}
+
+fn samples() -> Vec<Project> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-projects");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("sample-projects")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".cqlm.ron"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 6, "{paths:?}");
+    paths
+        .iter()
+        .map(|p| cqlmodel::model::load::read(p).expect("sample"))
+        .collect()
+}
+
+/// Every fix offered with a refinement removes its finding, as the
+/// refinement preview computes it: on the samples, on the samples with
+/// their buckets and shards taken away, and on the projects above.
+#[test]
+fn every_offered_fix_removes_its_finding() {
+    let mut projects = samples();
+    for p in samples() {
+        let mut bare = p.clone();
+        for d in &mut bare.decisions {
+            d.partition_extra.clear();
+        }
+        bare.prune_decisions();
+        projects.push(bare);
+    }
+    for text in [NO_NUMBERS, VIRAL, MEMBERS, ROOMS] {
+        projects.push(project(text));
+    }
+    projects.push(project(&daily("14000000")));
+    projects.push(project(&chat(true, "")));
+    let mut checked = 0;
+    for p in &projects {
+        let a = analyze(p);
+        for d in a.diagnostics.iter().filter(|d| d.refinement.is_some()) {
+            let r = d.refinement.as_ref().expect("filtered");
+            let pv = cqlmodel::refine::preview(p, r);
+            assert!(
+                pv.error.is_none(),
+                "{}: {:?} fails: {:?}",
+                p.name,
+                r,
+                pv.error
+            );
+            assert!(
+                pv.resolved
+                    .iter()
+                    .any(|x| x.rule == d.rule && x.subject == d.subject),
+                "{}: {} on {:?}: {} does not remove it",
+                p.name,
+                d.rule,
+                d.subject,
+                r.label()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} fixes checked");
+}

@@ -122,29 +122,31 @@ fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Op
         }
     }
     // A shard count that really brings the worst case under the thresholds
-    // once added, checked on the table as the refinement would make it.
-    let existing: u32 = t
-        .partition_key()
-        .filter_map(|c| match c.source {
-            Source::Shard { count } => Some(count.max(1)),
-            _ => None,
-        })
-        .product();
-    let mut n = shards_needed(e, th, existing > 1);
-    let column = extra_name(t, "shard");
-    while n < 1024 && !fits(&ctx.est.table(&with_shard(t, &column, n)), th) {
-        n = (n * 2).min(1024);
+    // once applied, checked on the table as the refinement makes it: a
+    // sharded table gets a larger count on its shard column (the
+    // refinement replaces a shard in place), else a new shard column.
+    let existing = t.partition_key().find_map(|c| match c.source {
+        Source::Shard { count } => Some((c.name.clone(), count.max(1))),
+        _ => None,
+    });
+    let (column, had) = match &existing {
+        Some((name, count)) => (name.clone(), *count),
+        None => (extra_name(t, "shard"), 1),
+    };
+    let mut n = had.saturating_mul(shards_needed(e, th, existing.is_some()));
+    let fits_with = |n: u32| fits(&ctx.est.table(&with_shard(t, &column, n)), th);
+    while n < 1024 && !fits_with(n) {
+        n = n.saturating_mul(2).min(1024);
     }
-    if !fits(&ctx.est.table(&with_shard(t, &column, n)), th) {
+    if !fits_with(n) {
         return (
             "Add another search attribute to the partition key: no bucket or shard count brings the worst case under the thresholds.".into(),
             None,
         );
     }
-    let fix = if existing > 1 {
+    let fix = if existing.is_some() {
         format!(
-            "Spread each partition over {} shards instead of {existing} (a second shard number {column} 0..{n}, or a larger count on the first), or add another search attribute to the partition key.",
-            u64::from(existing) * u64::from(n)
+            "Raise the shard count of {column} from {had} to {n}, or add another search attribute to the partition key."
         )
     } else {
         format!("Spread each partition over {n} shards (a shard number in the partition key), or add another search attribute to the partition key.")
@@ -159,10 +161,18 @@ fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Op
     )
 }
 
-/// The table with a shard column added after the last partition column,
-/// as the derivation would add it.
+/// The table with `column` as a shard of `count`, in place of its shard
+/// or after the last partition column, as the derivation would place it.
 fn with_shard(t: &Table, column: &str, count: u32) -> Table {
     let mut t2 = t.clone();
+    if let Some(c) = t2
+        .columns
+        .iter_mut()
+        .find(|c| matches!(c.source, Source::Shard { .. }))
+    {
+        c.source = Source::Shard { count };
+        return t2;
+    }
     let at = t2
         .columns
         .iter()
