@@ -261,7 +261,7 @@ pub const HOT_WRITES_PER_SECOND: f64 = 100.0;
 /// The bucket source when a bucket is a fix the reads can follow: the
 /// time column orders the rows (a clustering column) and every query of
 /// the table reads a slice of time on it (a range or an order).
-fn followable_bucket_source(ctx: &Ctx, t: &Table) -> Option<String> {
+pub(super) fn followable_bucket_source(ctx: &Ctx, t: &Table) -> Option<String> {
     let source = bucket_source(t)?;
     let c = t.column(&source)?;
     if !matches!(c.role, Role::Clustering(_)) {
