@@ -413,3 +413,22 @@ fn every_offered_fix_removes_its_finding() {
     }
     assert!(checked >= 5, "only {checked} fixes checked");
 }
+
+/// Ten devices as partitions: at 0.16 writes a second in all, with small
+/// partitions, they are no hot spot; at 1,600 a second they are.
+#[test]
+fn few_partitions_are_hot_only_at_a_rate_that_matters() {
+    let by_device = |per_day: &str| {
+        daily(per_day)
+            .replace(r#"equality: ["day"]"#, r#"equality: ["Device.device_id"]"#)
+            .replace(r#"Events of a day""#, r#"Events of a device""#)
+    };
+    let calm = analyze(&project(&by_device("1400")));
+    assert!(
+        !calm.diagnostics.iter().any(|d| d.rule == "hot-partition"),
+        "{:?}",
+        calm.diagnostics
+    );
+    let busy = analyze(&project(&by_device("14000000")));
+    assert!(busy.diagnostics.iter().any(|d| d.rule == "hot-partition"));
+}

@@ -287,7 +287,13 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
         t.partition_key()
             .filter(|c| !matches!(c.source, Source::Constant))
     };
-    let few = e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0;
+    // Few partitions take all the traffic, unless the stated rate is low
+    // and the partitions stay within the thresholds.
+    let quiet = e.rows_per_day.is_some_and(|d| {
+        d / 86_400.0 / e.partitions.max(1.0) < HOT_WRITES_PER_SECOND
+            && fits(e, &ctx.project.thresholds)
+    });
+    let few = e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0 && !quiet;
     // A time-only key sends the current period's writes to one partition;
     // at the rate the model states, that may be nothing to worry about.
     let calm = e
