@@ -134,14 +134,21 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
             };
             cells[qi].push(access);
         }
-        let (key, indexes, estimate, missing) = match table {
-            Some(t) => (
-                key_text(t),
-                t.indexes.clone(),
-                est.table(t),
-                missing_key(&graph, &est, t),
-            ),
-            None => (String::new(), vec![], Estimate::default(), vec![]),
+        // The figures are those of the table as the project would have it
+        // with this key alone (what derive and check show once it is in
+        // use), not of the table widened to serve every same-rows query.
+        let mut alone = project.clone();
+        alone.decision_mut(&origin).use_candidate = name.clone();
+        alone.prune_decisions();
+        let own = derive(&alone);
+        let estimate = own
+            .tables
+            .iter()
+            .find(|x| x.origin == origin)
+            .map_or_else(Estimate::default, |t| est.table(t));
+        let (key, indexes, missing) = match table {
+            Some(t) => (key_text(t), t.indexes.clone(), missing_key(&graph, &est, t)),
+            None => (String::new(), vec![], vec![]),
         };
         options.push(Choice {
             name: name.clone().unwrap_or_else(|| DERIVED.to_string()),

@@ -4,7 +4,7 @@
 //! Missing numbers fall back to stated defaults, each listed as an assumption.
 
 use crate::derive::{normalize, LogicalModel, Role, Source, Table};
-use crate::model::resolve::{Edge, Graph, NodeId, Reached};
+use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
@@ -54,7 +54,57 @@ pub struct Estimate {
     pub span_days: f64,
     /// The span is a stated retention (or TTL), not the assumed horizon.
     pub retained: bool,
+    /// Rows accumulate with time: a rate leads to them, or they are ordered
+    /// by a time column while their numbers rest on defaults.
+    pub accumulates: bool,
+    /// New rows a day across the whole table, when a stated rate says.
+    pub rows_per_day: Option<f64>,
     pub assumptions: Vec<String>,
+    /// The assumptions that are default numbers standing in for ones the
+    /// project does not state (a subset of `assumptions`).
+    pub defaults: Vec<String>,
+}
+
+/// Whether an assumption note stands for a number the project should state.
+pub fn is_default_note(note: &str) -> bool {
+    note.contains("; assumed ")
+}
+
+/// Average and maximum instances across one step, whether it is a rate,
+/// and whether the project states it (else a default stands in).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Step {
+    avg: f64,
+    max: f64,
+    rate: bool,
+    stated: bool,
+}
+
+impl Step {
+    const ONE: Step = Step {
+        avg: 1.0,
+        max: 1.0,
+        rate: false,
+        stated: true,
+    };
+
+    /// How much worse than average the worst instance is.
+    fn ratio(self) -> f64 {
+        if self.avg > 0.0 {
+            self.max / self.avg
+        } else {
+            1.0
+        }
+    }
+}
+
+/// A node's instances, the days they accumulated over when a rate produced
+/// them, and the assumptions behind the figure.
+#[derive(Clone, Debug)]
+struct Counted {
+    count: f64,
+    span: Option<f64>,
+    notes: Vec<String>,
 }
 
 /// Estimates for every table of a model, in table order.
@@ -70,16 +120,34 @@ pub fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> {
 
 pub struct Estimator<'g, 'p> {
     graph: &'g Graph<'p>,
-    /// Instances per node, and the days they accumulated over when a rate
-    /// produced them.
-    counts: RefCell<HashMap<NodeId, (f64, Option<f64>)>>,
+    /// Instances per node, computed once with their assumptions so every
+    /// table counting through a node reports the same notes.
+    counts: RefCell<HashMap<NodeId, Counted>>,
+    /// The 1:n relationships into each entity from another one, with the
+    /// one side, by relationship name (not file order).
+    parents: Vec<Vec<(usize, usize)>>,
 }
 
 impl<'g, 'p> Estimator<'g, 'p> {
     pub fn new(graph: &'g Graph<'p>) -> Self {
+        let p = graph.project;
+        let mut parents: Vec<Vec<(usize, usize)>> = vec![Vec::new(); p.entities.len()];
+        for (r, rel) in p.relationships.iter().enumerate() {
+            if rel.cardinality != crate::model::Cardinality::OneToMany || rel.from == rel.to {
+                continue;
+            }
+            if let (Some(f), Some(t)) = (graph.entity_index(&rel.from), graph.entity_index(&rel.to))
+            {
+                parents[t].push((r, f));
+            }
+        }
+        for list in &mut parents {
+            list.sort_by(|a, b| p.relationships[a.0].name.cmp(&p.relationships[b.0].name));
+        }
         Estimator {
             graph,
             counts: RefCell::new(HashMap::default()),
+            parents,
         }
     }
 
@@ -94,31 +162,46 @@ impl<'g, 'p> Estimator<'g, 'p> {
         (self.graph.project.thresholds.horizon_days, false)
     }
 
-    /// Average instances per start instance across one step, with the
-    /// maximum and whether it grows with time.
-    fn step(&self, from: NodeId, edge: Edge, notes: &mut Vec<String>) -> (f64, f64, bool) {
+    /// Instances per start instance across one step.
+    fn step(&self, from: NodeId, edge: Edge, notes: &mut Vec<String>) -> Step {
         let f = self.graph.fanout(edge);
         if !f.many {
-            return (1.0, 1.0, false);
+            return Step::ONE;
         }
         let Edge::Enter(r, end) = edge else {
-            return (1.0, 1.0, false);
+            return Step::ONE;
         };
         let rel = self.graph.rel(r);
-        if f.avg.is_nan() {
-            notes.push(format!(
-                "{}: no count for {} per {}; assumed {DEFAULT_FANOUT}",
-                rel.name,
-                match end {
-                    crate::model::resolve::End::From => &rel.to,
-                    crate::model::resolve::End::To => &rel.from,
-                },
-                self.graph.node_name(from)
-            ));
-            return (DEFAULT_FANOUT, DEFAULT_FANOUT, false);
-        }
-        let max = f.max.unwrap_or(f.avg).max(f.avg);
-        match f.per {
+        let (avg, max, per, stated) = if f.avg.is_nan() {
+            match self.implied_avg(r, end, notes) {
+                Some(a) => (a, a, None, true),
+                None if end == End::To
+                    && rel.cardinality == crate::model::Cardinality::ManyToMany =>
+                {
+                    // Neither side is stated: one assumed figure (the
+                    // `from` side's) counts the links, and this side
+                    // follows from it, so both directions print and use
+                    // the same assumption.
+                    let a = self.assumed_reverse(r, notes);
+                    (a, a, None, false)
+                }
+                None => {
+                    notes.push(format!(
+                        "{}: no count for {} per {}; assumed {DEFAULT_FANOUT}",
+                        rel.name,
+                        match end {
+                            End::From => &rel.to,
+                            End::To => &rel.from,
+                        },
+                        self.graph.node_name(from)
+                    ));
+                    (DEFAULT_FANOUT, DEFAULT_FANOUT, None, false)
+                }
+            }
+        } else {
+            (f.avg, f.max.unwrap_or(f.avg).max(f.avg), f.per, true)
+        };
+        match per {
             Some(period) => {
                 let target = self
                     .graph
@@ -127,10 +210,58 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     .unwrap_or(from);
                 let (days, _) = self.span(target);
                 let factor = days / period.days();
-                (f.avg * factor, max * factor, true)
+                Step {
+                    avg: avg * factor,
+                    max: max * factor,
+                    rate: true,
+                    stated,
+                }
             }
-            None => (f.avg, max, false),
+            None => Step {
+                avg,
+                max,
+                rate: false,
+                stated,
+            },
         }
+    }
+
+    /// `from` instances per `to` instance of an m:n with no numbers: the
+    /// links assumed from the `from` side, spread over the `to` side.
+    fn assumed_reverse(&self, r: usize, notes: &mut Vec<String>) -> f64 {
+        let g = self.graph;
+        let rel = g.rel(r);
+        let (Some(from), Some(to)) = (g.end_entity(r, End::From), g.end_entity(r, End::To)) else {
+            return DEFAULT_FANOUT;
+        };
+        notes.push(format!(
+            "{}: no count for {} per {}; assumed {DEFAULT_FANOUT}",
+            rel.name, rel.to, rel.from
+        ));
+        let to_count = self.count(NodeId::Entity(to), notes);
+        if to_count > 0.0 {
+            self.count(NodeId::Entity(from), notes) * DEFAULT_FANOUT / to_count
+        } else {
+            DEFAULT_FANOUT
+        }
+    }
+
+    /// One side's average of an m:n that states only the other side's:
+    /// both sides count the same links, so `count(far) · far's average /
+    /// count(near)`.
+    fn implied_avg(&self, r: usize, end: End, notes: &mut Vec<String>) -> Option<f64> {
+        let g = self.graph;
+        if g.rel(r).cardinality != crate::model::Cardinality::ManyToMany {
+            return None;
+        }
+        let other = g.fanout(Edge::Enter(r, end.other()));
+        if other.avg.is_nan() || other.per.is_some() {
+            return None;
+        }
+        let near = NodeId::Entity(g.end_entity(r, end)?);
+        let far = NodeId::Entity(g.end_entity(r, end.other())?);
+        let near_count = self.count(near, notes);
+        (near_count > 0.0).then(|| self.count(far, notes) * other.avg / near_count)
     }
 
     /// Instances of a node, derived through owners and parents when the
@@ -152,75 +283,165 @@ impl<'g, 'p> Estimator<'g, 'p> {
         notes: &mut Vec<String>,
         depth: usize,
     ) -> (f64, Option<f64>) {
-        if let Some(&found) = self.counts.borrow().get(&node) {
-            return found;
+        if let Some(found) = self.counts.borrow().get(&node) {
+            notes.extend(found.notes.iter().cloned());
+            return (found.count, found.span);
         }
         let g = self.graph;
+        let mut own: Vec<String> = Vec::new();
         let (c, span) = match node {
-            NodeId::Entity(e) => {
-                let ent = g.entity(e);
-                if let Some(c) = ent.count {
-                    (c, None)
-                } else if let Some((parent_rel, parent)) = self.parent(e).filter(|_| depth < 16) {
-                    let mut n = Vec::new();
-                    let (pc, pspan) = self.count_span(NodeId::Entity(parent), &mut n, depth + 1);
-                    let (avg, _, rate) = self.step(
-                        NodeId::Entity(parent),
-                        Edge::Enter(parent_rel, crate::model::resolve::End::From),
-                        &mut n,
-                    );
-                    notes.extend(n);
-                    let mut c = pc * avg;
-                    let mut span = if rate { Some(self.span(node).0) } else { pspan };
-                    if let (Some(keep), Some(over)) = (ent.retention_days, span) {
-                        if keep < over && over > 0.0 {
-                            c *= keep / over;
-                            span = Some(keep);
-                        }
-                    }
-                    (c, span)
-                } else {
-                    notes.push(format!("{}: no count; assumed {DEFAULT_COUNT}", ent.name));
-                    (DEFAULT_COUNT, None)
-                }
-            }
+            NodeId::Entity(e) => self.entity_count(e, &mut own, depth),
             NodeId::Rel(r) => {
                 let rel = g.rel(r);
                 let from = g.entity_index(&rel.from).map(NodeId::Entity);
                 let to = g.entity_index(&rel.to).map(NodeId::Entity);
                 match (from, to) {
                     (Some(f), Some(t)) if depth < 16 => match rel.cardinality {
-                        crate::model::Cardinality::OneToOne => self.count_span(f, notes, depth + 1),
+                        crate::model::Cardinality::OneToOne => {
+                            self.count_span(f, &mut own, depth + 1)
+                        }
                         crate::model::Cardinality::OneToMany => {
-                            self.count_span(t, notes, depth + 1)
+                            self.count_span(t, &mut own, depth + 1)
                         }
                         crate::model::Cardinality::ManyToMany => {
-                            let (fc, span) = self.count_span(f, notes, depth + 1);
-                            let (avg, _, _) = self.step(
-                                f,
-                                Edge::Enter(r, crate::model::resolve::End::From),
-                                notes,
-                            );
-                            (fc * avg, span)
+                            let (fc, span) = self.count_span(f, &mut own, depth + 1);
+                            let s = self.step(f, Edge::Enter(r, End::From), &mut own);
+                            (fc * s.avg, span)
                         }
                     },
                     _ => (DEFAULT_COUNT, None),
                 }
             }
         };
-        self.counts.borrow_mut().insert(node, (c, span));
+        own.sort();
+        own.dedup();
+        notes.extend(own.iter().cloned());
+        self.counts.borrow_mut().insert(
+            node,
+            Counted {
+                count: c,
+                span,
+                notes: own,
+            },
+        );
         (c, span)
     }
 
-    /// The 1:n relationship (and its one side) through which an entity
-    /// without a count is counted: its owner first, else its only parent.
-    fn parent(&self, e: usize) -> Option<(usize, usize)> {
-        if let Some(o) = self.graph.owner_of(e) {
-            return Some(o);
+    /// An entity's stated count, else the count through its parents: one
+    /// whose numbers the project states wins over one resting on defaults,
+    /// then the largest (the safe side for sizing), whatever their order in
+    /// the file.
+    fn entity_count(&self, e: usize, notes: &mut Vec<String>, depth: usize) -> (f64, Option<f64>) {
+        let ent = self.graph.entity(e);
+        if let Some(c) = ent.count {
+            return (c, None);
         }
-        let r = self.graph.first_parent(e)?;
-        let p = self.graph.entity_index(&self.graph.rel(r).from)?;
-        (self.graph.entity(p).count.is_some() || self.graph.owner_of(p).is_some()).then_some((r, p))
+        let node = NodeId::Entity(e);
+        let mut best: Option<(bool, f64, Option<f64>, Vec<String>)> = None;
+        if depth < 16 {
+            for &(r, p) in &self.parents[e] {
+                let mut n = Vec::new();
+                let (pc, pspan) = self.count_span(NodeId::Entity(p), &mut n, depth + 1);
+                let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut n);
+                let mut c = pc * s.avg;
+                let mut span = if s.rate {
+                    Some(self.span(node).0)
+                } else {
+                    pspan
+                };
+                if let (Some(keep), Some(over)) = (ent.retention_days, span) {
+                    if keep < over && over > 0.0 {
+                        c *= keep / over;
+                        span = Some(keep);
+                    }
+                }
+                let stated = !n.iter().any(|x| is_default_note(x));
+                let better = match &best {
+                    None => true,
+                    Some((bs, bc, ..)) => (stated && !bs) || (stated == *bs && c > *bc),
+                };
+                if better {
+                    best = Some((stated, c, span, n));
+                }
+            }
+        }
+        match best {
+            Some((_, c, span, n)) => {
+                notes.extend(n);
+                (c, span)
+            }
+            None => {
+                notes.push(format!("{}: no count; assumed {DEFAULT_COUNT}", ent.name));
+                (DEFAULT_COUNT, None)
+            }
+        }
+    }
+
+    /// The worst-to-average ratio of the rows under one partition, through
+    /// every chain of 1:n parents that leads from the rows to the entity
+    /// the partition is keyed by (the largest when several do), and whether
+    /// a rate is on the way.
+    fn worst_up(
+        &self,
+        e: usize,
+        up: &mut Vec<Edge>,
+        in_partition: &dyn Fn(&[Edge]) -> bool,
+        depth: usize,
+    ) -> Option<(f64, bool)> {
+        if depth >= 6 {
+            return None;
+        }
+        let mut best: Option<(f64, bool)> = None;
+        for &(r, p) in &self.parents[e] {
+            let s = self.step(
+                NodeId::Entity(p),
+                Edge::Enter(r, End::From),
+                &mut Vec::new(),
+            );
+            up.push(Edge::Enter(r, End::To));
+            up.push(Edge::Leave(r, End::From));
+            let found = if in_partition(up) {
+                Some((s.ratio(), s.rate))
+            } else {
+                self.worst_up(p, up, in_partition, depth + 1)
+                    .map(|(x, rate)| (x * s.ratio(), rate || s.rate))
+            };
+            up.pop();
+            up.pop();
+            if let Some(f) = found {
+                if best.is_none_or(|b| f.0 > b.0) {
+                    best = Some(f);
+                }
+            }
+        }
+        best
+    }
+
+    /// Elements of a pushed-up collection column per row, on average and at
+    /// worst: the to-many steps from the rows to the collected children.
+    pub fn collection_elements(
+        &self,
+        t: &Table,
+        column: &str,
+        notes: &mut Vec<String>,
+    ) -> (f64, f64) {
+        let g = self.graph;
+        let Some(root) = g.node(&t.rows) else {
+            return (DEFAULT_ELEMENTS, DEFAULT_ELEMENTS);
+        };
+        let Some((r, _)) = t.collected.iter().find(|(_, n)| n == column) else {
+            return (DEFAULT_ELEMENTS, DEFAULT_ELEMENTS);
+        };
+        let (mut avg, mut max) = (1.0, 1.0);
+        for (i, e) in r.path.iter().enumerate() {
+            if g.fanout(*e).many {
+                let from = g.walk(root, &r.path[..i]).unwrap_or(root);
+                let s = self.step(from, *e, notes);
+                avg *= s.avg;
+                max *= s.max;
+            }
+        }
+        (avg, max)
     }
 
     /// Bytes of one value of `ty`.
@@ -302,13 +523,31 @@ impl<'g, 'p> Estimator<'g, 'p> {
         }
     }
 
+    /// Linked pairs of two entities: the instances of the relationship
+    /// between them (the largest when several link them), if any does.
+    fn links(&self, a: NodeId, b: NodeId, notes: &mut Vec<String>) -> Option<f64> {
+        let (NodeId::Entity(a), NodeId::Entity(b)) = (a, b) else {
+            return None;
+        };
+        let g = self.graph;
+        let mut best: Option<f64> = None;
+        for (r, rel) in g.project.relationships.iter().enumerate() {
+            let ends = (g.entity_index(&rel.from), g.entity_index(&rel.to));
+            if a != b && (ends == (Some(a), Some(b)) || ends == (Some(b), Some(a))) {
+                let n = self.count(NodeId::Rel(r), notes);
+                best = Some(best.map_or(n, |x: f64| x.max(n)));
+            }
+        }
+        best
+    }
+
     pub fn table(&self, t: &Table) -> Estimate {
         let g = self.graph;
         let mut notes: Vec<String> = Vec::new();
         let Some(root) = g.node(&t.rows) else {
             return Estimate::default();
         };
-        let root_count = self.count(root, &mut notes);
+        let (root_count, root_span) = self.count_span(root, &mut notes, 0);
 
         // Rows: the rows' instances times every to-many step the table's
         // columns multiply through.
@@ -344,55 +583,34 @@ impl<'g, 'p> Estimator<'g, 'p> {
         for p in &prefixes {
             let from = g.walk(root, &p[..p.len() - 1]).unwrap_or(root);
             let last = p[p.len() - 1];
-            let (avg, max, rate) = self.step(from, last, &mut notes);
-            rows *= avg;
+            let step = self.step(from, last, &mut notes);
+            rows *= step.avg;
             // The worst partition is bounded by the fanout *into* the
             // partition's entity: for rows keyed by the far side of an m:n,
             // that is the far side's maximum, not ours.
-            let mut ratio = if avg > 0.0 { max / avg } else { 1.0 };
+            let mut ratio = step.ratio();
             if let Edge::Enter(r, end) = last {
                 let mut across = p.clone();
                 across.push(Edge::Leave(r, end.other()));
                 if in_partition(&across) {
                     if let Some(far) = g.walk(root, &across) {
-                        let (ravg, rmax, _) =
-                            self.step(far, Edge::Enter(r, end.other()), &mut notes);
-                        ratio = if ravg > 0.0 { rmax / ravg } else { 1.0 };
+                        ratio = self
+                            .step(far, Edge::Enter(r, end.other()), &mut notes)
+                            .ratio();
                     }
                 }
             }
             worst *= ratio;
-            growing |= rate;
+            growing |= step.rate;
         }
-        // Rows counted through their owners or parents: those counts grow
-        // with time when a step is a rate, and the worst partition grows
-        // with the maximum of each step below the entity the partition is
-        // keyed by.
+        // Rows grouped under a parent's key: the worst partition follows the
+        // maximum of every 1:n step from the rows up to that parent, whether
+        // the rows' count is stated or derived through another parent.
+        growing |= root_span.is_some();
         if let NodeId::Entity(e) = root {
-            let mut at = e;
-            let mut up: Vec<Edge> = Vec::new();
-            let mut chain_worst = 1.0;
-            for _ in 0..16 {
-                if g.entity(at).count.is_some() {
-                    break;
-                }
-                let Some((r, p)) = self.parent(at) else { break };
-                let (avg, max, rate) = self.step(
-                    NodeId::Entity(p),
-                    Edge::Enter(r, crate::model::resolve::End::From),
-                    &mut Vec::new(),
-                );
+            if let Some((ratio, rate)) = self.worst_up(e, &mut Vec::new(), &in_partition, 0) {
+                worst *= ratio;
                 growing |= rate;
-                if avg > 0.0 {
-                    chain_worst *= max / avg;
-                }
-                up.push(Edge::Enter(r, crate::model::resolve::End::To));
-                up.push(Edge::Leave(r, crate::model::resolve::End::From));
-                if in_partition(&up) {
-                    worst *= chain_worst;
-                    break;
-                }
-                at = p;
             }
         }
 
@@ -402,6 +620,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         let mut groups: HashSet<Vec<Edge>> = HashSet::default();
         let (span, retained) = self.span(root);
         let mut bucketed = false;
+        let mut group_nodes: Vec<(NodeId, f64)> = Vec::new();
         for c in t.columns.iter().filter(|c| c.role == Role::Partition) {
             match &c.source {
                 Source::Attr { reached, .. } => {
@@ -425,7 +644,9 @@ impl<'g, 'p> Estimator<'g, 'p> {
                             let prefix = reached.path[..k].to_vec();
                             if groups.insert(prefix.clone()) {
                                 let node = g.walk(root, &prefix).unwrap_or(root);
-                                partitions *= self.count(node, &mut notes);
+                                let n = self.count(node, &mut notes);
+                                partitions *= n;
+                                group_nodes.push((node, n));
                             }
                         }
                         None => {
@@ -453,12 +674,27 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 Source::Constant | Source::Collection { .. } => {}
             }
         }
+        // Two entities in one partition key pair up only where a
+        // relationship links them (messages by room and user: the users in
+        // a room), not every one with every other.
+        for (i, &(a, na)) in group_nodes.iter().enumerate() {
+            for &(b, nb) in &group_nodes[i + 1..] {
+                if let Some(links) = self.links(a, b, &mut notes) {
+                    if links < na * nb && na * nb > 0.0 {
+                        partitions *= links / (na * nb);
+                    }
+                }
+            }
+        }
         let partitions = partitions.min(rows).max(1.0);
         let nr = rows / partitions;
         let nr_max = nr * worst;
 
         // Sizes per role.
         let (mut s_pk, mut s_static, mut s_rows) = (0.0, 0.0, 0.0);
+        // Bytes a worst-case collection adds over the average, per row and
+        // once per partition (a static collection).
+        let mut worst_extra = [0.0, 0.0];
         let mut largest_cell: f64 = 0.0;
         let mut largest_collection: f64 = 0.0;
         for c in &t.columns {
@@ -486,16 +722,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                         .filter(|(_, n)| n == &c.name)
                         .map(|(r, _)| r)
                         .collect();
-                    let elements = members.first().map_or(DEFAULT_ELEMENTS, |r| {
-                        let mut n = 1.0;
-                        for (i, e) in r.path.iter().enumerate() {
-                            if g.fanout(*e).many {
-                                let from = g.walk(root, &r.path[..i]).unwrap_or(root);
-                                n *= self.step(from, *e, &mut notes).0;
-                            }
-                        }
-                        n
-                    });
+                    let (elements, most) = self.collection_elements(t, &c.name, &mut notes);
                     largest_collection = largest_collection.max(elements);
                     let each: f64 = members
                         .iter()
@@ -509,6 +736,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
                             )
                         })
                         .sum();
+                    // The worst row holds the largest collection.
+                    worst_extra[usize::from(c.role == Role::Static)] += (most - elements) * each;
                     elements * each
                 }
                 _ => self.value_size(&c.ty, attr, &label, &mut notes),
@@ -533,9 +762,21 @@ impl<'g, 'p> Estimator<'g, 'p> {
         let nv = nr * per_row + ns as f64;
         let nv_max = nr_max * per_row + ns as f64;
         let st = s_pk + s_static + nr * s_rows + CELL_OVERHEAD * nv;
-        let st_max = s_pk + s_static + nr_max * s_rows + CELL_OVERHEAD * nv_max;
+        let st_max = s_pk
+            + s_static
+            + worst_extra[1]
+            + nr_max * (s_rows + worst_extra[0])
+            + CELL_OVERHEAD * nv_max;
         let rf = f64::from(g.project.keyspace.replication.total_factor().max(1));
         let growth = (growing && !bucketed).then(|| nr / span.max(1e-9));
+        let rows_per_day = growing.then(|| rows / span.max(1e-9));
+        // Rows ordered by a time column pile up with time too; when no stated
+        // number says how many, nothing shows they stop.
+        let on_defaults = notes.iter().any(|n| is_default_note(n));
+        let time_ordered = t
+            .clustering()
+            .any(|c| matches!(c.source, Source::Attr { .. }) && c.ty.is_temporal());
+        let accumulates = growing || (time_ordered && on_defaults);
         if growing && !retained {
             notes.push(format!(
                 "{}: rows accumulate with time and no retention is stated; figures cover {} days",
@@ -563,6 +804,13 @@ impl<'g, 'p> Estimator<'g, 'p> {
             growth_per_day: growth,
             span_days: span,
             retained,
+            accumulates,
+            rows_per_day,
+            defaults: notes
+                .iter()
+                .filter(|n| is_default_note(n))
+                .cloned()
+                .collect(),
             assumptions: notes,
         }
     }

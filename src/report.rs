@@ -105,7 +105,9 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
         .model
         .writes
         .iter()
-        .filter(|w| w.insert.len() > 1 || w.update.iter().any(|u| u.tables.len() > 1))
+        .filter(|w| {
+            w.insert.len() > 1 || !w.job.is_empty() || w.update.iter().any(|u| u.tables.len() > 1)
+        })
         .collect();
     if !writes.is_empty() {
         let _ = writeln!(s, "\nwrite paths (items stored in more than one table):");
@@ -114,8 +116,15 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
                 s,
                 "  {}: an insert writes {}",
                 for_terminal(&w.item),
-                for_terminal(&w.insert.join(", "))
+                if w.insert.is_empty() {
+                    "no table".into()
+                } else {
+                    for_terminal(&w.insert.join(", ")).to_string()
+                }
             );
+            if !w.job.is_empty() {
+                let _ = writeln!(s, "    job-written: {}", for_terminal(&w.job.join(", ")));
+            }
             for u in w.update.iter().filter(|u| u.tables.len() > 1) {
                 let tables: Vec<String> = u
                     .tables

@@ -418,6 +418,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
                 } else {
                     vec![]
                 },
+                written_by_job: false,
             });
         }
     }

@@ -4,14 +4,16 @@
 
 mod naming_rules;
 pub mod serve;
+pub mod writes;
 
 use crate::model::load::Problem;
-use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
+use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 pub use serve::{Access, KeyShape};
+pub use writes::{AttrWrites, WritePath};
 
 /// Why a column is where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -196,23 +198,6 @@ pub struct Plan {
     /// Partition key columns the application computes (buckets, shards)
     /// rather than takes from the search.
     pub computed: Vec<String>,
-}
-
-/// Which tables a write must touch.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct WritePath {
-    pub item: String,
-    /// Tables an insert of one instance writes.
-    pub insert: Vec<String>,
-    /// Per attribute: tables an update touches, and whether the attribute
-    /// is a key column there (an update is then a delete plus an insert).
-    pub update: Vec<AttrWrites>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AttrWrites {
-    pub attribute: String,
-    pub tables: Vec<(String, bool)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -470,7 +455,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let ids_by_table: Vec<&[Option<Reached>]> =
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    let writes = write_paths(graph, &tables, &ids_by_table, &roots);
+    let writes = writes::write_paths(graph, &tables, &ids_by_table, &roots);
 
     LogicalModel {
         tables,
@@ -1183,76 +1168,6 @@ fn signature(d: &Draft) -> Signature<'_> {
             .map(|c| (c.name.as_str(), &c.ty, c.role))
             .collect(),
     )
-}
-
-fn write_paths(
-    graph: &Graph,
-    tables: &[Table],
-    ids: &[&[Option<Reached>]],
-    roots: &[NodeId],
-) -> Vec<WritePath> {
-    let p = graph.project;
-    let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
-    nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
-    let slot = |n: NodeId| match n {
-        NodeId::Entity(e) => e,
-        NodeId::Rel(r) => p.entities.len() + r,
-    };
-    let mut out: Vec<WritePath> = nodes
-        .iter()
-        .map(|&n| WritePath {
-            item: graph.node_name(n).to_string(),
-            insert: vec![],
-            update: graph
-                .attributes(n)
-                .iter()
-                .map(|a| AttrWrites {
-                    attribute: a.name.clone(),
-                    tables: vec![],
-                })
-                .collect(),
-        })
-        .collect();
-    // One pass over the tables and their columns.
-    for (ti, t) in tables.iter().enumerate() {
-        let mut touched: Vec<usize> = vec![slot(roots[ti])];
-        for (c, id) in t.columns.iter().zip(ids[ti]) {
-            let Some(r) = id else { continue };
-            let (node, idx) = match r.attr {
-                AttrId::Entity(e, i) => (NodeId::Entity(e), i),
-                AttrId::Rel(x, i) => (NodeId::Rel(x), i),
-            };
-            // An insert writes the table when the item is one of the things
-            // its rows are made of: the rows themselves, or a node reached
-            // through a to-many step (a child or the other side of an m:n).
-            // Pushed-down parent attributes are only written by updates.
-            for (i, e) in r.path.iter().enumerate() {
-                if graph.fanout(*e).many {
-                    let leaves = i + 1 < r.path.len() && matches!(r.path[i + 1], Edge::Leave(..));
-                    let end = if leaves { i + 2 } else { i + 1 };
-                    for n in [
-                        graph.walk(roots[ti], &r.path[..=i]),
-                        graph.walk(roots[ti], &r.path[..end]),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    {
-                        if !touched.contains(&slot(n)) {
-                            touched.push(slot(n));
-                        }
-                    }
-                }
-            }
-            let entry = &mut out[slot(node)].update[idx].tables;
-            if !entry.iter().any(|(name, _)| name == &t.name) {
-                entry.push((t.name.clone(), c.role.is_key()));
-            }
-        }
-        for s in touched {
-            out[s].insert.push(t.name.clone());
-        }
-    }
-    out
 }
 
 /// The SELECT's range operator text.

@@ -6,6 +6,7 @@
 //! Rules live in one file per family; [`RULES`] lists every id so the
 //! shells can document them, and [`diagnose`] runs them all.
 
+mod counts;
 mod keys;
 mod partition;
 mod schema;
@@ -254,6 +255,18 @@ pub const RULES: &[RuleInfo] = &[
         source: SEED_000,
     },
     RuleInfo {
+        id: "estimate-on-defaults",
+        severity: Severity::Warning,
+        title: "A partition estimate that rests on default numbers instead of stated ones",
+        source: "Apache Cassandra docs partition sizing (the formulas need the numbers); seed 000 (partition size review)",
+    },
+    RuleInfo {
+        id: "contradicting-counts",
+        severity: Severity::Warning,
+        title: "Stated counts that disagree (a child count against parent count × average per parent)",
+        source: "Apache Cassandra docs partition sizing (one figure per number)",
+    },
+    RuleInfo {
         id: "retention-without-ttl",
         severity: Severity::Hint,
         title: "A stated retention that no TTL enforces",
@@ -494,6 +507,7 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
         })
         .collect();
     partition::check(&ctx, &mut out);
+    counts::check(&ctx, &mut out);
     keys::check(&ctx, &mut out);
     schema::check(&ctx, &mut out);
     workload::check(&ctx, &mut out);

@@ -5,8 +5,8 @@
 use super::{column_subject, Ctx, Diagnostic, Refinement, Subject};
 use crate::derive::{serve, Access, Column, KeyShape, Role, Rule, Source, Table};
 use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
-use crate::model::resolve::{Edge, End, Reached};
-use crate::model::{Cardinality, CqlType, Native, Period, Thresholds};
+use crate::model::resolve::Reached;
+use crate::model::{CqlType, Native, Period, Thresholds};
 use crate::report::count;
 
 /// Cassandra refuses a partition past this many cells.
@@ -102,7 +102,7 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
 /// A bucket when the table has a time column and some bucket fits, else a
 /// shard count that divides the worst case under the thresholds.
 fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Option<Refinement>) {
-    if let Some(source) = bucket_source(t) {
+    if let Some(source) = followable_bucket_source(ctx, t) {
         if !time_partitioned(t) {
             if let Some(period) = choose_bucket_for(&ctx.est, t, th) {
                 let column = extra_name(t, period.name());
@@ -121,40 +121,97 @@ fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Op
             }
         }
     }
-    let n = shards_needed(e, th);
+    // A shard count that really brings the worst case under the thresholds
+    // once applied, checked on the table as the refinement makes it: a
+    // sharded table gets a larger count on its shard column (the
+    // refinement replaces a shard in place), else a new shard column.
+    let existing = t.partition_key().find_map(|c| match c.source {
+        Source::Shard { count } => Some((c.name.clone(), count.max(1))),
+        _ => None,
+    });
+    let (column, had) = match &existing {
+        Some((name, count)) => (name.clone(), *count),
+        None => (extra_name(t, "shard"), 1),
+    };
+    let mut n = had.saturating_mul(shards_needed(e, th, existing.is_some()));
+    let fits_with = |n: u32| fits(&ctx.est.table(&with_shard(t, &column, n)), th);
+    while n < 1024 && !fits_with(n) {
+        n = n.saturating_mul(2).min(1024);
+    }
+    if !fits_with(n) {
+        return (
+            "Add another search attribute to the partition key: no bucket or shard count brings the worst case under the thresholds.".into(),
+            None,
+        );
+    }
+    let fix = if existing.is_some() {
+        format!(
+            "Raise the shard count of {column} from {had} to {n}, or add another search attribute to the partition key."
+        )
+    } else {
+        format!("Spread each partition over {n} shards (a shard number in the partition key), or add another search attribute to the partition key.")
+    };
     (
-        format!("Spread each partition over {n} shards (a shard number in the partition key), or add another search attribute to the partition key."),
+        fix,
         Some(Refinement::AddShard {
             query: t.origin.clone(),
-            column: extra_name(t, "shard"),
+            column,
             count: n,
         }),
     )
 }
 
+/// The table with `column` as a shard of `count`, in place of its shard
+/// or after the last partition column, as the derivation would place it.
+fn with_shard(t: &Table, column: &str, count: u32) -> Table {
+    let mut t2 = t.clone();
+    if let Some(c) = t2
+        .columns
+        .iter_mut()
+        .find(|c| matches!(c.source, Source::Shard { .. }))
+    {
+        c.source = Source::Shard { count };
+        return t2;
+    }
+    let at = t2
+        .columns
+        .iter()
+        .rposition(|c| c.role == Role::Partition)
+        .map_or(0, |i| i + 1);
+    t2.columns.insert(
+        at,
+        Column {
+            name: column.to_string(),
+            ty: CqlType::Native(Native::Int),
+            role: Role::Partition,
+            rule: Rule::Shard,
+            query: t.origin.clone(),
+            source: Source::Shard { count },
+        },
+    );
+    t2
+}
+
 /// Shards that bring the worst case under the thresholds, at least the
 /// default and at most 1024.
-fn shards_needed(e: &Estimate, th: &Thresholds) -> u32 {
+fn shards_needed(e: &Estimate, th: &Thresholds, sharded: bool) -> u32 {
     let by_values = e.values.max(e.values_max) / th.max_values.max(1.0);
     let by_bytes = e.partition_bytes.max(e.partition_bytes_max) / th.max_bytes.max(1.0);
     let need = by_values.max(by_bytes).ceil();
     if !need.is_finite() {
         return 1024;
     }
-    (need as u32).clamp(DEFAULT_SHARDS, 1024)
+    // A table sharded already needs only the missing factor.
+    let least = if sharded { 2 } else { DEFAULT_SHARDS };
+    (need as u32).clamp(least, 1024)
 }
 
 fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
-    let Some(per_day) = e.growth_per_day else {
-        return;
-    };
-    if t.ttl_seconds.is_some() || e.retained || time_partitioned(t) {
+    if !e.accumulates || t.ttl_seconds.is_some() || e.retained || time_partitioned(t) {
         return;
     }
-    let mut d = ctx.diag(
-        "unbounded-partition",
-        Subject::Table(t.name.clone()),
-        format!(
+    let message = match e.growth_per_day {
+        Some(per_day) => format!(
             "Rows per partition of {} grow by {} a day and nothing bounds them: after {} days (the assumed horizon; no retention is stated) a partition holds {} rows ({}), and it keeps growing.",
             t.name,
             count(per_day),
@@ -162,15 +219,30 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             count(e.rows_per_partition),
             human_bytes(e.partition_bytes)
         ),
-        "Add a time bucket to the partition key, or state a retention with a TTL on the rows' entity.".into(),
+        None => format!(
+            "Rows of {} are ordered by time and nothing bounds them (no retention, TTL or time bucket, and no stated count or rate says how many arrive): a partition keeps growing for as long as the application runs.",
+            t.name
+        ),
+    };
+    let mut d = ctx.diag(
+        "unbounded-partition",
+        Subject::Table(t.name.clone()),
+        message,
+        "State a retention with a TTL on the rows' entity, or add a time bucket to the partition key if the queries can name it.".into(),
     );
-    if let Some(source) = bucket_source(t) {
+    if let Some(source) = followable_bucket_source(ctx, t) {
         let period =
             choose_bucket_for(&ctx.est, t, &ctx.project.thresholds).unwrap_or(Period::Hour);
+        let about = match e.growth_per_day {
+            Some(per_day) => format!(
+                " (about {} rows per partition)",
+                count(per_day * period.days())
+            ),
+            None => String::new(),
+        };
         d.fix = format!(
-            "Add {} bucket of {source} to the partition key (about {} rows per partition), or state a retention with a TTL.",
+            "Add {} bucket of {source} to the partition key{about}, or state a retention with a TTL.",
             a_period(period),
-            count(per_day * period.days())
         );
         d.refinement = Some(Refinement::AddBucket {
             query: t.origin.clone(),
@@ -182,6 +254,30 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     out.push(d);
 }
 
+/// Writes a second into one partition that one replica set takes in its
+/// stride: below this, a time-only partition key is no hot spot.
+pub const HOT_WRITES_PER_SECOND: f64 = 100.0;
+
+/// The bucket source when a bucket is a fix the reads can follow: the
+/// time column orders the rows (a clustering column) and every query of
+/// the table reads a slice of time on it (a range or an order).
+pub(super) fn followable_bucket_source(ctx: &Ctx, t: &Table) -> Option<String> {
+    let source = bucket_source(t)?;
+    let c = t.column(&source)?;
+    if !matches!(c.role, Role::Clustering(_)) {
+        return None;
+    }
+    let attr = super::attribute_label(c);
+    let slices = t.queries.iter().all(|q| {
+        ctx.project.query(q).is_some_and(|q| {
+            let names = |a: &str| a == attr || a == source || attr.ends_with(&format!(".{a}"));
+            q.range.as_ref().is_some_and(|r| names(&r.attr))
+                || q.order.iter().any(|o| names(&o.attr))
+        })
+    });
+    slices.then_some(source)
+}
+
 fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     if t.partition_key().next().is_none() {
         return;
@@ -191,8 +287,19 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
         t.partition_key()
             .filter(|c| !matches!(c.source, Source::Constant))
     };
-    let few = e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0;
-    let all_time = real().next().is_some() && real().all(is_time_value);
+    // Few partitions take all the traffic, unless the stated rate is low
+    // and the partitions stay within the thresholds.
+    let quiet = e.rows_per_day.is_some_and(|d| {
+        d / 86_400.0 / e.partitions.max(1.0) < HOT_WRITES_PER_SECOND
+            && fits(e, &ctx.project.thresholds)
+    });
+    let few = e.partitions < MIN_PARTITIONS && e.rows_per_partition > 1.0 && !quiet;
+    // A time-only key sends the current period's writes to one partition;
+    // at the rate the model states, that may be nothing to worry about.
+    let calm = e
+        .rows_per_day
+        .is_some_and(|d| d / 86_400.0 < HOT_WRITES_PER_SECOND);
+    let all_time = real().next().is_some() && real().all(is_time_value) && !calm;
     if real().next().is_some() && !all_time && !few {
         return;
     }
@@ -212,15 +319,20 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
         )
     } else if few {
         format!(
-            "The partition key of {} ({names}) has about {} distinct values for {} rows: traffic concentrates on a few replica sets and partitions grow large.",
+            "The partition key of {} ({names}) has about {} distinct values for {} rows: traffic concentrates on a few replica sets{}.",
             t.name,
             count(e.partitions),
-            group_digits(e.rows)
+            group_digits(e.rows),
+            if fits(e, &ctx.project.thresholds) {
+                ""
+            } else {
+                " and partitions grow large"
+            }
         )
     } else {
         return;
     };
-    let n = shards_needed(e, &ctx.project.thresholds);
+    let n = shards_needed(e, &ctx.project.thresholds, false);
     let mut d = ctx.diag(
         "hot-partition",
         Subject::Table(t.name.clone()),
@@ -374,9 +486,10 @@ fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
                 (n, n, None)
             }
             Source::Collection { .. } => {
-                let Some((avg, max, rel)) = pushed_up_elements(ctx, t, e) else {
+                let Some(rel) = pushed_up_relationship(ctx, t) else {
                     continue;
                 };
+                let (avg, max) = ctx.est.collection_elements(t, &c.name, &mut Vec::new());
                 (
                     avg,
                     max,
@@ -408,34 +521,13 @@ fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Elements of a collection a decision pushed up: the children per parent
-/// of the relationship, accumulated over the retention when it is a rate.
-fn pushed_up_elements(ctx: &Ctx, t: &Table, e: &Estimate) -> Option<(f64, f64, String)> {
+/// The relationship a decision pushed up into the table's collection.
+fn pushed_up_relationship(ctx: &Ctx, t: &Table) -> Option<String> {
     let d = ctx.project.decision(&t.origin)?;
-    let mut best: Option<(f64, f64, String)> = None;
-    for name in &d.collections {
-        let Some(r) = ctx.graph.rel_index(name) else {
-            continue;
-        };
-        let rel = ctx.graph.rel(r);
-        let mut ends = vec![End::From];
-        if rel.cardinality == Cardinality::ManyToMany {
-            ends.push(End::To);
-        }
-        for end in ends {
-            let f = ctx.graph.fanout(Edge::Enter(r, end));
-            if !f.many || f.avg.is_nan() {
-                continue;
-            }
-            let scale = f.per.map_or(1.0, |p| e.span_days / p.days());
-            let avg = f.avg * scale;
-            let max = f.max.unwrap_or(f.avg).max(f.avg) * scale;
-            if best.as_ref().is_none_or(|b| max > b.1) {
-                best = Some((avg, max, name.clone()));
-            }
-        }
-    }
-    best
+    d.collections
+        .iter()
+        .find(|name| ctx.graph.rel_index(name).is_some())
+        .cloned()
 }
 
 /// A partition column that holds a point or period in time (a bucket, a

@@ -33,7 +33,7 @@ fn queues(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         );
         if let Some(t) = table {
             if let (Some(source), false) = (
-                super::bucket_source(t),
+                super::partition::followable_bucket_source(ctx, t),
                 t.columns
                     .iter()
                     .any(|c| matches!(c.source, Source::Bucket { .. })),

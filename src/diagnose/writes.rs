@@ -98,16 +98,19 @@ fn counter_note(tables: &[&Table]) -> String {
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let tables = &ctx.model.tables;
     let mut batches = Batches::new(&ctx.project.keyspace.name, tables);
-    let mut by_rows: HashMap<&str, Vec<usize>> =
+    let mut by_name: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(tables.len(), Default::default());
     for (i, t) in tables.iter().enumerate() {
-        by_rows.entry(t.rows.as_str()).or_default().push(i);
+        by_name.entry(t.name.as_str()).or_insert(i);
     }
-    // Tables by name, built only when an attribute's copies are reported.
-    let mut by_name: Option<HashMap<&str, usize>> = None;
     for w in &ctx.model.writes {
-        // Copies of the rows themselves: one insert per table.
-        let copies: &[usize] = by_rows.get(w.item.as_str()).map_or(&[], |v| v.as_slice());
+        // The tables an insert writes, as the write-path computation (and
+        // every report) lists them; rows a job writes are not counted.
+        let copies: Vec<usize> = w
+            .insert
+            .iter()
+            .filter_map(|t| by_name.get(t.as_str()).copied())
+            .collect();
         let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
         if copies.len() < MANY_TABLES && mutable_updates().next().is_none() {
             continue;
@@ -134,7 +137,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 format!(
                     "Write the copies in one logged batch so they all apply eventually{}:\n{}",
                     counter_note(&copied),
-                    batches.batch(copies)
+                    batches.batch(&copies)
                 ),
             ));
         }
@@ -154,13 +157,6 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     }
                 })
                 .collect();
-            let by_name = by_name.get_or_insert_with(|| {
-                let mut m = HashMap::with_capacity_and_hasher(tables.len(), Default::default());
-                for (i, t) in tables.iter().enumerate() {
-                    m.entry(t.name.as_str()).or_insert(i);
-                }
-                m
-            });
             let found: Vec<usize> = u
                 .tables
                 .iter()

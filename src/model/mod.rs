@@ -261,6 +261,10 @@ pub struct Relationship {
     pub from_per_to: Option<Count>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attributes: Vec<Attribute>,
+    /// A batch job, not the application's inserts, creates these instances
+    /// (recommendations): they stay out of the entities' insert paths.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub written_by_job: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -340,6 +344,10 @@ pub struct Query {
     /// The application deletes the rows it reads (a queue).
     #[serde(default, skip_serializing_if = "is_false")]
     pub consumes: bool,
+    /// A batch job fills this query's table: it is no part of the insert
+    /// paths of the entities its rows hold.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub written_by_job: bool,
 }
 
 impl Query {
@@ -354,6 +362,7 @@ impl Query {
             limit: None,
             returns: vec![],
             consumes: false,
+            written_by_job: false,
         }
     }
 }

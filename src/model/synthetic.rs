@@ -114,6 +114,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
                 per: None,
             }),
             attributes: vec![],
+            written_by_job: false,
         });
     }
     for qn in 0..queries {

@@ -344,6 +344,7 @@ pub fn parse_relationship(text: &str) -> Result<Relationship, String> {
         to_per_from: None,
         from_per_to: None,
         attributes: vec![],
+        written_by_job: false,
     })
 }
 

@@ -1,0 +1,121 @@
+//! The numbers behind the estimates: tables whose partition sizes rest on
+//! defaults instead of stated numbers, and stated counts that contradict
+//! each other.
+
+use super::{Ctx, Diagnostic, Subject};
+use crate::model::resolve::{Edge, End, NodeId};
+use crate::model::Cardinality;
+use crate::report::count;
+
+/// Stated figures disagree when they differ by more than this share of the
+/// larger one: rounding in a hand-written average stays below it.
+pub const COUNT_TOLERANCE: f64 = 0.1;
+
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    defaults(ctx, out);
+    contradictions(ctx, out);
+}
+
+/// A finding per table whose estimate leans on defaults, listing the
+/// numbers to enter: without it, a project with no numbers passes review.
+fn defaults(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for (i, t) in ctx.model.tables.iter().enumerate() {
+        let Some(e) = ctx.estimate(i) else { continue };
+        if e.defaults.is_empty() {
+            continue;
+        }
+        out.push(ctx.diag(
+            "estimate-on-defaults",
+            Subject::Table(t.name.clone()),
+            format!(
+                "The partition estimate of {} ({} rows, {} values per partition) rests on {} default{} rather than stated numbers, so the review cannot tell whether its partitions stay bounded: {}.",
+                t.name,
+                count(e.rows_per_partition),
+                count(e.values),
+                e.defaults.len(),
+                if e.defaults.len() == 1 { "" } else { "s" },
+                e.defaults.join("; ")
+            ),
+            "Enter the numbers listed (counts of entities, related instances per instance with their maximum, value sizes) in the project.".into(),
+        ));
+    }
+}
+
+/// Whether two figures disagree beyond rounding.
+fn disagree(a: f64, b: f64) -> bool {
+    let big = a.abs().max(b.abs());
+    big > 0.0 && (a - b).abs() > COUNT_TOLERANCE * big
+}
+
+/// A child's stated count against its parent's count times the stated
+/// average per parent, and an m:n's two averages against the two counts.
+fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let g = ctx.graph;
+    for (r, rel) in ctx.project.relationships.iter().enumerate() {
+        let (Some(from), Some(to)) = (g.entity_index(&rel.from), g.entity_index(&rel.to)) else {
+            continue;
+        };
+        if from == to {
+            continue;
+        }
+        let (fe, te) = (g.entity(from), g.entity(to));
+        let stated = |end: End| {
+            let f = g.fanout(Edge::Enter(r, end));
+            (f.many && !f.avg.is_nan() && f.per.is_none()).then_some(f.avg)
+        };
+        let message = match rel.cardinality {
+            Cardinality::OneToMany => {
+                let (Some(fc), Some(tc), Some(avg)) = (fe.count, te.count, stated(End::From))
+                else {
+                    continue;
+                };
+                if !disagree(tc, fc * avg) {
+                    continue;
+                }
+                format!(
+                    "{} states {} instances, but {} {} with {} each through {} make {}: every estimate through {} uses one figure or the other, so partition sizes are off by {}x.",
+                    te.name,
+                    count(tc),
+                    count(fc),
+                    fe.name,
+                    count(avg),
+                    rel.name,
+                    count(fc * avg),
+                    rel.name,
+                    count((tc / (fc * avg)).max(fc * avg / tc))
+                )
+            }
+            Cardinality::ManyToMany => {
+                let mut notes = Vec::new();
+                let fc = ctx.est.count(NodeId::Entity(from), &mut notes);
+                let tc = ctx.est.count(NodeId::Entity(to), &mut notes);
+                let (Some(a), Some(b)) = (stated(End::From), stated(End::To)) else {
+                    continue;
+                };
+                if !disagree(fc * a, tc * b) {
+                    continue;
+                }
+                format!(
+                    "{} links {} {} with {} each ({} links) but {} {} with {} each ({} links): tables walking {} from either side disagree on its rows.",
+                    rel.name,
+                    count(fc),
+                    fe.name,
+                    count(a),
+                    count(fc * a),
+                    count(tc),
+                    te.name,
+                    count(b),
+                    count(tc * b),
+                    rel.name
+                )
+            }
+            Cardinality::OneToOne => continue,
+        };
+        out.push(ctx.diag(
+            "contradicting-counts",
+            Subject::Relationship(rel.name.clone()),
+            message,
+            "Make the counts agree: fix the count or the average that is wrong, or leave one side's average out of an m:n so it follows from the counts.".into(),
+        ));
+    }
+}
