@@ -210,7 +210,12 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
         None => print(&text),
         Some(out) => match load::write_atomic(out, &text) {
             Ok(()) => {
-                eprintln!("wrote {} ({} tables)", out.display(), a.model.tables.len());
+                let out = out.display().to_string();
+                eprintln!(
+                    "wrote {} ({} tables)",
+                    crate::naming::for_terminal(&out),
+                    a.model.tables.len()
+                );
                 0
             }
             Err(e) => fail(&format!("{}: {e}", out.display())),

@@ -272,7 +272,7 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 96,
+        cases: 64,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

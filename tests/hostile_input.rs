@@ -307,3 +307,29 @@ fn free_text_escapes_never_reach_a_workbench_view() {
     let screens = walk_every_view(&mut app, 120, 40);
     assert!(screens > 100, "{screens}");
 }
+
+#[test]
+fn the_workbench_refuses_hostile_or_huge_names_in_edits() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dirs = Dirs {
+        config: Some(tmp.path().join("config")),
+        data: Some(tmp.path().join("data")),
+    };
+    let mut app = start(Launch::Sample, dirs).expect("start");
+    let before = app.project.clone();
+    for bad in [format!("short{EVIL}"), "s".repeat(70_000)] {
+        let accepted = app.apply("Set the short name", |p| {
+            p.entities[0].short = Some(bad.clone());
+            Ok(())
+        });
+        assert!(!accepted, "{:.40}", bad);
+        let status = app
+            .status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+        assert!(status.contains("refused"), "{status:.200}");
+        assert_clean("status", &screen_text(&app, 120, 40));
+    }
+    assert_eq!(app.project, before);
+}

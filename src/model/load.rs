@@ -166,7 +166,12 @@ struct Checker<'t> {
     problems: Vec<Problem>,
     /// The file text, to give name problems a line and column.
     text: Option<&'t str>,
+    /// How many problems were located in the text so far.
+    located: usize,
 }
+
+/// Name problems given a line and column (the rest keep their path).
+const MAX_LOCATED: usize = 32;
 
 impl Checker<'_> {
     fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
@@ -204,10 +209,16 @@ impl Checker<'_> {
 
     /// "line L, column C: " of the first place `value` is written as a
     /// string literal in the file, or nothing when unknown.
-    fn locate(&self, value: &str) -> String {
+    fn locate(&mut self, value: &str) -> String {
         let Some(text) = self.text else {
             return String::new();
         };
+        // Each search scans the file: a file full of bad names gets
+        // positions for the first ones only, not a quadratic wait.
+        if self.located >= MAX_LOCATED {
+            return String::new();
+        }
+        self.located += 1;
         let literal = format!("\"{value}\"");
         let escaped = ron::to_string(value).unwrap_or_default();
         // Escapes can be written many ways; the text before the first
@@ -271,6 +282,7 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     let mut c = Checker {
         problems: vec![],
         text,
+        located: 0,
     };
     let graph = Graph::new(project);
     check_names(project, &mut c);
