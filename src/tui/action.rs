@@ -91,6 +91,10 @@ pub enum Action {
     /// Open even though there are unsaved changes (after asking).
     OpenAnyway(PathBuf),
     Export(PathBuf),
+    /// The design report (Markdown for `.md`, else HTML).
+    ExportReport(PathBuf),
+    /// One diagram view, in the format of the file's extension (SVG by default).
+    ExportDiagram(crate::diagram::View, PathBuf),
     Quit {
         force: bool,
     },
@@ -122,6 +126,8 @@ pub enum Effect {
     Save { path: Option<PathBuf>, force: bool },
     Open(PathBuf),
     Export(PathBuf),
+    ExportReport(PathBuf),
+    ExportDiagram(crate::diagram::View, PathBuf),
     Quit,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
@@ -237,6 +243,14 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         }
         Action::Export(p) => {
             effects.push(Effect::Export(p));
+            vec![]
+        }
+        Action::ExportReport(p) => {
+            effects.push(Effect::ExportReport(p));
+            vec![]
+        }
+        Action::ExportDiagram(v, p) => {
+            effects.push(Effect::ExportDiagram(v, p));
             vec![]
         }
         Action::Quit { force } => {

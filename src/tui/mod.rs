@@ -296,6 +296,17 @@ pub fn perform(app: &mut App, effect: Effect) {
                 Err(e) => app.error(format!("{}: {e}", path.display())),
             }
         }
+        Effect::ExportReport(path) => {
+            let format = crate::design_report::Format::from_extension(&path);
+            let text = crate::design_report::render(&app.project, &app.analysis, format);
+            write_export(app, &path, &text, "design report");
+        }
+        Effect::ExportDiagram(view, path) => {
+            let format = crate::diagram::Format::from_extension(&path)
+                .unwrap_or(crate::diagram::Format::Svg);
+            let text = crate::diagram::render(view, format, &app.project, &app.analysis);
+            write_export(app, &path, &text, &format!("{} diagram", view.name()));
+        }
         Effect::Quit => {
             discard_recovery(app);
             app.quit = true;
@@ -311,6 +322,13 @@ pub fn perform(app: &mut App, effect: Effect) {
         Effect::DiscardRecovery(rec) => {
             let _ = std::fs::remove_file(rec);
         }
+    }
+}
+
+fn write_export(app: &mut App, path: &std::path::Path, text: &str, what: &str) {
+    match load::write_atomic(path, text) {
+        Ok(()) => app.info(format!("wrote {} ({what})", path.display())),
+        Err(e) => app.error(format!("{}: {e}", path.display())),
     }
 }
 
