@@ -209,3 +209,33 @@ fn report_and_diagram_commands_write_files() {
         .expect("runs");
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn the_readme_ci_job_runs_as_documented() {
+    let readme = include_str!("../README.md");
+    let start = readme.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let end = start + readme[start..].find("```").expect("closed block");
+    let hotel = sample("hotel");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut ran = 0;
+    for line in readme[start..end].lines() {
+        let Some(cmd) = line.trim().strip_prefix("run: cqlmodel ") else {
+            continue;
+        };
+        // The job's files: the model and its base-branch copy are the hotel
+        // sample; redirections and -o go to a temporary directory.
+        let cmd = cmd.split(" > ").next().unwrap_or(cmd);
+        let args: Vec<String> = cmd
+            .split_whitespace()
+            .map(|a| match a {
+                "model.cqlm.ron" | "base.cqlm.ron" => hotel.display().to_string(),
+                a if a.ends_with(".html") => dir.path().join(a).display().to_string(),
+                a => a.to_string(),
+            })
+            .collect();
+        let out = bin().args(&args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(0), "cqlmodel {cmd}: {out:?}");
+        ran += 1;
+    }
+    assert_eq!(ran, 4, "the job's cqlmodel steps");
+}
