@@ -264,7 +264,7 @@ pub fn target_label(t: &Target) -> String {
 }
 
 /// Notes about one item.
-pub fn notes_on<'a>(project: &'a Project, t: Target) -> Vec<&'a Note> {
+pub fn notes_on(project: &Project, t: Target) -> Vec<&Note> {
     project.notes_for(&t).collect()
 }
 

@@ -58,9 +58,9 @@ pub fn render(d: &Diagram, lay: &Layout, opt: &Options) -> String {
         opt.id_prefix.clone()
     };
     let mut s = String::with_capacity(4096 + d.nodes.len() * 1024);
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"{prefix}-title\" font-family=\"{FONT}\" font-size=\"12\">\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-labelledby=\"{prefix}-title\" font-family=\"{FONT}\" font-size=\"12\">",
         w = lay.width,
         h = lay.height,
     );
