@@ -52,12 +52,68 @@ pub enum Command {
     /// Report errors and review diagnostics; exit 1 when there are errors.
     Check {
         file: PathBuf,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// text, json, sarif (SARIF 2.1.0 for code scanning) or github
+        /// (workflow-command annotations).
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// Also fail (exit 1) on warnings: `--deny warnings`.
         #[arg(long, value_enum)]
         deny: Option<Deny>,
+        /// An earlier version of the project (e.g. from the base branch):
+        /// `--deny warnings` then fails only on warnings it did not have.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
     },
+    /// Write the design review report: HTML (self-contained) or Markdown.
+    Report {
+        file: PathBuf,
+        /// html or md; by default from the output's extension, else html.
+        #[arg(long, value_enum)]
+        format: Option<ReportFormat>,
+        /// Output file; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Draw a diagram: the ER model, the workflow or the logical (Chebotko) model.
+    Diagram {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = DiagramView::Logical)]
+        view: DiagramView,
+        /// svg, dot or mermaid; by default from the output's extension, else svg.
+        #[arg(long, value_enum)]
+        format: Option<DiagramFormat>,
+        /// Output file; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Html,
+    Md,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiagramView {
+    Er,
+    Workflow,
+    Logical,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiagramFormat {
+    Svg,
+    Dot,
+    Mermaid,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -88,7 +144,23 @@ pub fn main() -> i32 {
         Some(Command::New { file }) => crate::tui::run(crate::tui::Launch::New(file)),
         Some(Command::Derive { file, format }) => derive_cmd(&file, format),
         Some(Command::Cql { file, output }) => cql_cmd(&file, output.as_deref()),
-        Some(Command::Check { file, format, deny }) => check_cmd(&file, format, deny),
+        Some(Command::Check {
+            file,
+            format,
+            deny,
+            baseline,
+        }) => check_cmd(&file, format, deny, baseline.as_deref()),
+        Some(Command::Report {
+            file,
+            format,
+            output,
+        }) => report_cmd(&file, format, output.as_deref()),
+        Some(Command::Diagram {
+            file,
+            view,
+            format,
+            output,
+        }) => diagram_cmd(&file, view, format, output.as_deref()),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
         Some(Command::Rules) => {
             let mut s = String::new();
@@ -239,7 +311,79 @@ fn alternatives_cmd(file: &Path, query: &str) -> i32 {
     print(&crate::alternatives::render(&project, &m))
 }
 
-fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
+/// Writes an artifact to a file (saying so on stderr) or to stdout.
+fn emit(text: &str, output: Option<&Path>, what: &str) -> i32 {
+    match output {
+        None => print(text),
+        Some(out) => match load::write_atomic(out, text) {
+            Ok(()) => {
+                eprintln!("wrote {} ({what})", out.display());
+                0
+            }
+            Err(e) => fail(&format!("{}: {e}", out.display())),
+        },
+    }
+}
+
+fn report_cmd(file: &Path, format: Option<ReportFormat>, output: Option<&Path>) -> i32 {
+    use crate::design_report::Format as F;
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let format = match format {
+        Some(ReportFormat::Html) => F::Html,
+        Some(ReportFormat::Md) => F::Markdown,
+        None => output.map_or(F::Html, F::from_extension),
+    };
+    let a = analyze(&project);
+    let text = crate::design_report::render(&project, &a, format);
+    let what = match format {
+        F::Html => "HTML report",
+        F::Markdown => "Markdown report",
+    };
+    emit(&text, output, what)
+}
+
+fn diagram_cmd(
+    file: &Path,
+    view: DiagramView,
+    format: Option<DiagramFormat>,
+    output: Option<&Path>,
+) -> i32 {
+    use crate::diagram::{Format as F, View};
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let view = match view {
+        DiagramView::Er => View::Er,
+        DiagramView::Workflow => View::Workflow,
+        DiagramView::Logical => View::Logical,
+    };
+    let format = match format {
+        Some(DiagramFormat::Svg) => F::Svg,
+        Some(DiagramFormat::Dot) => F::Dot,
+        Some(DiagramFormat::Mermaid) => F::Mermaid,
+        None => output.and_then(F::from_extension).unwrap_or(F::Svg),
+    };
+    let a = analyze(&project);
+    let text = crate::diagram::render(view, format, &project, &a);
+    emit(&text, output, &format!("{} diagram", view.name()))
+}
+
+/// Identities of the findings a baseline project already had, so CI can
+/// fail on new ones only.
+fn baseline_keys(file: &Path) -> Result<std::collections::HashSet<(String, String)>, i32> {
+    let project = load_valid(file)?;
+    let a = analyze(&project);
+    Ok(a.diagnostics
+        .iter()
+        .map(|d| (d.rule.to_string(), crate::report::subject_label(&d.subject)))
+        .collect())
+}
+
+fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Option<&Path>) -> i32 {
     let text = match load::read_text(file) {
         Ok(t) => t,
         Err(e) => return fail(&e.to_string()),
@@ -265,13 +409,36 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
     let errors = problems.len() + count(Severity::Error);
     let warnings = count(Severity::Warning);
     let hints = count(Severity::Hint);
-    let code = if errors > 0 || (deny == Some(Deny::Warnings) && warnings > 0) {
+    let known = match baseline.map(baseline_keys).transpose() {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
+    let new_warnings = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .filter(|d| {
+            known.as_ref().is_none_or(|k| {
+                !k.contains(&(d.rule.to_string(), crate::report::subject_label(&d.subject)))
+            })
+        })
+        .count();
+    let code = if errors > 0 || (deny == Some(Deny::Warnings) && new_warnings > 0) {
         1
     } else {
         0
     };
     let shown = match format {
-        Format::Json => print(&json(&serde_json::json!({
+        CheckFormat::Sarif | CheckFormat::Github => {
+            let shown_file = file.display().to_string();
+            let findings = crate::annotations::findings(&text, &project, &a, &problems);
+            print(&if format == CheckFormat::Sarif {
+                crate::annotations::sarif(&shown_file, &findings)
+            } else {
+                crate::annotations::github(&shown_file, &findings)
+            })
+        }
+        CheckFormat::Json => print(&json(&serde_json::json!({
             "file": file.display().to_string(),
             "errors": errors,
             "warnings": warnings,
@@ -279,7 +446,7 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
             "problems": problems,
             "diagnostics": a.diagnostics,
         }))),
-        Format::Text => {
+        CheckFormat::Text => {
             let mut s = String::new();
             for p in &problems {
                 s.push_str(&format!("error[reference] {p}\n"));
@@ -289,6 +456,9 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
                 "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)\n",
                 file.display()
             ));
+            if known.is_some() {
+                s.push_str(&format!("{new_warnings} warning(s) not in the baseline\n"));
+            }
             print(&s)
         }
     };

@@ -4,13 +4,17 @@
 //! knows nothing of terminals; `tui` and `cli` are thin shells over it.
 pub mod alternatives;
 pub mod analysis;
+pub mod annotations;
 pub mod cli;
 pub mod cql;
 pub mod derive;
+pub mod design_report;
 pub mod diagnose;
+pub mod diagram;
 pub mod diff;
 pub mod estimate;
 pub mod highlight;
+pub mod markup;
 pub mod model;
 pub mod naming;
 pub mod refine;

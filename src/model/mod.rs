@@ -3,6 +3,7 @@
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
 pub mod load;
+pub mod locate;
 pub mod resolve;
 pub mod save;
 pub mod synthetic;

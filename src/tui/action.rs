@@ -90,9 +90,9 @@ pub enum Action {
     Open(PathBuf),
     /// Open even though there are unsaved changes (after asking).
     OpenAnyway(PathBuf),
-    Export(PathBuf),
+    Export(ExportKind, PathBuf),
     /// Export even over an existing file (the user said yes).
-    ExportOver(PathBuf),
+    ExportOver(ExportKind, PathBuf),
     Quit {
         force: bool,
     },
@@ -111,11 +111,21 @@ impl std::fmt::Debug for Action {
             Action::Save { path, force } => write!(f, "Save({path:?}, {force})"),
             Action::Quit { force } => write!(f, "Quit({force})"),
             Action::Open(p) => write!(f, "Open({p:?})"),
-            Action::Export(p) => write!(f, "Export({p:?})"),
+            Action::Export(k, p) => write!(f, "Export({k:?}, {p:?})"),
             Action::Message(m) => write!(f, "Message({m})"),
             _ => f.write_str("Action"),
         }
     }
+}
+
+/// What an `:export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportKind {
+    Cql,
+    /// The design report (Markdown for `.md`, else HTML).
+    Report,
+    /// One diagram view, in the format of the file's extension (SVG by default).
+    Diagram(crate::diagram::View),
 }
 
 /// Work only the shell can do.
@@ -123,7 +133,11 @@ impl std::fmt::Debug for Action {
 pub enum Effect {
     Save { path: Option<PathBuf>, force: bool },
     Open(PathBuf),
-    Export { path: PathBuf, force: bool },
+    Export {
+        kind: ExportKind,
+        path: PathBuf,
+        force: bool,
+    },
     Quit,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
@@ -237,12 +251,20 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             effects.push(Effect::Open(p));
             vec![]
         }
-        Action::Export(path) => {
-            effects.push(Effect::Export { path, force: false });
+        Action::Export(kind, path) => {
+            effects.push(Effect::Export {
+                kind,
+                path,
+                force: false,
+            });
             vec![]
         }
-        Action::ExportOver(path) => {
-            effects.push(Effect::Export { path, force: true });
+        Action::ExportOver(kind, path) => {
+            effects.push(Effect::Export {
+                kind,
+                path,
+                force: true,
+            });
             vec![]
         }
         Action::Quit { force } => {

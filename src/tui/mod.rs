@@ -14,7 +14,7 @@ pub mod terminal;
 pub mod theme;
 pub mod view;
 
-use action::{Action, Effect};
+use action::{Action, Effect, ExportKind};
 use app::App;
 use config::{fnv, Dirs};
 use crossterm::event::{Event, KeyEventKind};
@@ -388,7 +388,7 @@ pub fn perform(app: &mut App, effect: Effect) {
             }
             Err(e) => app.error(format!("{}: {e}", path.display())),
         },
-        Effect::Export { path, force } => export(app, path, force),
+        Effect::Export { kind, path, force } => export(app, kind, path, force),
         Effect::Quit => {
             discard_recovery(app);
             app.quit = true;
@@ -407,14 +407,21 @@ pub fn perform(app: &mut App, effect: Effect) {
     }
 }
 
-fn export(app: &mut App, path: PathBuf, force: bool) {
+/// Writes an export; never over the open project, and over another existing
+/// file only after the user said yes.
+fn export(app: &mut App, kind: ExportKind, path: PathBuf, force: bool) {
+    let what = match kind {
+        ExportKind::Cql => "CQL".to_string(),
+        ExportKind::Report => "design report".to_string(),
+        ExportKind::Diagram(view) => format!("{} diagram", view.name()),
+    };
     if app
         .path
         .as_ref()
         .is_some_and(|p| crate::model::save::same_file(p, &path))
     {
         app.error(format!(
-            "{} is the open project: CQL is not exported over it",
+            "{} is the open project: the {what} is not exported over it",
             path.display()
         ));
         return;
@@ -422,23 +429,37 @@ fn export(app: &mut App, path: PathBuf, force: bool) {
     if !force && path.exists() {
         app.popups.push(Popup::Confirm(Confirm::new(
             "File exists",
-            format!("{} exists. Overwrite it with the CQL?", path.display()),
-            vec![Action::ExportOver(path)],
+            format!("{} exists. Overwrite it with the {what}?", path.display()),
+            vec![Action::ExportOver(kind, path)],
         )));
         return;
     }
-    let text = crate::cql::script(&app.project, &app.analysis.model);
+    let text = match kind {
+        ExportKind::Cql => crate::cql::script(&app.project, &app.analysis.model),
+        ExportKind::Report => {
+            let format = crate::design_report::Format::from_extension(&path);
+            crate::design_report::render(&app.project, &app.analysis, format)
+        }
+        ExportKind::Diagram(view) => {
+            let format = crate::diagram::Format::from_extension(&path)
+                .unwrap_or(crate::diagram::Format::Svg);
+            crate::diagram::render(view, format, &app.project, &app.analysis)
+        }
+    };
     let written = if force {
         crate::model::save::overwrite_atomic(&path, &text)
     } else {
         load::write_atomic(&path, &text)
     };
     match written {
-        Ok(()) => app.info(format!(
-            "wrote {} ({} tables)",
-            path.display(),
-            app.analysis.model.tables.len()
-        )),
+        Ok(()) => match kind {
+            ExportKind::Cql => app.info(format!(
+                "wrote {} ({} tables)",
+                path.display(),
+                app.analysis.model.tables.len()
+            )),
+            _ => app.info(format!("wrote {} ({what})", path.display())),
+        },
         Err(e) => app.error(format!("{}: {e}", path.display())),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::Outcome;
 use crate::naming::for_terminal;
-use crate::tui::action::Action;
+use crate::tui::action::{Action, ExportKind};
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -14,12 +14,20 @@ use std::path::PathBuf;
 use tui_textarea::TextArea;
 
 /// Every command, with what it does, for completion and messages.
-pub const COMMANDS: [(&str, &str); 9] = [
+pub const COMMANDS: [(&str, &str); 11] = [
     ("w", "save (:w FILE saves as)"),
     ("w!", "save even if the file changed on disk"),
     ("wq", "save and quit"),
     ("e", "open FILE"),
     ("export cql", "write the CQL schema to FILE"),
+    (
+        "export report",
+        "write the design report to FILE (.md Markdown, else HTML)",
+    ),
+    (
+        "export diagram",
+        "write a diagram to FILE (.svg .dot .mmd; :export diagram er|workflow|logical FILE)",
+    ),
     ("q", "quit (asks when unsaved)"),
     ("q!", "quit without saving"),
     ("recent", "pick a recently used file"),
@@ -152,9 +160,25 @@ pub fn parse(line: &str) -> Vec<Action> {
         },
         "export" => match arg.split_once(char::is_whitespace) {
             Some(("cql", f)) if !f.trim().is_empty() => {
-                vec![Action::Export(PathBuf::from(f.trim()))]
+                vec![Action::Export(ExportKind::Cql, PathBuf::from(f.trim()))]
             }
-            _ => vec![Action::Message("usage: :export cql FILE".into())],
+            Some(("report", f)) if !f.trim().is_empty() => {
+                vec![Action::Export(ExportKind::Report, PathBuf::from(f.trim()))]
+            }
+            Some(("diagram", rest)) if !rest.trim().is_empty() => {
+                let rest = rest.trim();
+                let named = crate::diagram::View::ALL.into_iter().find_map(|v| {
+                    let f = rest.strip_prefix(v.name())?;
+                    f.starts_with(char::is_whitespace)
+                        .then(|| (v, f.trim()))
+                        .filter(|(_, f)| !f.is_empty())
+                });
+                let (view, f) = named.unwrap_or((crate::diagram::View::Logical, rest));
+                vec![Action::Export(ExportKind::Diagram(view), PathBuf::from(f))]
+            }
+            _ => vec![Action::Message(
+                "usage: :export cql|report|diagram [er|workflow|logical] FILE".into(),
+            )],
         },
         "q" | "quit" => vec![Action::Quit { force: false }],
         "q!" => vec![Action::Quit { force: true }],
@@ -169,7 +193,15 @@ pub fn parse(line: &str) -> Vec<Action> {
 /// Completes the command name, or the file path after a command that takes
 /// one. Returns the new line and the candidates when several remain.
 pub fn complete(line: &str) -> (String, Vec<String>) {
-    let takes_file = ["w ", "w! ", "wq ", "e ", "export cql "];
+    let takes_file = [
+        "w ",
+        "w! ",
+        "wq ",
+        "e ",
+        "export cql ",
+        "export report ",
+        "export diagram ",
+    ];
     if let Some(prefix) = takes_file.iter().find(|p| line.starts_with(**p)) {
         let partial = &line[prefix.len()..];
         let (dir, stem) = match partial.rfind('/') {
@@ -204,9 +236,6 @@ pub fn complete(line: &str) -> (String, Vec<String>) {
             }
         };
     }
-    if line.starts_with("export") && !line.starts_with("export cql") {
-        return ("export cql ".to_string(), vec![]);
-    }
     let cands: Vec<String> = COMMANDS
         .iter()
         .map(|(c, _)| c.to_string())
@@ -216,7 +245,8 @@ pub fn complete(line: &str) -> (String, Vec<String>) {
         0 => (line.to_string(), vec![]),
         1 => {
             let c = &cands[0];
-            let takes = ["w", "e", "export cql"].contains(&c.as_str());
+            let takes =
+                ["w", "e", "export cql", "export report", "export diagram"].contains(&c.as_str());
             (if takes { format!("{c} ") } else { c.clone() }, vec![])
         }
         _ => (common_prefix(&cands), cands),
@@ -248,7 +278,11 @@ mod tests {
 
     #[test]
     fn commands_complete() {
-        assert_eq!(complete("ex").0, "export cql ");
+        let (line, cands) = complete("ex");
+        assert_eq!(line, "export ");
+        assert_eq!(cands.len(), 3);
+        assert_eq!(complete("export c").0, "export cql ");
+        assert_eq!(complete("export r").0, "export report ");
         assert_eq!(complete("rec").0, "recent");
         let (line, cands) = complete("w");
         assert_eq!(line, "w");
@@ -278,8 +312,21 @@ mod tests {
         ));
         assert!(matches!(
             &parse("export cql x.cql")[..],
-            [Action::Export(_)]
+            [Action::Export(ExportKind::Cql, _)]
         ));
+        assert!(matches!(
+            &parse("export report r.html")[..],
+            [Action::Export(ExportKind::Report, _)]
+        ));
+        assert!(matches!(
+            &parse("export diagram er my er.svg")[..],
+            [Action::Export(ExportKind::Diagram(crate::diagram::View::Er), p)] if p.to_str() == Some("my er.svg")
+        ));
+        assert!(matches!(
+            &parse("export diagram er.svg")[..],
+            [Action::Export(ExportKind::Diagram(crate::diagram::View::Logical), p)] if p.to_str() == Some("er.svg")
+        ));
+        assert!(matches!(&parse("export diagram")[..], [Action::Message(_)]));
         assert!(matches!(&parse("bogus")[..], [Action::Message(_)]));
     }
 }

@@ -1,0 +1,48 @@
+//! The review artifacts of a large synthetic project (1,000 entities,
+//! 1,000 queries): the HTML and Markdown reports and the three SVG
+//! diagrams. Analysis is done once, outside the timing.
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::design_report::{self, Format};
+use cqlmodel::diagram::{self, View};
+use cqlmodel::model::synthetic;
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+/// The same allocator as the binary, so the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn bench(c: &mut Criterion) {
+    let project = synthetic::project(1000, 1000, 7);
+    let a = analyze(&project);
+    eprintln!(
+        "{} tables, {} queries, {} diagnostics",
+        a.model.tables.len(),
+        project.queries.len(),
+        a.diagnostics.len()
+    );
+    let mut g = c.benchmark_group("report synthetic 1000x1000");
+    g.sample_size(10);
+    g.bench_function("html", |b| {
+        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Html))
+    });
+    g.bench_function("markdown", |b| {
+        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Markdown))
+    });
+    for view in View::ALL {
+        g.bench_function(format!("svg {}", view.name()), |b| {
+            b.iter(|| {
+                diagram::render(
+                    view,
+                    diagram::Format::Svg,
+                    black_box(&project),
+                    black_box(&a),
+                )
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

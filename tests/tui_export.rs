@@ -1,0 +1,60 @@
+//! `:export report FILE` and `:export diagram [VIEW] FILE` in the workbench,
+//! typed as keys into the real event handler.
+
+use cqlmodel::tui::app::App;
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::{handle_event, start, Launch};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::path::Path;
+
+fn key(app: &mut App, code: KeyCode) {
+    let mods = match code {
+        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+        _ => KeyModifiers::NONE,
+    };
+    handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
+    );
+}
+
+fn command(app: &mut App, line: &str) {
+    key(app, KeyCode::Char(':'));
+    for c in line.chars() {
+        key(app, KeyCode::Char(c));
+    }
+    key(app, KeyCode::Enter);
+}
+
+fn app_in(dir: &Path) -> App {
+    let file = dir.join("hotel.cqlm.ron");
+    std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
+    let dirs = Dirs {
+        config: Some(dir.join("config")),
+        data: Some(dir.join("data")),
+    };
+    start(Launch::Open(file), dirs).expect("start")
+}
+
+#[test]
+fn export_report_and_diagrams_from_the_command_line() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = app_in(tmp.path());
+    let d = tmp.path().display();
+    command(&mut app, &format!("export report {d}/review.html"));
+    let html = std::fs::read_to_string(tmp.path().join("review.html")).expect("HTML written");
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("Design review: Hotel reservations"));
+    command(&mut app, &format!("export report {d}/review.md"));
+    let md = std::fs::read_to_string(tmp.path().join("review.md")).expect("Markdown written");
+    assert!(md.contains("```mermaid"));
+    command(&mut app, &format!("export diagram er {d}/er.svg"));
+    let svg = std::fs::read_to_string(tmp.path().join("er.svg")).expect("SVG written");
+    assert!(svg.starts_with("<svg") && svg.contains("PointOfInterest"));
+    command(&mut app, &format!("export diagram {d}/logical.mmd"));
+    let mmd = std::fs::read_to_string(tmp.path().join("logical.mmd")).expect("Mermaid written");
+    assert!(mmd.starts_with("flowchart TD") && mmd.contains("hotels_by_poi"));
+    // A file that cannot be written is an error message, not a crash.
+    command(&mut app, &format!("export report {d}/no/such/dir/r.html"));
+    assert!(!tmp.path().join("no").exists());
+}
