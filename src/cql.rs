@@ -56,7 +56,9 @@ fn column_type(ty: &CqlType, key: bool) -> String {
 }
 
 /// User types in dependency order (a type after the types it uses), each
-/// group alphabetical for stable output.
+/// group alphabetical for stable output. Depth-first with an explicit stack:
+/// a chain of nested types may be deeper than recursion should go, and no
+/// depth limit may cut it (a cut type would come after its users).
 pub fn types_in_order(project: &Project) -> Vec<&UserType> {
     let by_name: HashMap<&str, &UserType> =
         project.types.iter().map(|t| (t.name.as_str(), t)).collect();
@@ -64,32 +66,36 @@ pub fn types_in_order(project: &Project) -> Vec<&UserType> {
     let mut out = Vec::new();
     let mut names: Vec<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
     names.sort();
-    fn visit<'a>(
-        n: &'a str,
-        by_name: &HashMap<&'a str, &'a UserType>,
-        done: &mut HashSet<&'a str>,
-        out: &mut Vec<&'a UserType>,
-        depth: usize,
-    ) {
-        if done.contains(n) || depth > 64 {
-            return;
-        }
-        let Some(t) = by_name.get(n) else { return };
-        done.insert(n);
-        let mut deps = Vec::new();
-        for f in &t.fields {
-            f.ty.udts(&mut deps);
-        }
-        deps.sort();
-        for d in &deps {
-            if let Some((k, _)) = by_name.get_key_value(d.as_str()) {
-                visit(k, by_name, done, out, depth + 1);
+    // (type, its dependencies are already on the stack above it)
+    let mut stack: Vec<(&UserType, bool)> = Vec::new();
+    for n in names {
+        let Some(&t) = by_name.get(n) else { continue };
+        stack.push((t, false));
+        while let Some((t, expanded)) = stack.pop() {
+            if expanded {
+                out.push(t);
+                continue;
+            }
+            // Marked when expanded, as a recursive visit would: a cycle
+            // stops here, and a type reached twice is placed once.
+            if !done.insert(t.name.as_str()) {
+                continue;
+            }
+            stack.push((t, true));
+            let mut deps = Vec::new();
+            for f in &t.fields {
+                f.ty.udts(&mut deps);
+            }
+            deps.sort();
+            // Reversed, so the alphabetically first dependency comes out first.
+            for d in deps.iter().rev() {
+                if let Some(&dt) = by_name.get(d.as_str()) {
+                    if !done.contains(dt.name.as_str()) {
+                        stack.push((dt, false));
+                    }
+                }
             }
         }
-        out.push(t);
-    }
-    for n in names {
-        visit(n, &by_name, &mut done, &mut out, 0);
     }
     out
 }

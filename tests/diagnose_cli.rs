@@ -77,3 +77,27 @@ fn unusable_input_exits_2() {
     let f = project_file("Project(");
     assert_eq!(check(f.path(), &[]).0, 2);
 }
+
+#[test]
+fn a_typo_in_a_decision_exits_1_with_its_rule() {
+    let text = std::fs::read_to_string(sample("hotel.cqlm.ron")).expect("sample");
+    let from = "Decision(query: \"Q7\", name: Some(\"reservations_by_hotel_date\")),";
+    assert!(text.contains(from));
+    // Flip a column that does not exist (room_numbr for room_number).
+    let f = project_file(&text.replace(
+        from,
+        "Decision(query: \"Q7\", name: Some(\"reservations_by_hotel_date\"), flip: [\"room_numbr\"]),",
+    ));
+    let (code, out) = check(f.path(), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[derivation]"), "{out}");
+    assert!(out.contains("room_numbr"), "{out}");
+    // The same decision spelt right is clean.
+    let f = project_file(&text.replace(
+        from,
+        "Decision(query: \"Q7\", name: Some(\"reservations_by_hotel_date\"), flip: [\"room_number\"]),",
+    ));
+    let (code, out) = check(f.path(), &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("error["), "{out}");
+}

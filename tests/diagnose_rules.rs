@@ -6,6 +6,7 @@ use cqlmodel::derive::{derive, Access};
 use cqlmodel::diagnose::{diagnose, Diagnostic, Refinement, Severity, Subject, RULES};
 use cqlmodel::estimate::estimate;
 use cqlmodel::model::{load, Candidate, Decision, Order, Period, Project, Query, Transition};
+use std::collections::BTreeSet;
 
 const BASE: &str = r#"
 Project(
@@ -73,8 +74,19 @@ fn with(p: &Project, rule: &str) -> Vec<Diagnostic> {
     check(p).into_iter().filter(|d| d.rule == rule).collect()
 }
 
+thread_local! {
+    /// Rules seen firing and seen quiet on this thread: the meta-test runs
+    /// every rule test on its own thread and reads them back.
+    static SEEN: std::cell::RefCell<(BTreeSet<String>, BTreeSet<String>)> =
+        std::cell::RefCell::default();
+}
+
 fn fires(p: &Project, rule: &str) -> Diagnostic {
-    let all = check(p);
+    fires_in(check(p), rule)
+}
+
+fn fires_in(all: Vec<Diagnostic>, rule: &str) -> Diagnostic {
+    SEEN.with(|s| s.borrow_mut().0.insert(rule.to_string()));
     match all.iter().find(|d| d.rule == rule) {
         Some(d) => d.clone(),
         None => panic!(
@@ -85,6 +97,7 @@ fn fires(p: &Project, rule: &str) -> Diagnostic {
 }
 
 fn quiet(p: &Project, rule: &str) {
+    SEEN.with(|s| s.borrow_mut().1.insert(rule.to_string()));
     let hits = with(p, rule);
     assert!(hits.is_empty(), "{rule} fired: {hits:#?}");
 }
@@ -508,9 +521,87 @@ fn tables_serving_no_query_and_queries_without_table() {
     model.plans[0].table = None;
     model.plans[0].access = Access::Impossible("no table serves this query".into());
     let ds = diagnose(&p, &model, &est);
-    assert!(ds
-        .iter()
-        .any(|d| d.rule == "query-without-table" && d.severity == Severity::Error));
+    let d = fires_in(ds, "query-without-table");
+    assert_eq!(d.severity, Severity::Error);
+}
+
+#[test]
+fn a_decision_naming_a_missing_column_is_a_derivation_error() {
+    let mut p = base();
+    quiet(&p, "derivation");
+    p.decision_mut("Q1").flip.push("mesage_time".into());
+    let d = fires(&p, "derivation");
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("mesage_time"), "{}", d.message);
+    // Every decision field that names a column says so when the name is wrong.
+    for field in ["promote", "timeuuid", "indexes", "collections"] {
+        let mut p = base();
+        let d = p.decision_mut("Q1");
+        match field {
+            "promote" => d.promote.push("levl".into()),
+            "timeuuid" => d.timeuuid.push("levl".into()),
+            "indexes" => d.indexes.push("levl".into()),
+            _ => d.collections.push("levl".into()),
+        }
+        let hits = with(&p, "derivation");
+        assert!(
+            hits.iter().any(|d| d.message.contains("levl")),
+            "{field}: {hits:#?}"
+        );
+    }
+}
+
+/// Every rule the review knows fires on some fixture of this file and stays
+/// quiet on another: the rule tests run here again, on this thread, and
+/// report what they saw.
+#[test]
+fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
+    let tests: &[fn()] = &[
+        partition_too_large_and_its_bucket,
+        worst_case_counts_as_well_as_the_average,
+        partition_cell_limit,
+        unbounded_partition_without_bucket_or_ttl,
+        retention_without_ttl_is_a_hint,
+        hot_partition_few_values,
+        hot_partition_time_alone,
+        rows_overwrite_with_a_candidate_missing_the_key,
+        timestamp_key_and_timeuuid,
+        mutable_key,
+        queue,
+        counters_retry_and_mixing,
+        counters_as_ids,
+        queries_that_need_filtering_or_cannot_be_served,
+        secondary_indexes,
+        large_values_and_collections,
+        pushed_up_collection_too_large_suggests_rows_again,
+        write_amplification_with_a_logged_batch,
+        workflow_gaps,
+        no_workflow_is_a_hint,
+        tables_serving_no_query_and_queries_without_table,
+        timestamp_key_is_quiet_on_counter_buckets,
+        hot_partition_promotes_a_searched_clustering_column,
+        mutable_clustering_key_of_children_offers_a_collection,
+        a_decision_naming_a_missing_column_is_a_derivation_error,
+    ];
+    SEEN.with(|s| *s.borrow_mut() = Default::default());
+    for t in tests {
+        t();
+    }
+    let (fired, silent) = SEEN.with(|s| s.borrow().clone());
+    let all: BTreeSet<String> = RULES.iter().map(|r| r.id.to_string()).collect();
+    let never_fired: Vec<&String> = all.difference(&fired).collect();
+    let never_quiet: Vec<&String> = all.difference(&silent).collect();
+    assert!(
+        never_fired.is_empty(),
+        "rules no fixture fires: {never_fired:?}"
+    );
+    assert!(
+        never_quiet.is_empty(),
+        "rules never checked quiet: {never_quiet:?}"
+    );
+    // And nothing outside the list: a rule id the tests expect must exist.
+    let unknown: Vec<&String> = fired.union(&silent).filter(|r| !all.contains(*r)).collect();
+    assert!(unknown.is_empty(), "not in RULES: {unknown:?}");
 }
 
 #[test]

@@ -13,13 +13,14 @@ fn samples() -> Vec<PathBuf> {
         .filter(|p| p.to_string_lossy().ends_with(".cqlm.ron"))
         .collect();
     v.sort();
+    assert!(!v.is_empty(), "no sample projects");
     v
 }
 
-fn sample(name: &str) -> Option<Project> {
+/// A sample by file name; a missing or broken sample fails the test.
+fn sample(name: &str) -> Project {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sample-projects")).join(name);
-    path.exists()
-        .then(|| load::read(&path).expect("the sample loads"))
+    load::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// `cqlmodel check`-style text of every sample, one snapshot each.
@@ -38,7 +39,7 @@ fn sample_diagnostics_are_pinned() {
 
 #[test]
 fn hotel_availability_crosses_the_threshold_past_1100_days() {
-    let mut p = sample("hotel.cqlm.ron").expect("hotel sample");
+    let mut p = sample("hotel.cqlm.ron");
     let t = "available_rooms_by_hotel_date";
     let a = analyze(&p);
     let i = a
@@ -88,9 +89,7 @@ fn hotel_availability_crosses_the_threshold_past_1100_days() {
 
 #[test]
 fn logs_without_a_day_bucket_grow_without_bound() {
-    let Some(p) = sample("logs.cqlm.ron") else {
-        return;
-    };
+    let p = sample("logs.cqlm.ron");
     let a = analyze(&p);
     let t = a.model.table_of("Q1").expect("Q1's table").name.clone();
     let i = a

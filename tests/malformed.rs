@@ -106,7 +106,16 @@ fn values_of_the_wrong_type_are_refused() {
         ("key: [\"hotel_id\"]", "key: \"hotel_id\""),
         ("type: \"smallint\"", "type: \"smalint\""),
         ("type: \"date\"", "type: \"map<date>\""),
-        ("limit", "limit"),
+        // The hotel sample has no limit; Q1 (the first query returning
+        // these) gets a wrong one.
+        (
+            "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"],",
+            "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"], limit: Some(-5),",
+        ),
+        (
+            "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"],",
+            "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"], limit: Some(\"ten\"),",
+        ),
         (
             "retention_days: Some(730)",
             "retention_days: Some(730), colour: Red",
@@ -116,9 +125,7 @@ fn values_of_the_wrong_type_are_refused() {
         ("op: Between", "op: Within"),
     ];
     for (from, to) in cases {
-        if from == to {
-            continue;
-        }
+        assert_ne!(from, to, "a case that changes nothing tests nothing");
         assert!(text.contains(from), "the sample has no {from}");
         let broken = text.replacen(from, to, 1);
         match load::from_str(&broken) {
@@ -126,6 +133,15 @@ fn values_of_the_wrong_type_are_refused() {
             Ok(_) => panic!("{to} was accepted"),
         }
     }
+    // The place of those limits is right: a valid one loads.
+    let limited = text.replacen(
+        "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"],",
+        "returns: [\"hotel_id\", \"name\", \"phone\", \"address\"], limit: Some(5),",
+        1,
+    );
+    let p = load::from_str(&limited).expect("a valid limit loads");
+    let limits: Vec<Option<u32>> = p.queries.iter().map(|q| q.limit).collect();
+    assert!(limits.contains(&Some(5)), "{limits:?}");
     // A misspelt type is a reference to a user type that does not exist,
     // with the closest type as a hint when the project has one.
     let mut p = hotel();

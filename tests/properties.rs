@@ -9,15 +9,25 @@
 //! - every primary key holds the full key of the rows' entity;
 //! - table names are unique valid identifiers, column names unique per table;
 //! - derivation and the CQL script are deterministic, and a project survives
-//!   a RON round trip with an equal derivation.
+//!   a RON round trip with an equal derivation;
+//! - independent oracles (tests/oracle): every SELECT obeys a separately
+//!   written model of Cassandra's restriction rules and asks what its query
+//!   asks (range, order, limit); every clustering column a query orders by
+//!   runs in the query's direction on the table the query built (and in it
+//!   or its exact reverse on a table it shares); and rows generated for the
+//!   conceptual model never collide on a primary key (every entity a table
+//!   reaches, not just the rows') nor disagree on a static column.
 
-use cqlmodel::derive::{derive, normalize, Access, LogicalModel, Source};
+mod oracle;
+
+use cqlmodel::derive::{derive, normalize, Access, LogicalModel, Role, Source};
 use cqlmodel::model::resolve::{Edge, Graph, Reached};
 use cqlmodel::model::{
     load, synthetic, Attribute, Cardinality, Count, CqlType, Dir, Entity, Native, Order, Period,
     Project, Query, Range, RangeOp, Relationship,
 };
 use cqlmodel::naming::{is_plain_identifier, is_valid_schema_name};
+use oracle::{cassandra, instances};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -170,6 +180,99 @@ fn check_deterministic(project: &Project, model: &LogicalModel) -> Result<(), Te
     Ok(())
 }
 
+/// The SELECT of every query, judged by the restriction oracle, and the
+/// order a query asks for, found on the table's clustering columns.
+fn check_selects_by_oracle(project: &Project, model: &LogicalModel) -> Result<(), TestCaseError> {
+    for (q, plan) in project.queries.iter().zip(&model.plans) {
+        let Some(ti) = plan.table else {
+            return Err(TestCaseError::fail(format!("{} has no table", q.id)));
+        };
+        let t = &model.tables[ti];
+        let s = cassandra::parse(&plan.select)
+            .map_err(|e| TestCaseError::fail(format!("{}: {e}: {}", q.id, plan.select)))?;
+        if let Err(why) = cassandra::judge(t, &s) {
+            return Err(TestCaseError::fail(format!(
+                "{}: Cassandra refuses {} on {}: {why}\n{}",
+                q.id,
+                plan.select,
+                t.name,
+                describe(t)
+            )));
+        }
+        prop_assert_eq!(
+            s.has_range(),
+            q.range.is_some(),
+            "{}: {}",
+            q.id,
+            plan.select
+        );
+        prop_assert_eq!(s.limit, q.limit.map(u64::from), "{}: {}", q.id, plan.select);
+        let asked: Vec<Dir> = q.order.iter().map(|o| o.dir).collect();
+        let given: Vec<Dir> = s.order.iter().map(|(_, d)| *d).collect();
+        prop_assert_eq!(&given, &asked, "{}: {}", q.id, plan.select);
+        check_directions(q, t, &s)?;
+    }
+    Ok(())
+}
+
+/// Each clustering column a query orders by runs in the asked direction on
+/// the table that query built; on a table it shares, all of them run in
+/// the asked direction or all against it.
+fn check_directions(
+    q: &Query,
+    t: &cqlmodel::derive::Table,
+    s: &cassandra::Select,
+) -> Result<(), TestCaseError> {
+    let mut agree = Vec::new();
+    for (col, dir) in &s.order {
+        match t.column(col).map(|c| c.role) {
+            Some(Role::Clustering(d)) => agree.push(d == *dir),
+            other => {
+                return Err(TestCaseError::fail(format!(
+                    "{}: ORDER BY {col} is {other:?} in {}",
+                    q.id, t.name
+                )))
+            }
+        }
+    }
+    if t.origin == q.id {
+        prop_assert!(
+            agree.iter().all(|a| *a),
+            "{}: {} runs against the order its own query asks ({:?})\n{}",
+            q.id,
+            t.name,
+            s.order,
+            describe(t)
+        );
+    } else {
+        prop_assert!(
+            agree.iter().all(|a| *a) || agree.iter().all(|a| !*a),
+            "{}: {} mixes directions for {:?}",
+            q.id,
+            t.name,
+            s.order
+        );
+    }
+    Ok(())
+}
+
+fn describe(t: &cqlmodel::derive::Table) -> String {
+    t.columns
+        .iter()
+        .map(|c| format!("{} {}", c.role.marker(), c.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn check_unique_rows(
+    project: &Project,
+    model: &LogicalModel,
+    seed: u64,
+) -> Result<(), TestCaseError> {
+    let world = instances::World::generate(project, seed, 3, 2);
+    instances::check_unique(project, model, &world).map_err(TestCaseError::fail)
+}
+
 fn check_all(project: &Project) -> Result<(), TestCaseError> {
     let problems = load::validate(project);
     prop_assert!(problems.is_empty(), "invalid project: {:?}", problems);
@@ -219,6 +322,18 @@ proptest! {
     fn synthetic_names_are_unique_and_valid(n in 1usize..60, m in 1usize..60, seed in any::<u64>()) {
         let p = synthetic::project(n, m, seed);
         check_names(&derive(&p))?;
+    }
+
+    #[test]
+    fn synthetic_selects_obey_the_restriction_oracle(n in 1usize..60, m in 1usize..60, seed in any::<u64>()) {
+        let p = synthetic::project(n, m, seed);
+        check_selects_by_oracle(&p, &derive(&p))?;
+    }
+
+    #[test]
+    fn synthetic_rows_never_share_a_primary_key(n in 1usize..16, m in 1usize..30, seed in any::<u64>()) {
+        let p = synthetic::project(n, m, seed);
+        check_unique_rows(&p, &derive(&p), seed)?;
     }
 
     #[test]
@@ -579,6 +694,16 @@ proptest! {
     }
 
     #[test]
+    fn generated_selects_obey_the_restriction_oracle(p in small_project()) {
+        check_selects_by_oracle(&p, &derive(&p))?;
+    }
+
+    #[test]
+    fn generated_rows_never_share_a_primary_key(p in small_project(), seed in any::<u64>()) {
+        check_unique_rows(&p, &derive(&p), seed)?;
+    }
+
+    #[test]
     fn generated_names_are_unique_and_valid(p in small_project()) {
         check_names(&derive(&p))?;
     }
@@ -587,4 +712,137 @@ proptest! {
     fn generated_derivation_is_deterministic(p in small_project()) {
         check_all(&p)?;
     }
+}
+
+// ---- the oracles themselves ---------------------------------------------------
+
+fn hotel() -> (Project, LogicalModel) {
+    let p = load::from_str(cqlmodel::tui::SAMPLE).expect("the hotel sample");
+    let m = derive(&p);
+    (p, m)
+}
+
+/// The restriction oracle refuses what Cassandra refuses, on
+/// available_rooms_by_hotel_date (K hotel_id, C↑ date, C↑ room_number).
+#[test]
+fn the_restriction_oracle_refuses_what_cassandra_refuses() {
+    let (_, m) = hotel();
+    let t = m.table_of("Q4").expect("Q4's table");
+    let (k, c1, c2) = ("hotel_id", "date", "room_number");
+    let keys: Vec<&str> = t
+        .columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(keys, [k, c1, c2], "the fixture's key");
+    let judge = |where_: &str| {
+        let text = format!("SELECT is_available FROM hotel.{} {where_};", t.name);
+        let s = cassandra::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        cassandra::judge(t, &s)
+    };
+    for ok in [
+        "",
+        "WHERE hotel_id = ?",
+        "WHERE hotel_id IN ?",
+        "WHERE hotel_id = ? AND date >= ? AND date <= ?",
+        "WHERE hotel_id = ? AND date = ? AND room_number > ?",
+        "WHERE hotel_id = ? ORDER BY date DESC",
+        "WHERE hotel_id = ? ORDER BY date DESC, room_number DESC",
+        "WHERE hotel_id = ? AND date = ? ORDER BY room_number ASC",
+        "WHERE hotel_id = ? AND date > ? ORDER BY date DESC LIMIT 5",
+    ] {
+        assert_eq!(judge(ok), Ok(()), "{ok}");
+    }
+    for bad in [
+        "WHERE date = ?",
+        "WHERE hotel_id > ?",
+        "WHERE hotel_id = ? AND room_number = ?",
+        "WHERE hotel_id = ? AND date > ? AND room_number = ?",
+        "WHERE hotel_id = ? AND date > ? AND date > ?",
+        "WHERE hotel_id = ? AND is_available = ?",
+        "WHERE hotel_id = ? ORDER BY room_number ASC",
+        "WHERE hotel_id = ? ORDER BY date ASC, room_number DESC",
+        "WHERE hotel_id = ? ORDER BY room_number ASC, date ASC",
+        "WHERE hotel_id = ? ORDER BY is_available ASC",
+        "WHERE hotel_id IN ? ORDER BY date ASC",
+        "ORDER BY date ASC",
+        "WHERE hotel_id = ? ALLOW FILTERING",
+        "WHERE hotel_id = ? LIMIT 0",
+    ] {
+        assert!(judge(bad).is_err(), "{bad} was accepted");
+    }
+    assert!(cassandra::parse("SELECT * FROM t WHERE a = ? AND").is_err());
+    let quoted = cassandra::parse("SELECT \"it\"\"s\", Plain FROM ks.\"T\" WHERE \"A b\" = ?;")
+        .expect("quoted names");
+    assert_eq!(quoted.columns, ["it\"s", "plain"]);
+    assert_eq!(quoted.table, "T");
+    assert_eq!(quoted.conditions[0].0, "A b");
+}
+
+/// The direction check fails when the table a query built runs against the
+/// order it asks for (the planted bug: range + DESC got an ascending table).
+#[test]
+fn the_direction_check_catches_a_table_against_its_query() {
+    let (mut p, _) = hotel();
+    let q4 = p.queries.iter_mut().find(|q| q.id == "Q4").expect("Q4");
+    q4.order = vec![Order {
+        attr: "date".into(),
+        dir: Dir::Desc,
+    }];
+    let mut m = derive(&p);
+    check_selects_by_oracle(&p, &m).expect("the derivation honours range + DESC");
+    let ti = m.plans[3].table.expect("Q4's table");
+    let date = m.tables[ti]
+        .columns
+        .iter_mut()
+        .find(|c| c.name == "date")
+        .expect("date");
+    assert_eq!(date.role, Role::Clustering(Dir::Desc));
+    date.role = Role::Clustering(Dir::Asc);
+    assert!(check_selects_by_oracle(&p, &m).is_err());
+}
+
+/// The uniqueness oracle generates rows and catches a key that lacks an
+/// entity's key, and a static column that is not fixed per partition.
+#[test]
+fn the_uniqueness_oracle_catches_a_short_key_and_a_wrong_static() {
+    let (p, m) = hotel();
+    let world = instances::World::generate(&p, 7, 3, 2);
+    instances::check_unique(&p, &m, &world).expect("the sample's keys are unique");
+    let ti = m.plans[4].table.expect("Q5's table"); // amenities_by_room
+    let t = &m.tables[ti];
+    assert!(
+        world.rows(&p, t).len() > 3,
+        "too few rows to judge: {}",
+        world.rows(&p, t).len()
+    );
+
+    // amenity_name is what tells a room's amenities apart.
+    let mut short = m.clone();
+    let c = short.tables[ti]
+        .columns
+        .iter_mut()
+        .find(|c| c.name == "amenity_name")
+        .expect("amenity_name");
+    c.role = Role::Regular;
+    let err = instances::check_unique(&p, &short, &world).expect_err("a short key");
+    assert!(err.contains("share the primary key"), "{err}");
+
+    // An amenity's description differs from row to row of a room.
+    let mut wrong = m.clone();
+    let c = wrong.tables[ti]
+        .columns
+        .iter_mut()
+        .find(|c| c.name == "description")
+        .expect("description");
+    c.role = Role::Static;
+    // Random worlds: some room has two amenities with different texts.
+    let err = (0..20)
+        .find_map(|seed| {
+            let w = instances::World::generate(&p, seed, 3, 2);
+            instances::check_unique(&p, &wrong, &w).err()
+        })
+        .expect("a wrong static in some world");
+    assert!(err.contains("static"), "{err}");
 }

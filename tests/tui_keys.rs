@@ -247,14 +247,58 @@ fn quitting_unsaved_asks_first() {
     let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
     select_query(&mut app, "Q2");
     press(&mut app, '*');
+    assert!(app.dirty);
     press(&mut app, 'q');
     assert!(!app.quit);
+    // The question is on screen, as a confirmation popup.
+    let Some(Popup::Confirm(c)) = app.popups.last() else {
+        panic!(
+            "q with unsaved changes must ask; popups: {}",
+            app.popups.len()
+        );
+    };
+    assert!(c.message.contains("unsaved"), "{}", c.message);
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("lose the unsaved changes"), "{s}");
+    // No keeps the workbench open, the edit still there.
     press(&mut app, 'n');
     assert!(!app.quit);
+    assert!(app.popups.is_empty());
+    assert!(app.dirty);
+    // Yes to the same question quits.
+    press(&mut app, 'q');
+    assert!(matches!(app.popups.last(), Some(Popup::Confirm(_))));
+    press(&mut app, 'y');
+    assert!(app.quit);
+}
+
+#[test]
+fn quitting_saved_does_not_ask() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    press(&mut app, 'q');
+    assert!(app.popups.is_empty());
+    assert!(app.quit);
+}
+
+#[test]
+fn quitting_unsaved_with_q_bang_does_not_ask() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    select_query(&mut app, "Q2");
+    press(&mut app, '*');
     press(&mut app, ':');
     typed(&mut app, "q!");
     enter(&mut app);
     assert!(app.quit);
+}
+
+/// The editor popup on top, if any.
+fn editor(app: &App) -> &cqlmodel::tui::popup::editor::Editor {
+    match app.popups.last() {
+        Some(Popup::Editor(e)) => e,
+        _ => panic!("the RON editor is not open"),
+    }
 }
 
 #[test]
@@ -265,12 +309,45 @@ fn invalid_text_edits_are_refused_and_valid_ones_apply() {
     press(&mut app, 'e');
     // Break the text: the editor says why and Ctrl-S does not apply.
     key(&mut app, KeyCode::Char('x'), KeyModifiers::NONE);
+    assert!(editor(&app).error.is_some());
     key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(!app.popups.is_empty());
     let before = app.project.clone();
     key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     assert!(app.popups.is_empty());
     assert_eq!(app.project, before);
+    assert!(!app.dirty);
+
+    // A valid edit applies: reopen, extend the query's text in place.
+    press(&mut app, 'e');
+    let line = editor(&app)
+        .area
+        .lines()
+        .iter()
+        .position(|l| l.trim_start().starts_with("text:"))
+        .expect("a text: line");
+    for _ in 0..line {
+        key(&mut app, KeyCode::Down, KeyModifiers::NONE);
+    }
+    key(&mut app, KeyCode::End, KeyModifiers::NONE);
+    // Before the closing `",`.
+    key(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    typed(&mut app, " by id");
+    assert_eq!(editor(&app).error, None, "{}", editor(&app).text());
+    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert!(app.popups.is_empty(), "a valid edit closes the editor");
+    assert_eq!(
+        app.project.query("Q2").expect("Q2").text,
+        "Find information about a given hotel by id"
+    );
+    assert!(app.dirty);
+    let mut expected = before.clone();
+    expected.queries[1].text = "Find information about a given hotel by id".into();
+    assert_eq!(app.project, expected, "only the text changed");
+    press(&mut app, 'u');
+    assert_eq!(app.project, before);
+
     // Deleting a referenced entity is refused with the reason.
     key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     press(&mut app, 'g');
@@ -354,16 +431,46 @@ fn never_panics_at_any_size() {
     }
 }
 
+/// The first frame of the bare `cqlmodel` launch shows the hotel sample
+/// derived: every pane's title and the tables of the sample. (Timing is
+/// measured by `cargo bench --bench tui`, not asserted here.)
 #[test]
 fn time_to_first_frame() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let t0 = std::time::Instant::now();
     let app = start(Launch::Sample, dirs(tmp.path())).expect("start");
-    screen(&app, 200, 60);
-    println!(
+    let s = screen(&app, 200, 60);
+    eprintln!(
         "start to first frame (hotel sample, debug build): {:?}",
         t0.elapsed()
     );
+    assert_eq!(app.path, None, "the sample opens as an unsaved copy");
+    assert!(!app.dirty);
+    assert_eq!(
+        app.project,
+        load::from_str(cqlmodel::tui::SAMPLE).expect("sample")
+    );
+    for title in ["Conceptual", "Workflow", "Logical tables", "Diagnostics"] {
+        assert!(
+            s.contains(title),
+            "{title} missing from the first frame:\n{s}"
+        );
+    }
+    // The status line counts what was derived: 7 entities, 9 queries,
+    // 9 tables, and the first table is drawn with its key.
+    let counts = format!(
+        "{}e {}q {}t",
+        app.project.entities.len(),
+        app.project.queries.len(),
+        app.analysis.model.tables.len()
+    );
+    assert_eq!(counts, "7e 9q 9t");
+    assert!(s.contains(&counts), "{counts} missing:\n{s}");
+    let first = &app.analysis.model.tables[0];
+    assert!(s.contains(&first.name), "{}:\n{s}", first.name);
+    let key = first.partition_key().next().expect("a partition key");
+    assert!(s.contains(&format!("K  {}", key.name)), "{s}");
+    assert!(s.contains("Hotel"), "{s}");
 }
 
 fn sample(name: &str) -> Project {
@@ -611,4 +718,108 @@ fn split_undoes_served_by_merges() {
             .as_deref(),
         Some("Q1")
     );
+}
+
+fn ctrl(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
+}
+
+fn entries(app: &App) -> Vec<String> {
+    app.project.workflow.entry.clone()
+}
+
+/// Whether the status line shows the unsaved marker.
+fn marked(app: &App) -> bool {
+    screen(app, 120, 40).contains("[+]")
+}
+
+#[test]
+fn a_new_edit_after_undo_clears_redo() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    let original = app.project.clone();
+    select_query(&mut app, "Q2");
+    press(&mut app, '*'); // edit A
+    let after_a = app.project.clone();
+    select_query(&mut app, "Q3");
+    press(&mut app, '*'); // edit B
+    let after_b = app.project.clone();
+    assert_ne!(after_a, after_b);
+    press(&mut app, 'u');
+    assert_eq!(app.project, after_a);
+    // Redo brings B back, undo takes it away again.
+    ctrl(&mut app, 'r');
+    assert_eq!(app.project, after_b);
+    press(&mut app, 'u');
+    assert_eq!(app.project, after_a);
+
+    // A new edit C instead of redoing B: B is gone for good.
+    select_query(&mut app, "Q5");
+    press(&mut app, '*');
+    let after_c = app.project.clone();
+    assert!(entries(&app).contains(&"Q5".to_string()));
+    let q3 = "Q3".to_string();
+    assert_eq!(
+        entries(&app).contains(&q3),
+        original.workflow.entry.contains(&q3),
+        "B is not part of the history any more"
+    );
+    ctrl(&mut app, 'r');
+    assert_eq!(
+        app.project, after_c,
+        "redo after a new edit must do nothing"
+    );
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("nothing to redo")),
+        "{:?}",
+        app.status
+    );
+    ctrl(&mut app, 'y');
+    assert_eq!(app.project, after_c);
+    // Undo walks back C, then A, to the file as opened.
+    press(&mut app, 'u');
+    assert_eq!(app.project, after_a);
+    press(&mut app, 'u');
+    assert_eq!(app.project, original);
+    // And redo walks forward A, C — never B.
+    ctrl(&mut app, 'r');
+    assert_eq!(app.project, after_a);
+    ctrl(&mut app, 'r');
+    assert_eq!(app.project, after_c);
+}
+
+#[test]
+fn the_unsaved_marker_follows_save_edit_undo_redo() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    assert!(!app.dirty && !marked(&app), "a file just opened is saved");
+    select_query(&mut app, "Q2");
+    press(&mut app, '*');
+    assert!(app.dirty && marked(&app), "an edit marks the file unsaved");
+    ctrl(&mut app, 's');
+    assert!(!app.dirty && !marked(&app), "saving clears the marker");
+    select_query(&mut app, "Q3");
+    press(&mut app, '*');
+    assert!(app.dirty && marked(&app), "an edit after saving");
+    press(&mut app, 'u');
+    assert!(
+        !app.dirty && !marked(&app),
+        "undo back to the saved state is saved"
+    );
+    ctrl(&mut app, 'r');
+    assert!(app.dirty && marked(&app), "redo past the saved state");
+    press(&mut app, 'u');
+    assert!(!app.dirty && !marked(&app));
+    press(&mut app, 'u');
+    assert!(
+        app.dirty && marked(&app),
+        "undo before the save differs from the file"
+    );
+    ctrl(&mut app, 'r');
+    assert!(!app.dirty && !marked(&app), "redo to the saved state");
+    // The file on disk is what was saved: Q2 an entry point, Q3 not.
+    let disk = load::read(app.path.as_deref().expect("path")).expect("reload");
+    assert_eq!(disk, app.project);
 }

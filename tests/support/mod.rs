@@ -1,0 +1,132 @@
+//! What the integration tests share: the policy for external tools, and the
+//! offline CQL validator.
+//!
+//! A test that needs an external tool (tmux, cqlcheck) fails when the tool
+//! is missing. A developer without it opts out explicitly with the variable
+//! named for the tool (`CQLMODEL_SKIP_TMUX=1`, `CQLMODEL_SKIP_CQLCHECK=1`);
+//! the test then says on stderr that it checked nothing. No other variable
+//! (CI or anything else) changes this.
+
+// Each test crate compiles this module and uses a part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const SKIP_TMUX: &str = "CQLMODEL_SKIP_TMUX";
+pub const SKIP_CQLCHECK: &str = "CQLMODEL_SKIP_CQLCHECK";
+
+/// True when the developer set `var` to a non-empty value other than `0`.
+pub fn opted_out(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The tool `what` as `found` says, or `None` when the developer opted out
+/// with `var`; a missing tool without the opt-out is a test failure.
+pub fn require<T>(what: &str, var: &str, found: impl FnOnce() -> Result<T, String>) -> Option<T> {
+    if opted_out(var) {
+        eprintln!("SKIPPED: {what} checks are off because {var} is set");
+        return None;
+    }
+    match found() {
+        Ok(t) => Some(t),
+        Err(why) => panic!(
+            "{what} is required by this test and is not usable: {why}\n\
+             install it (bash .ci/run shows how) or set {var}=1 to skip explicitly"
+        ),
+    }
+}
+
+/// tmux, when installed; `None` only when opted out.
+pub fn tmux() -> Option<()> {
+    require("tmux", SKIP_TMUX, || {
+        let out = Command::new("tmux")
+            .arg("-V")
+            .output()
+            .map_err(|e| format!("cannot run tmux: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("tmux -V exited with {}", out.status))
+        }
+    })
+}
+
+const CQLCHECK: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/tools/cqlcheck/cqlcheck"
+);
+
+/// The cqlcheck executable, set up on first use; `None` only when opted out.
+pub fn cqlcheck() -> Option<PathBuf> {
+    require("cqlcheck", SKIP_CQLCHECK, set_up_cqlcheck)
+}
+
+fn set_up_cqlcheck() -> Result<PathBuf, String> {
+    let tool = PathBuf::from(CQLCHECK);
+    if !tool.exists() {
+        return Err(format!("{} does not exist", tool.display()));
+    }
+    let dir = tool.parent().expect("tool directory");
+    if !dir.join(".venv/bin/python").exists() {
+        let setup = dir.join("setup.sh");
+        let out = Command::new("bash")
+            .arg(&setup)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", setup.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "{} failed: {}{}",
+                setup.display(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    Ok(tool)
+}
+
+/// Runs cqlcheck on `file`; `Ok(stdout)` when it accepts the script without
+/// warnings, `Err(everything it said)` otherwise. Exit 2 (a setup or usage
+/// problem) is a failure too, not a skip.
+pub fn cqlcheck_file(tool: &Path, file: &Path) -> Result<String, String> {
+    let out = Command::new(tool)
+        .arg(file)
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", tool.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() && stdout.starts_with("OK ") && !stdout.contains("warning") {
+        Ok(stdout)
+    } else {
+        Err(format!("exit {:?}\n{stdout}{stderr}", out.status.code()))
+    }
+}
+
+/// The sample projects as (stem, path), sorted.
+pub fn samples() -> Vec<(String, PathBuf)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .expect("sample-projects/ is readable")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?.to_string();
+            Some((
+                name.strip_suffix(cqlmodel::model::EXTENSION)?.to_string(),
+                p,
+            ))
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no sample projects");
+    out
+}
+
+/// One sample project by file name; a missing sample fails the test.
+pub fn sample(name: &str) -> cqlmodel::model::Project {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-projects")
+        .join(name);
+    cqlmodel::model::load::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
