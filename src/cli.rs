@@ -47,6 +47,16 @@ pub enum Command {
         /// The query whose table's candidates to compare (e.g. Q1).
         query: String,
     },
+    /// Read a CQL schema (as cqlsh DESCRIBE prints it) into a starting project.
+    Import {
+        schema: PathBuf,
+        /// Project file to write; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// List the review rules with their severity and source.
     Rules,
     /// Report errors and review diagnostics; exit 1 when there are errors.
@@ -90,6 +100,11 @@ pub fn main() -> i32 {
         Some(Command::Cql { file, output }) => cql_cmd(&file, output.as_deref()),
         Some(Command::Check { file, format, deny }) => check_cmd(&file, format, deny),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
+        Some(Command::Import {
+            schema,
+            output,
+            force,
+        }) => import_cmd(&schema, output.as_deref(), force),
         Some(Command::Rules) => {
             let mut s = String::new();
             for r in crate::diagnose::RULES {
@@ -285,4 +300,63 @@ fn check_cmd(file: &Path, format: Format, deny: Option<Deny>) -> i32 {
         return shown;
     }
     code
+}
+
+fn read_schema(file: &Path) -> Result<String, i32> {
+    match std::fs::metadata(file) {
+        Ok(m) if m.len() > load::MAX_FILE_BYTES as u64 => {
+            return Err(fail(&format!("{}: the file is too large", file.display())))
+        }
+        Err(e) => return Err(fail(&format!("{}: {e}", file.display()))),
+        _ => {}
+    }
+    std::fs::read(file)
+        .map_err(|e| fail(&format!("{}: {e}", file.display())))
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|_| fail(&format!("{}: not UTF-8 text", file.display())))
+        })
+}
+
+fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
+    let text = match read_schema(schema) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let imported = crate::import::import(&text);
+    for m in &imported.messages {
+        eprintln!(
+            "{}:{}",
+            crate::naming::for_terminal(&schema.display().to_string()),
+            crate::naming::for_terminal(&m.to_string())
+        );
+    }
+    let ron = load::to_string(&imported.project);
+    let summary = format!(
+        "imported {} table(s), {} type(s) into {} entities and {} queries",
+        imported.schema.tables.len(),
+        imported.project.types.len(),
+        imported.project.entities.len(),
+        imported.project.queries.len()
+    );
+    match output {
+        None => {
+            eprintln!("{summary}");
+            print(&ron)
+        }
+        Some(out) => {
+            if out.exists() && !force {
+                return fail(&format!(
+                    "{} exists already; --force overwrites it",
+                    out.display()
+                ));
+            }
+            match load::write_atomic(out, &ron) {
+                Ok(()) => {
+                    eprintln!("{summary}; wrote {}", out.display());
+                    0
+                }
+                Err(e) => fail(&format!("{}: {e}", out.display())),
+            }
+        }
+    }
 }

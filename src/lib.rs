@@ -11,6 +11,7 @@ pub mod diagnose;
 pub mod diff;
 pub mod estimate;
 pub mod highlight;
+pub mod import;
 pub mod model;
 pub mod naming;
 pub mod refine;

@@ -3,6 +3,7 @@
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
 pub mod load;
+pub mod preserve;
 pub mod resolve;
 pub mod synthetic;
 pub mod types;

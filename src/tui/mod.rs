@@ -340,7 +340,11 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
             return;
         }
     }
-    let text = load::to_string(&app.project);
+    // Edit the file as it is on disk (comments, layout) rather than rewrite it.
+    let text = match app.path.as_deref().map(std::fs::read_to_string) {
+        Some(Ok(original)) => crate::model::preserve::save_text(&original, &app.project),
+        _ => load::to_string(&app.project),
+    };
     match load::write_atomic(&target, &text) {
         Ok(()) => {
             discard_recovery(app);

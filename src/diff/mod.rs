@@ -4,6 +4,8 @@
 //! spot it. Pure: tables are matched by name, and a table that disappeared
 //! while another appeared for the same originating query is a rename.
 
+pub mod semantic;
+
 use crate::derive::{LogicalModel, Role, Table};
 use crate::model::CqlType;
 use std::collections::HashMap;
@@ -237,7 +239,7 @@ mod tests {
     use crate::model::{load, Dir};
 
     fn hotel() -> crate::model::Project {
-        load::from_str(include_str!("../sample-projects/hotel.cqlm.ron")).expect("sample loads")
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample loads")
     }
 
     #[test]
