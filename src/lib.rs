@@ -12,6 +12,7 @@ pub mod diff;
 pub mod estimate;
 pub mod highlight;
 pub mod import;
+pub mod migrate;
 pub mod model;
 pub mod naming;
 pub mod refine;

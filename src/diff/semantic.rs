@@ -232,15 +232,26 @@ pub fn semantic_with(old: &Project, ao: &Analysis, new: &Project, an: &Analysis)
         },
         &mut out.items,
     );
+    let mut renamed: Vec<String> = Vec::new();
     for c in diff(&ao.model, &an.model) {
         let table = match &c {
             TableChange::Removed(n) => n.clone(),
             other => other.new_name().unwrap_or_default().to_string(),
         };
+        // Column changes of a renamed table go into its new table: part
+        // of the same backfill.
+        let impact = match &c {
+            TableChange::Renamed { to, .. } => {
+                renamed.push(to.clone());
+                impact(&c)
+            }
+            TableChange::Changed { table, .. } if renamed.contains(table) => Impact::NeedsBackfill,
+            _ => impact(&c),
+        };
         out.tables.push(TableReport {
             table,
             change: c.to_string(),
-            impact: impact(&c),
+            impact,
         });
     }
     let (fo, fnew) = (findings(ao), findings(an));
