@@ -91,6 +91,8 @@ pub enum Action {
     /// Open even though there are unsaved changes (after asking).
     OpenAnyway(PathBuf),
     Export(PathBuf),
+    /// `:wq`: save, then quit once the save went through.
+    SaveAndQuit(Option<PathBuf>),
     Quit {
         force: bool,
     },
@@ -119,10 +121,15 @@ impl std::fmt::Debug for Action {
 /// Work only the shell can do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    Save { path: Option<PathBuf>, force: bool },
+    Save {
+        path: Option<PathBuf>,
+        force: bool,
+    },
     Open(PathBuf),
     Export(PathBuf),
     Quit,
+    /// Quit only if nothing is left unsaved (after a `:wq` save).
+    QuitIfSaved,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
 }
@@ -237,6 +244,11 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         }
         Action::Export(p) => {
             effects.push(Effect::Export(p));
+            vec![]
+        }
+        Action::SaveAndQuit(path) => {
+            effects.push(Effect::Save { path, force: false });
+            effects.push(Effect::QuitIfSaved);
             vec![]
         }
         Action::Quit { force } => {

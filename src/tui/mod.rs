@@ -300,6 +300,12 @@ pub fn perform(app: &mut App, effect: Effect) {
             discard_recovery(app);
             app.quit = true;
         }
+        Effect::QuitIfSaved => {
+            if !app.dirty {
+                discard_recovery(app);
+                app.quit = true;
+            }
+        }
         Effect::RestoreRecovery(rec) => match load::read(&rec) {
             Ok(p) => {
                 let path = app.path.clone();
