@@ -88,6 +88,10 @@ pub enum Command {
         /// Also fail (exit 1) on warnings: `--deny warnings`.
         #[arg(long, value_enum)]
         deny: Option<Deny>,
+        /// Compare with a running schema (CQL as DESCRIBE prints it): does
+        /// it answer each query; exit 1 when a query is not answered.
+        #[arg(long, value_name = "SCHEMA.cql")]
+        against: Option<PathBuf>,
     },
 }
 
@@ -126,7 +130,15 @@ pub fn main() -> i32 {
         Some(Command::New { file }) => crate::tui::run(crate::tui::Launch::New(file)),
         Some(Command::Derive { file, format }) => derive_cmd(&file, format),
         Some(Command::Cql { file, output }) => cql_cmd(&file, output.as_deref()),
-        Some(Command::Check { file, format, deny }) => check_cmd(&file, format, deny),
+        Some(Command::Check {
+            file,
+            format,
+            against: Some(schema),
+            ..
+        }) => against_cmd(&file, &schema, format),
+        Some(Command::Check {
+            file, format, deny, ..
+        }) => check_cmd(&file, format, deny),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
         Some(Command::Import {
             schema,
@@ -507,4 +519,39 @@ fn safe_lines(text: &str) -> String {
         s.push('\n');
     }
     s
+}
+
+fn against_cmd(file: &Path, schema_file: &Path, format: Format) -> i32 {
+    use crate::import::against::{self, Answer};
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let text = match read_schema(schema_file) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let schema = crate::import::parse(&text);
+    for m in &schema.messages {
+        eprintln!(
+            "{}:{}",
+            crate::naming::for_terminal(&schema_file.display().to_string()),
+            crate::naming::for_terminal(&m.to_string())
+        );
+    }
+    let a = analyze(&project);
+    let d = against::drift(&project, &a, &schema);
+    let shown = match format {
+        Format::Json => print(&json(&serde_json::json!({
+            "file": file.display().to_string(),
+            "schema": schema_file.display().to_string(),
+            "queries": d.queries,
+            "unused_tables": d.unused_tables,
+        }))),
+        Format::Text => print(&safe_lines(&against::text(&d))),
+    };
+    if shown != 0 {
+        return shown;
+    }
+    i32::from(d.queries.iter().any(|q| q.answer == Answer::NotAtAll))
 }

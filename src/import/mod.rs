@@ -4,6 +4,7 @@
 //! pinning the imported table names and primary keys, so the project's CQL
 //! export is the same schema again.
 
+pub mod against;
 pub mod lex;
 pub mod schema;
 
