@@ -137,6 +137,58 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
     insta::assert_snapshot!("corpus_imports", report);
 }
 
+/// `import(cql(p))` re-derives every table of `p` with the same name, the
+/// same primary key (columns, roles, directions) and the same columns.
+fn reimport_matches(p: &cqlmodel::model::Project, what: &str) -> Result<(), String> {
+    let m = derive(p);
+    let cql = cqlmodel::cql::script(p, &m);
+    let imported = import(&cql);
+    if let Some(e) = imported.messages.iter().find(|m| m.level == Level::Error) {
+        return Err(format!("{what}: {e}"));
+    }
+    let back = derive(&imported.project);
+    let key = |t: &cqlmodel::derive::Table| -> Vec<(String, Role)> {
+        t.columns
+            .iter()
+            .filter(|c| c.role.is_key())
+            .map(|c| (c.name.clone(), c.role))
+            .collect()
+    };
+    for t in &m.tables {
+        let Some(b) = back.tables.iter().find(|x| x.name == t.name) else {
+            return Err(format!("{what}: table {} not re-derived", t.name));
+        };
+        if key(b) != key(t) {
+            return Err(format!("{what}: {}: {:?} != {:?}", t.name, key(b), key(t)));
+        }
+        let mut cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+        let mut bcols: Vec<&str> = b.columns.iter().map(|c| c.name.as_str()).collect();
+        cols.sort();
+        bcols.sort();
+        if cols != bcols {
+            return Err(format!("{what}: {}: {bcols:?} != {cols:?}", t.name));
+        }
+    }
+    if back.tables.len() != m.tables.len() {
+        return Err(format!(
+            "{what}: {} tables, not {}",
+            back.tables.len(),
+            m.tables.len()
+        ));
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    #[test]
+    fn generated_projects_reimport_with_the_same_keys(n in 1usize..12, m in 1usize..16, seed in 0u64..1000) {
+        let p = cqlmodel::model::synthetic::project(n, m, seed);
+        let r = reimport_matches(&p, "synthetic");
+        proptest::prop_assert!(r.is_ok(), "{:?}", r);
+    }
+}
+
 #[test]
 fn every_sample_export_imports_with_the_same_keys() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
@@ -144,37 +196,9 @@ fn every_sample_export_imports_with_the_same_keys() {
     for entry in std::fs::read_dir(&dir).expect("samples") {
         let path = entry.expect("entry").path();
         let p = load::read(&path).expect("sample loads");
-        let m = derive(&p);
-        let cql = cqlmodel::cql::script(&p, &m);
-        let imported = import(&cql);
-        assert!(
-            imported.messages.iter().all(|m| m.level != Level::Error),
-            "{}: {:?}",
-            path.display(),
-            imported.messages
-        );
-        let back = derive(&imported.project);
-        let key = |t: &cqlmodel::derive::Table| -> Vec<(String, Role)> {
-            t.columns
-                .iter()
-                .filter(|c| c.role.is_key())
-                .map(|c| (c.name.clone(), c.role))
-                .collect()
-        };
-        for t in &m.tables {
-            let b = back
-                .tables
-                .iter()
-                .find(|x| x.name == t.name)
-                .unwrap_or_else(|| panic!("{}: table {} not re-derived", path.display(), t.name));
-            assert_eq!(key(b), key(t), "{}: {}", path.display(), t.name);
-            let mut cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
-            let mut bcols: Vec<&str> = b.columns.iter().map(|c| c.name.as_str()).collect();
-            cols.sort();
-            bcols.sort();
-            assert_eq!(bcols, cols, "{}: {}", path.display(), t.name);
+        if let Err(e) = reimport_matches(&p, &path.display().to_string()) {
+            panic!("{e}");
         }
-        assert_eq!(back.tables.len(), m.tables.len(), "{}", path.display());
         n += 1;
     }
     assert!(n >= 6);
