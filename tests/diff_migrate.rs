@@ -183,3 +183,54 @@ fn cli_diff_exits_1_on_breaking_changes() {
     let md = run(&b, &a, "md");
     assert!(String::from_utf8_lossy(&md.stdout).contains("| `amenities_by_room` |"));
 }
+
+#[test]
+fn cli_diff_against_a_git_revision_and_dev_null() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    let (_, old, new) = changes().remove(0);
+    let file = dir.path().join("model.cqlm.ron");
+    std::fs::write(&file, load::to_string(&old)).expect("write");
+    git(&["add", "model.cqlm.ron"]);
+    git(&["commit", "-qm", "old"]);
+    std::fs::write(&file, load::to_string(&new)).expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("runs")
+    };
+    let out = run(&["diff", "--git", "HEAD", "model.cqlm.ron"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("query Q5: added"));
+    let out = run(&["diff", "--git", "HEAD:model.cqlm.ron"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("query Q5: added"),
+        "{out:?}"
+    );
+    let out = run(&["diff", "model.cqlm.ron", "/dev/null"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "deleting every table breaks: {out:?}"
+    );
+    let out = run(&["diff", "--git", "NOPE", "model.cqlm.ron"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
