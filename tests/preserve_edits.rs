@@ -36,7 +36,7 @@ fn edit_of(p: &cqlmodel::model::Project, kind: u8, a: usize, b: usize) -> Option
         0 => Edit::ToggleEntry(a % nq.max(1)),
         1 => Edit::Rename(Item::Entity(a % ne.max(1)), format!("Renamed{b}")),
         2 => Edit::AddAttribute(NodeId::Entity(a % ne.max(1)), format!("extra_{b} text")),
-        3 => Edit::Move(Item::Entity(a % ne.max(1)), b % 2 == 0),
+        3 => Edit::Move(Item::Entity(a % ne.max(1)), b.is_multiple_of(2)),
         4 => Edit::AddNote(
             Target::Query(p.queries.get(a % nq.max(1))?.id.clone()),
             format!("note {b}"),

@@ -624,7 +624,7 @@ impl Patch<'_, '_> {
             let name = e.field.as_deref().unwrap_or_default();
             match find(go, name) {
                 Some(oi) => {
-                    self.insert(go, anchor, std::mem::take(&mut pending), true);
+                    self.insert(go, anchor, std::mem::take(&mut pending));
                     match find(gold, name) {
                         Some(si) => self.node(&go.elems[oi].value, &gold.elems[si].value, &e.value),
                         None => self.replace(&go.elems[oi].value, &e.value),
@@ -640,7 +640,7 @@ impl Patch<'_, '_> {
                 }
             }
         }
-        self.insert(go, anchor, pending, true);
+        self.insert(go, anchor, pending);
         // Fields that went back to their default are no longer written.
         let gone: Vec<usize> = go
             .elems
@@ -683,7 +683,7 @@ impl Patch<'_, '_> {
         if mn > paired {
             let anchor = (prefix + paired).checked_sub(1);
             let extra = gnew.elems[prefix + paired..prefix + mn].iter().collect();
-            self.insert(go, anchor, extra, false);
+            self.insert(go, anchor, extra);
         }
         if mo > paired {
             let gone: Vec<usize> = (prefix + paired..prefix + mo).collect();
@@ -702,7 +702,7 @@ impl Patch<'_, '_> {
 
     /// Inserts new elements after original element `anchor` (at the start
     /// when `None`).
-    fn insert(&mut self, go: &Group, anchor: Option<usize>, elems: Vec<&Elem>, _fields: bool) {
+    fn insert(&mut self, go: &Group, anchor: Option<usize>, elems: Vec<&Elem>) {
         if elems.is_empty() {
             return;
         }
