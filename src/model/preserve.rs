@@ -50,13 +50,19 @@ pub fn patched(original: &str, project: &Project) -> Option<String> {
     cx.node(&orig.root, &olds.root, &news.root);
     let mut out = original.to_string();
     edits.sort_by(|a, b| b.start.cmp(&a.start).then(b.end.cmp(&a.end)));
+    // A file written with CRLF line ends keeps them.
+    let crlf = original.contains("\r\n");
     // Edits never overlap; a stray overlap means the trees disagree.
     let mut floor = usize::MAX;
     for e in &edits {
         if e.end > floor {
             return None;
         }
-        out.replace_range(e.start..e.end, &e.text);
+        if crlf {
+            out.replace_range(e.start..e.end, &e.text.replace('\n', "\r\n"));
+        } else {
+            out.replace_range(e.start..e.end, &e.text);
+        }
         floor = e.start;
     }
     match load::parse(&out) {
@@ -912,6 +918,20 @@ mod tests {
             "Attribute(name: \"hostname\", type: \"text\", size: Some(24), distinct: Some(7)),"
         ));
         assert!(text.contains("Attribute(name: \"ip_address\", type: \"inet\"),"));
+    }
+
+    #[test]
+    fn crlf_files_keep_crlf() {
+        let crlf = LOGS.replace('\n', "\r\n");
+        let mut p = load::from_str(&crlf).expect("loads");
+        let mut a = p.entities[1].attributes[0].clone();
+        a.name = "rack".into();
+        p.entities[1].attributes.push(a);
+        p.entities[0].count = Some(21.0);
+        let text = patched(&crlf, &p).expect("spliced");
+        assert_eq!(load::from_str(&text).expect("reads back"), p);
+        assert_eq!(text.matches('\n').count(), text.matches("\r\n").count());
+        assert_eq!(text.lines().count(), LOGS.lines().count() + 1);
     }
 
     #[test]
