@@ -37,11 +37,14 @@ fn shape_of_schema(s: &cqlmodel::import::Schema) -> Vec<String> {
             let mut cols: Vec<String> = t
                 .columns
                 .iter()
-                .map(|c| match canonical(&c.ty, false) {
-                    CqlType::Frozen(inner) if matches!(*inner, CqlType::Udt(_)) => {
-                        format!("{} {inner}", c.name)
+                .map(|c| {
+                    let stat = if c.is_static { " static" } else { "" };
+                    match canonical(&c.ty, false) {
+                        CqlType::Frozen(inner) if matches!(*inner, CqlType::Udt(_)) => {
+                            format!("{} {inner}{stat}", c.name)
+                        }
+                        ty => format!("{} {ty}{stat}", c.name),
                     }
-                    ty => format!("{} {ty}", c.name),
                 })
                 .collect();
             cols.sort();

@@ -43,7 +43,6 @@ fn every_construct_is_imported() {
         vec![
             "62:1: ignored: INSERT statement (not schema)".to_string(),
             "63:1: ignored: CREATE FUNCTION (not schema)".to_string(),
-            "39:1: warning: carts: static column owner imported as a regular column (model its owner to make it static again)".to_string(),
         ]
     );
     let a = analyze(p);
@@ -74,6 +73,10 @@ fn every_construct_is_imported() {
     idx.sort();
     assert_eq!(idx, ["attrs", "total"]);
     assert!(t("page_views").is_counter_table());
+    assert_eq!(
+        t("carts").column("owner").map(|c| c.role),
+        Some(Role::Static)
+    );
     // Quoted names keep their case and spaces as column names.
     assert!(t("Product").column("Display Name").is_some());
     let view = t("orders_by_total");

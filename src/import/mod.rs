@@ -84,6 +84,134 @@ fn attribute(column: &str, ty: &crate::model::CqlType) -> Attribute {
 /// the index of the entity that has this key.
 type NaturalKey = (Vec<(String, String)>, bool, usize);
 
+/// One query per table, answered by its key, and the decision pinning the
+/// table's name and key; the table's comment and origin as notes.
+fn add_query(
+    p: &mut Project,
+    t: &TableDef,
+    rows: &str,
+    equality: Vec<String>,
+    returns: Vec<String>,
+) {
+    let id = format!("Q{}", p.queries.len() + 1);
+    let by = t.partition.join(", ");
+    let mut q = Query::new(&id, &format!("Read {} by {by}", t.name), rows);
+    q.equality = equality;
+    q.order = t
+        .clustering
+        .iter()
+        .map(|(c, d)| Order {
+            attr: attr_name(c),
+            dir: *d,
+        })
+        .collect();
+    q.returns = returns;
+    let mut d = Decision::new(&id);
+    d.name = Some(t.name.clone());
+    d.candidates = vec![Candidate {
+        name: IMPORTED_KEY.into(),
+        partition: t.partition.clone(),
+        clustering: t
+            .clustering
+            .iter()
+            .map(|(c, d)| Order {
+                attr: c.clone(),
+                dir: *d,
+            })
+            .collect(),
+        indexes: t.indexes.clone(),
+    }];
+    d.use_candidate = Some(IMPORTED_KEY.into());
+    d.separate = true;
+    p.workflow.entry.push(id.clone());
+    p.queries.push(q);
+    p.decisions.push(d);
+    if let Some(c) = &t.comment {
+        p.notes.push(Note {
+            target: Target::Table(t.name.clone()),
+            text: c.clone(),
+        });
+    }
+    if let Some(base) = &t.view_of {
+        p.notes.push(Note {
+            target: Target::Table(t.name.clone()),
+            text: format!("imported from a materialized view of {base}; exported as a table"),
+        });
+    }
+}
+
+/// A unique entity name from a base.
+fn fresh_entity_name(p: &Project, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while p.entity(&name).is_some() || p.relationship(&name).is_some() {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    name
+}
+
+/// A table with static columns: the statics belong to the partition's
+/// owner. An owner entity keyed by the partition key holds them; the rows
+/// are a weak entity owned by it, keyed by the clustering columns, so the
+/// derivation makes the owner's columns static again.
+fn add_owned(p: &mut Project, t: &TableDef) {
+    let base = entity_name(&t.name);
+    let owner = fresh_entity_name(p, &base);
+    let mut owner_e = empty_entity(&owner);
+    owner_e.key = t.partition.iter().map(|c| attr_name(c)).collect();
+    let rows = fresh_entity_name(p, &format!("{owner}Row"));
+    let mut row_e = empty_entity(&rows);
+    row_e.key = t.clustering.iter().map(|(c, _)| attr_name(c)).collect();
+    for c in &t.columns {
+        let mut a = attribute(&c.name, &c.ty);
+        if c.is_static || t.partition.contains(&c.name) {
+            // Columns reached through the owner get its name as a prefix;
+            // the schema's name is kept.
+            a.column = Some(c.name.clone());
+            owner_e.attributes.push(a);
+        } else {
+            row_e.attributes.push(a);
+        }
+    }
+    if let Some(ttl) = t.ttl {
+        for e in [&mut owner_e, &mut row_e] {
+            e.retention_days = Some(ttl as f64 / 86_400.0);
+            e.ttl = true;
+        }
+    }
+    let rel = fresh_entity_name(p, &format!("{}_{}", naming::snake_case(&owner), "rows"));
+    row_e.owner = Some(rel.clone());
+    p.relationships.push(crate::model::Relationship {
+        name: rel,
+        from: owner.clone(),
+        to: rows.clone(),
+        cardinality: crate::model::Cardinality::OneToMany,
+        to_per_from: None,
+        from_per_to: None,
+        attributes: vec![],
+    });
+    let equality = t
+        .partition
+        .iter()
+        .map(|c| format!("{owner}.{}", attr_name(c)))
+        .collect();
+    let returns = t
+        .columns
+        .iter()
+        .map(|c| {
+            if c.is_static || t.partition.contains(&c.name) {
+                format!("{owner}.{}", attr_name(&c.name))
+            } else {
+                attr_name(&c.name)
+            }
+        })
+        .collect();
+    p.entities.push(owner_e);
+    p.entities.push(row_e);
+    add_query(p, t, &rows, equality, returns);
+}
+
 fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
     let ks = schema.keyspaces.first();
     let ks_name = ks
@@ -137,6 +265,10 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 level: Level::Error,
                 text: format!("table name {} is not a valid name", t.name),
             });
+            continue;
+        }
+        if !t.clustering.is_empty() && t.columns.iter().any(|c| c.is_static) {
+            add_owned(&mut p, t);
             continue;
         }
         let mut natural: Vec<(String, String)> = t
@@ -196,16 +328,6 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
             if !e.attributes.iter().any(|x| x.name == a.name) {
                 e.attributes.push(a);
             }
-            if c.is_static {
-                messages.push(Message {
-                    pos: t.pos,
-                    level: Level::Warning,
-                    text: format!(
-                        "{}: static column {} imported as a regular column (model its owner to make it static again)",
-                        t.name, c.name
-                    ),
-                });
-            }
         }
         if let Some(ttl) = t.ttl {
             let days = ttl as f64 / 86_400.0;
@@ -225,52 +347,10 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 Some(_) => {}
             }
         }
-        let id = format!("Q{}", p.queries.len() + 1);
         let entity = e.name.clone();
-        let by = t.partition.join(", ");
-        let mut q = Query::new(&id, &format!("Read {} by {by}", t.name), &entity);
-        q.equality = t.partition.iter().map(|c| attr_name(c)).collect();
-        q.order = t
-            .clustering
-            .iter()
-            .map(|(c, d)| Order {
-                attr: attr_name(c),
-                dir: *d,
-            })
-            .collect();
-        q.returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
-        let mut d = Decision::new(&id);
-        d.name = Some(t.name.clone());
-        d.candidates = vec![Candidate {
-            name: IMPORTED_KEY.into(),
-            partition: t.partition.clone(),
-            clustering: t
-                .clustering
-                .iter()
-                .map(|(c, d)| Order {
-                    attr: c.clone(),
-                    dir: *d,
-                })
-                .collect(),
-            indexes: t.indexes.clone(),
-        }];
-        d.use_candidate = Some(IMPORTED_KEY.into());
-        d.separate = true;
-        p.workflow.entry.push(id.clone());
-        p.queries.push(q);
-        p.decisions.push(d);
-        if let Some(c) = &t.comment {
-            p.notes.push(Note {
-                target: Target::Table(t.name.clone()),
-                text: c.clone(),
-            });
-        }
-        if let Some(base) = &t.view_of {
-            p.notes.push(Note {
-                target: Target::Table(t.name.clone()),
-                text: format!("imported from a materialized view of {base}; exported as a table"),
-            });
-        }
+        let equality = t.partition.iter().map(|c| attr_name(c)).collect();
+        let returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
+        add_query(&mut p, t, &entity, equality, returns);
     }
     p.workflow = Workflow {
         entry: p.workflow.entry.clone(),
@@ -289,5 +369,19 @@ mod tests {
         assert_eq!(entity_name("user_activities"), "UserActivity");
         assert_eq!(entity_name("address"), "Address");
         assert_eq!(entity_name("2fa"), "Rows2fa");
+    }
+}
+
+fn empty_entity(name: &str) -> Entity {
+    Entity {
+        name: name.to_string(),
+        short: None,
+        plural: None,
+        owner: None,
+        key: vec![],
+        attributes: vec![],
+        count: None,
+        retention_days: None,
+        ttl: false,
     }
 }
