@@ -140,6 +140,20 @@ fn add_query(
     }
 }
 
+fn empty_entity(name: &str) -> Entity {
+    Entity {
+        name: name.to_string(),
+        short: None,
+        plural: None,
+        owner: None,
+        key: vec![],
+        attributes: vec![],
+        count: None,
+        retention_days: None,
+        ttl: false,
+    }
+}
+
 /// A unique entity name from a base.
 fn fresh_entity_name(p: &Project, base: &str) -> String {
     let mut name = base.to_string();
@@ -369,19 +383,5 @@ mod tests {
         assert_eq!(entity_name("user_activities"), "UserActivity");
         assert_eq!(entity_name("address"), "Address");
         assert_eq!(entity_name("2fa"), "Rows2fa");
-    }
-}
-
-fn empty_entity(name: &str) -> Entity {
-    Entity {
-        name: name.to_string(),
-        short: None,
-        plural: None,
-        owner: None,
-        key: vec![],
-        attributes: vec![],
-        count: None,
-        retention_days: None,
-        ttl: false,
     }
 }
