@@ -254,10 +254,74 @@ pub fn semantic_with(old: &Project, ao: &Analysis, new: &Project, an: &Analysis)
             impact,
         });
     }
+    thresholds_crossed(old, ao, new, an, &mut out.tables);
     let (fo, fnew) = (findings(ao), findings(an));
     out.findings_added = fnew.difference(&fo).cloned().collect();
     out.findings_resolved = fo.difference(&fnew).cloned().collect();
     out
+}
+
+/// Tables whose worst partition moved across a limit of the review
+/// (values or bytes per partition), either way.
+fn thresholds_crossed(
+    old: &Project,
+    ao: &Analysis,
+    new: &Project,
+    an: &Analysis,
+    out: &mut Vec<TableReport>,
+) {
+    for (t, e) in an.model.tables.iter().zip(&an.estimates) {
+        let Some((_, o)) = ao
+            .model
+            .tables
+            .iter()
+            .zip(&ao.estimates)
+            .find(|(x, _)| x.name == t.name)
+        else {
+            continue;
+        };
+        let checks = [
+            (
+                "values per partition",
+                o.values_max,
+                e.values_max,
+                old.thresholds.max_values,
+                new.thresholds.max_values,
+            ),
+            (
+                "MB per partition",
+                o.partition_bytes_max / 1_048_576.0,
+                e.partition_bytes_max / 1_048_576.0,
+                old.thresholds.max_bytes / 1_048_576.0,
+                new.thresholds.max_bytes / 1_048_576.0,
+            ),
+        ];
+        for (what, before, after, old_limit, limit) in checks {
+            let (was_over, is_over) = (before > old_limit, after > limit);
+            if was_over != is_over {
+                let side = if is_over { "over" } else { "back under" };
+                out.push(TableReport {
+                    table: t.name.clone(),
+                    change: format!(
+                        "{}: {what} {} → {} ({side} the limit of {})",
+                        t.name,
+                        round(before),
+                        round(after),
+                        round(limit)
+                    ),
+                    impact: Impact::Compatible,
+                });
+            }
+        }
+    }
+}
+
+fn round(x: f64) -> String {
+    if x >= 100.0 || x == x.trunc() {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
 }
 
 /// Plain text, one change per line.
