@@ -238,3 +238,51 @@ proptest! {
         let _ = import(&real[..at]);
     }
 }
+
+#[test]
+fn cli_check_against_reports_drift() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-projects/hotel.cqlm.ron");
+    let p = load::read(&model).expect("sample");
+    let a = analyze(&p);
+    let schema = dir.path().join("running.cql");
+    let run = |schema_text: &str, fmt: &str| {
+        std::fs::write(&schema, schema_text).expect("write");
+        Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+            .arg("check")
+            .arg(&model)
+            .arg("--against")
+            .arg(&schema)
+            .args(["--format", fmt])
+            .output()
+            .expect("runs")
+    };
+    let cql = cqlmodel::cql::script(&p, &a.model);
+    let same = run(&cql, "text");
+    assert_eq!(same.status.code(), Some(0), "{same:?}");
+    let text = String::from_utf8_lossy(&same.stdout);
+    assert!(
+        text.contains("Q1: answered directly by hotels_by_poi"),
+        "{text}"
+    );
+    // The running schema lacks the amenities table and a column of another.
+    let drifted = cql
+        .replace(
+            "CREATE TABLE IF NOT EXISTS hotel.amenities_by_room",
+            "CREATE TABLE IF NOT EXISTS hotel.old_amenities",
+        )
+        .replace("    phone    text,\n", "");
+    let out = run(&drifted, "json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let q1 = &v["queries"][0];
+    assert_eq!(q1["answer"], "not_at_all", "{v}");
+    assert!(
+        q1["differences"][0]
+            .as_str()
+            .unwrap_or_default()
+            .contains("column phone (text) is missing"),
+        "{v}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
