@@ -154,6 +154,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                         from.is_key() || to.is_key() || *from == Role::Static || *to == Role::Static
                     }
                     ColumnChange::Type { .. } | ColumnChange::KeyOrder => true,
+                    ColumnChange::IndexAdded { .. } | ColumnChange::IndexRemoved { .. } => false,
                 });
                 if rebuild {
                     let target = format!("{table}_new");
@@ -207,6 +208,31 @@ pub fn script(old: &Project, new: &Project) -> String {
                                 cql::one_line(name),
                                 cql::one_line(&qualified(new, table)),
                                 cql::one_line(&quote(name))
+                            );
+                        }
+                        ColumnChange::IndexAdded { name } => {
+                            let Some(col) = t.column(name) else { continue };
+                            let target = match &col.ty {
+                                crate::model::CqlType::Frozen(_) => {
+                                    format!("full({})", quote(name))
+                                }
+                                _ => quote(name),
+                            };
+                            let _ = writeln!(
+                                s,
+                                "CREATE INDEX IF NOT EXISTS {} ON {} ({target});",
+                                cql::index_name(table, name),
+                                qualified(new, table)
+                            );
+                        }
+                        ColumnChange::IndexRemoved { name } => {
+                            let _ = writeln!(
+                                s,
+                                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
+                                cql::one_line(table),
+                                cql::one_line(name),
+                                quote(&new.keyspace.name),
+                                cql::index_name(table, name)
                             );
                         }
                         _ => {}

@@ -53,6 +53,10 @@ fn changes() -> Vec<(&'static str, Project, Project)> {
     apply_edit(&mut renamed, &Edit::Rename(Item::Entity(0), "Inn".into())).expect("rename");
     out.push(("rename_entity", hotel.clone(), renamed));
 
+    let mut indexed = hotel.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    out.push(("add_index", hotel.clone(), indexed));
+
     let mut promoted = hotel.clone();
     let m = derive(&hotel);
     let t = m
@@ -99,6 +103,10 @@ fn golden_diffs_both_ways() {
                 assert_eq!(impacts(&fwd), vec![Impact::Compatible]);
                 assert_eq!(impacts(&back), vec![Impact::Destructive]);
                 assert!(!fwd.is_breaking() && back.is_breaking());
+            }
+            "add_index" => {
+                assert_eq!(impacts(&fwd), vec![Impact::Compatible]);
+                assert!(!fwd.is_breaking() && !back.is_breaking());
             }
             "change_order" | "add_bucket" | "change_key" => {
                 assert!(fwd.is_breaking() && back.is_breaking(), "{name}");

@@ -168,6 +168,10 @@ pub fn impact(change: &TableChange) -> Impact {
                     }
                 }
                 ColumnChange::Type { .. } | ColumnChange::KeyOrder => Impact::NeedsBackfill,
+                // Index builds and drops touch no data.
+                ColumnChange::IndexAdded { .. } | ColumnChange::IndexRemoved { .. } => {
+                    Impact::Compatible
+                }
             })
             .max()
             .unwrap_or(Impact::Compatible),
