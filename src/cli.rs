@@ -47,6 +47,37 @@ pub enum Command {
         /// The query whose table's candidates to compare (e.g. Q1).
         query: String,
     },
+    /// Read a CQL schema (as cqlsh DESCRIBE prints it) into a starting project.
+    Import {
+        schema: PathBuf,
+        /// Project file to write; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Semantic diff of two projects: model, tables and their impact on a
+    /// running cluster; exit 1 when a change breaks it.
+    Diff {
+        /// The older project (or, with --git, the newer one).
+        old: Option<PathBuf>,
+        /// The newer project.
+        new: Option<PathBuf>,
+        /// Compare with a committed version: REV or REV:PATH.
+        #[arg(long, value_name = "REV[:PATH]")]
+        git: Option<String>,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+    },
+    /// The CQL that moves a cluster from OLD's schema to NEW's.
+    Migrate {
+        old: PathBuf,
+        new: PathBuf,
+        /// Output file; standard output when absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// List the review rules with their severity and source.
     Rules,
     /// Report errors and review diagnostics; exit 1 when there are errors.
@@ -63,6 +94,10 @@ pub enum Command {
         /// `--deny warnings` then fails only on warnings it did not have.
         #[arg(long)]
         baseline: Option<PathBuf>,
+        /// Compare with a running schema (CQL as DESCRIBE prints it): does
+        /// it answer each query; exit 1 when a query is not answered.
+        #[arg(long, value_name = "SCHEMA.cql")]
+        against: Option<PathBuf>,
     },
     /// Write the design review report: HTML (self-contained) or Markdown.
     Report {
@@ -123,6 +158,13 @@ pub enum Format {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Md,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Deny {
     Warnings,
 }
@@ -147,8 +189,15 @@ pub fn main() -> i32 {
         Some(Command::Check {
             file,
             format,
+            against: Some(schema),
+            ..
+        }) => against_cmd(&file, &schema, format),
+        Some(Command::Check {
+            file,
+            format,
             deny,
             baseline,
+            against: None,
         }) => check_cmd(&file, format, deny, baseline.as_deref()),
         Some(Command::Report {
             file,
@@ -162,6 +211,18 @@ pub fn main() -> i32 {
             output,
         }) => diagram_cmd(&file, view, format, output.as_deref()),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
+        Some(Command::Import {
+            schema,
+            output,
+            force,
+        }) => import_cmd(&schema, output.as_deref(), force),
+        Some(Command::Diff {
+            old,
+            new,
+            git,
+            format,
+        }) => diff_cmd(old.as_deref(), new.as_deref(), git.as_deref(), format),
+        Some(Command::Migrate { old, new, output }) => migrate_cmd(&old, &new, output.as_deref()),
         Some(Command::Rules) => {
             let mut s = String::new();
             for r in crate::diagnose::RULES {
@@ -466,4 +527,219 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
         return shown;
     }
     code
+}
+
+fn read_schema(file: &Path) -> Result<String, i32> {
+    match std::fs::metadata(file) {
+        Ok(m) if m.len() > load::MAX_FILE_BYTES as u64 => {
+            return Err(fail(&format!("{}: the file is too large", file.display())))
+        }
+        Err(e) => return Err(fail(&format!("{}: {e}", file.display()))),
+        _ => {}
+    }
+    std::fs::read(file)
+        .map_err(|e| fail(&format!("{}: {e}", file.display())))
+        .and_then(|b| {
+            String::from_utf8(b).map_err(|_| fail(&format!("{}: not UTF-8 text", file.display())))
+        })
+}
+
+fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
+    let text = match read_schema(schema) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let imported = crate::import::import(&text);
+    for m in &imported.messages {
+        eprintln!(
+            "{}:{}",
+            crate::naming::for_terminal(&schema.display().to_string()),
+            crate::naming::for_terminal(&m.to_string())
+        );
+    }
+    let ron = load::to_string(&imported.project);
+    let summary = format!(
+        "imported {} table(s), {} type(s) into {} entities and {} queries",
+        imported.schema.tables.len(),
+        imported.project.types.len(),
+        imported.project.entities.len(),
+        imported.project.queries.len()
+    );
+    match output {
+        None => {
+            eprintln!("{summary}");
+            print(&ron)
+        }
+        Some(out) => {
+            if out.exists() && !force {
+                return fail(&format!(
+                    "{} exists already; --force overwrites it",
+                    out.display()
+                ));
+            }
+            match load::write_atomic(out, &ron) {
+                Ok(()) => {
+                    eprintln!("{summary}; wrote {}", out.display());
+                    0
+                }
+                Err(e) => fail(&format!("{}: {e}", out.display())),
+            }
+        }
+    }
+}
+
+/// A project file, or the empty project for `/dev/null` (git's side of an
+/// added or deleted file).
+fn load_side(file: &Path) -> Result<Project, i32> {
+    if file == Path::new("/dev/null") {
+        return Ok(Project::empty("empty"));
+    }
+    load_valid(file)
+}
+
+/// The project as committed: `git show REV:PATH`.
+fn load_git(spec: &str, fallback: Option<&Path>) -> Result<(Project, String), i32> {
+    let (rev, path) = match spec.split_once(':') {
+        Some((r, p)) => (r.to_string(), p.to_string()),
+        None => match fallback {
+            Some(f) => (spec.to_string(), format!("./{}", f.display())),
+            None => return Err(fail("--git REV needs a FILE, or use --git REV:PATH")),
+        },
+    };
+    let out = std::process::Command::new("git")
+        .arg("show")
+        .arg(format!("{rev}:{path}"))
+        .output()
+        .map_err(|e| fail(&format!("git: {e}")))?;
+    if !out.status.success() {
+        return Err(fail(&format!(
+            "git show {rev}:{path}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let text = String::from_utf8(out.stdout).map_err(|_| fail("git show: not UTF-8 text"))?;
+    let label = format!("{rev}:{path}");
+    load::from_str(&text)
+        .map(|p| (p, label.clone()))
+        .map_err(|e| fail(&format!("{label}: {e}")))
+}
+
+fn diff_cmd(old: Option<&Path>, new: Option<&Path>, git: Option<&str>, format: DiffFormat) -> i32 {
+    let (old_p, new_p) = match (git, old, new) {
+        (Some(spec), file, None) => {
+            let (o, _) = match load_git(spec, file) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let Some(file) = file else {
+                // REV:PATH alone compares with the working copy of PATH.
+                let path = spec.split_once(':').map(|x| x.1).unwrap_or_default();
+                return match load_side(Path::new(path)) {
+                    Ok(n) => show_diff(&o, &n, format),
+                    Err(c) => c,
+                };
+            };
+            match load_side(file) {
+                Ok(n) => (o, n),
+                Err(c) => return c,
+            }
+        }
+        (None, Some(o), Some(n)) => match (load_side(o), load_side(n)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(c), _) | (_, Err(c)) => return c,
+        },
+        _ => return fail("usage: cqlmodel diff OLD NEW, or cqlmodel diff --git REV[:PATH] [FILE]"),
+    };
+    show_diff(&old_p, &new_p, format)
+}
+
+fn show_diff(old: &Project, new: &Project, format: DiffFormat) -> i32 {
+    use crate::diff::semantic;
+    let d = semantic::semantic(old, new);
+    let shown = match format {
+        DiffFormat::Text => print(&safe_lines(&semantic::text(&d))),
+        DiffFormat::Md => print(&safe_lines(&semantic::markdown(&d))),
+        DiffFormat::Json => print(&json(&serde_json::json!({
+            "breaking": d.is_breaking(),
+            "items": d.items,
+            "tables": d.tables,
+            "findings_added": d.findings_added,
+            "findings_resolved": d.findings_resolved,
+        }))),
+    };
+    if shown != 0 {
+        return shown;
+    }
+    i32::from(d.is_breaking())
+}
+
+fn migrate_cmd(old: &Path, new: &Path, output: Option<&Path>) -> i32 {
+    let (o, n) = match (load_side(old), load_side(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let text = crate::migrate::script(&o, &n);
+    match output {
+        None => print(&text),
+        Some(out) => match load::write_atomic(out, &text) {
+            Ok(()) => {
+                eprintln!("wrote {}", out.display());
+                0
+            }
+            Err(e) => fail(&format!("{}: {e}", out.display())),
+        },
+    }
+}
+
+/// Text from project files made safe for the terminal line by line.
+fn safe_lines(text: &str) -> String {
+    let mut s = String::new();
+    for l in text.lines() {
+        s.push_str(&crate::naming::for_terminal(l));
+        s.push('\n');
+    }
+    s
+}
+
+fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
+    use crate::import::against::{self, Answer};
+    let format = match format {
+        CheckFormat::Text => Format::Text,
+        CheckFormat::Json => Format::Json,
+        CheckFormat::Sarif | CheckFormat::Github => {
+            eprintln!("error: check --against writes text or json");
+            return 2;
+        }
+    };
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let text = match read_schema(schema_file) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let schema = crate::import::parse(&text);
+    for m in &schema.messages {
+        eprintln!(
+            "{}:{}",
+            crate::naming::for_terminal(&schema_file.display().to_string()),
+            crate::naming::for_terminal(&m.to_string())
+        );
+    }
+    let a = analyze(&project);
+    let d = against::drift(&project, &a, &schema);
+    let shown = match format {
+        Format::Json => print(&json(&serde_json::json!({
+            "file": file.display().to_string(),
+            "schema": schema_file.display().to_string(),
+            "queries": d.queries,
+            "unused_tables": d.unused_tables,
+        }))),
+        Format::Text => print(&safe_lines(&against::text(&d))),
+    };
+    if shown != 0 {
+        return shown;
+    }
+    i32::from(d.queries.iter().any(|q| q.answer == Answer::NotAtAll))
 }

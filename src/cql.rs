@@ -250,7 +250,7 @@ pub fn table(project: &Project, t: &Table) -> String {
 }
 
 /// A valid, stable index name: `[a-z0-9_]`, table and column.
-fn index_name(table: &str, column: &str) -> String {
+pub fn index_name(table: &str, column: &str) -> String {
     let col = crate::naming::snake_case(column);
     let raw = format!("{table}_{col}_idx");
     let name = crate::naming::schema_name(&raw, "idx");

@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod locate;
+pub mod preserve;
 pub mod resolve;
 pub mod save;
 pub mod synthetic;

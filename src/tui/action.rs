@@ -93,6 +93,8 @@ pub enum Action {
     Export(ExportKind, PathBuf),
     /// Export even over an existing file (the user said yes).
     ExportOver(ExportKind, PathBuf),
+    /// `:wq`: save, then quit once the save went through.
+    SaveAndQuit(Option<PathBuf>),
     Quit {
         force: bool,
     },
@@ -131,7 +133,10 @@ pub enum ExportKind {
 /// Work only the shell can do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    Save { path: Option<PathBuf>, force: bool },
+    Save {
+        path: Option<PathBuf>,
+        force: bool,
+    },
     Open(PathBuf),
     Export {
         kind: ExportKind,
@@ -139,6 +144,8 @@ pub enum Effect {
         force: bool,
     },
     Quit,
+    /// Quit only if nothing is left unsaved (after a `:wq` save).
+    QuitIfSaved,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
 }
@@ -265,6 +272,11 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
                 path,
                 force: true,
             });
+            vec![]
+        }
+        Action::SaveAndQuit(path) => {
+            effects.push(Effect::Save { path, force: false });
+            effects.push(Effect::QuitIfSaved);
             vec![]
         }
         Action::Quit { force } => {

@@ -393,6 +393,12 @@ pub fn perform(app: &mut App, effect: Effect) {
             discard_recovery(app);
             app.quit = true;
         }
+        Effect::QuitIfSaved => {
+            if !app.dirty {
+                discard_recovery(app);
+                app.quit = true;
+            }
+        }
         Effect::RestoreRecovery(rec) => match load::read(&rec) {
             Ok(p) => {
                 let path = app.path.clone();
@@ -527,7 +533,11 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
         app.error("the file is read-only: not saved");
         return;
     }
-    let text = load::to_string(&app.project);
+    // Edit the file as it is on disk (comments, layout) rather than rewrite it.
+    let text = match app.path.as_deref().map(std::fs::read_to_string) {
+        Some(Ok(original)) => crate::model::preserve::save_text(&original, &app.project),
+        _ => load::to_string(&app.project),
+    };
     let written = if force {
         crate::model::save::overwrite_atomic(&target, &text)
     } else {

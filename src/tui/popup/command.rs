@@ -147,13 +147,7 @@ pub fn parse(line: &str) -> Vec<Action> {
             path: file,
             force: true,
         }],
-        "wq" | "x" => vec![
-            Action::Save {
-                path: file,
-                force: false,
-            },
-            Action::Quit { force: false },
-        ],
+        "wq" | "x" => vec![Action::SaveAndQuit(file)],
         "e" | "edit" => match file {
             Some(f) => vec![Action::Open(f)],
             None => vec![Action::Message("usage: :e FILE".into())],

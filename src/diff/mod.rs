@@ -4,6 +4,8 @@
 //! spot it. Pure: tables are matched by name, and a table that disappeared
 //! while another appeared for the same originating query is a rename.
 
+pub mod semantic;
+
 use crate::derive::{LogicalModel, Role, Table};
 use crate::model::CqlType;
 use std::collections::HashMap;
@@ -32,6 +34,13 @@ pub enum ColumnChange {
     },
     /// The primary key order changed without any column changing role.
     KeyOrder,
+    /// A secondary index on the column was added or dropped.
+    IndexAdded {
+        name: String,
+    },
+    IndexRemoved {
+        name: String,
+    },
 }
 
 /// One change to the logical model.
@@ -82,6 +91,8 @@ impl fmt::Display for ColumnChange {
             }
             ColumnChange::Type { name, from, to } => write!(f, "{name} {from} → {to}"),
             ColumnChange::KeyOrder => f.write_str("key order changed"),
+            ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
+            ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
         }
     }
 }
@@ -209,6 +220,16 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     if columns.is_empty() && !key_names(old).eq(key_names(new)) {
         columns.push(ColumnChange::KeyOrder);
     }
+    for i in &new.indexes {
+        if !old.indexes.contains(i) {
+            columns.push(ColumnChange::IndexAdded { name: i.clone() });
+        }
+    }
+    for i in &old.indexes {
+        if !new.indexes.contains(i) {
+            columns.push(ColumnChange::IndexRemoved { name: i.clone() });
+        }
+    }
     let queries = (old.queries != new.queries).then(|| new.queries.clone());
     if columns.is_empty() && queries.is_none() {
         None
@@ -237,7 +258,7 @@ mod tests {
     use crate::model::{load, Dir};
 
     fn hotel() -> crate::model::Project {
-        load::from_str(include_str!("../sample-projects/hotel.cqlm.ron")).expect("sample loads")
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample loads")
     }
 
     #[test]

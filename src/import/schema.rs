@@ -1,0 +1,881 @@
+//! A CQL schema as cqlsh `DESCRIBE` prints it, read statement by statement.
+//! A statement this reader cannot parse, or one Cassandra would refuse, is
+//! reported with its line and column and skipped; the rest still imports.
+
+use super::lex::{self, Pos, Tok, Token};
+use crate::model::{CqlType, Dir, Replication};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Level {
+    /// The statement was skipped.
+    Error,
+    /// Imported, but something was left out or changed.
+    Warning,
+    /// Not schema (INSERT, functions…): ignored on purpose.
+    Info,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Message {
+    pub pos: Pos,
+    pub level: Level,
+    pub text: String,
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.level {
+            Level::Error => "skipped",
+            Level::Warning => "warning",
+            Level::Info => "ignored",
+        };
+        write!(f, "{}: {level}: {}", self.pos, self.text)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyspaceDef {
+    pub name: String,
+    pub replication: Replication,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    pub keyspace: Option<String>,
+    pub name: String,
+    pub fields: Vec<(String, CqlType)>,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: CqlType,
+    pub is_static: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDef {
+    pub keyspace: Option<String>,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    pub partition: Vec<String>,
+    pub clustering: Vec<(String, Dir)>,
+    /// `default_time_to_live`, when not 0.
+    pub ttl: Option<u64>,
+    pub comment: Option<String>,
+    /// For a materialized view: its base table.
+    pub view_of: Option<String>,
+    /// Secondary indexes on this table's columns, by column.
+    pub indexes: Vec<String>,
+    pub pos: Pos,
+}
+
+impl TableDef {
+    pub fn column(&self, name: &str) -> Option<&ColumnDef> {
+        self.columns.iter().find(|c| c.name == name)
+    }
+
+    pub fn is_key(&self, name: &str) -> bool {
+        self.partition.iter().any(|p| p == name) || self.clustering.iter().any(|(c, _)| c == name)
+    }
+
+    pub fn is_counter(&self) -> bool {
+        self.columns
+            .iter()
+            .any(|c| c.ty.is_counter() && !self.is_key(&c.name))
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schema {
+    pub keyspaces: Vec<KeyspaceDef>,
+    pub types: Vec<TypeDef>,
+    pub tables: Vec<TableDef>,
+    pub messages: Vec<Message>,
+}
+
+impl Schema {
+    pub fn table(&self, name: &str) -> Option<&TableDef> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+}
+
+type Res<T> = Result<T, (Pos, String)>;
+
+/// Reads every statement of `text`. Never fails: problems become messages.
+pub fn parse(text: &str) -> Schema {
+    let mut schema = Schema::default();
+    let toks = match lex::tokens(text) {
+        Ok(t) => t,
+        Err((pos, text)) => {
+            schema.messages.push(Message {
+                pos,
+                level: Level::Error,
+                text,
+            });
+            return schema;
+        }
+    };
+    let mut current_ks: Option<String> = None;
+    for stmt in toks.split(|t| t.tok == Tok::Punct(';')) {
+        if stmt.is_empty() {
+            continue;
+        }
+        let mut p = Stmt {
+            toks: stmt,
+            i: 0,
+            end: stmt.last().map(|t| t.pos).unwrap_or_default(),
+        };
+        if let Err((pos, text)) = p.statement(&mut schema, &mut current_ks) {
+            schema.messages.push(Message {
+                pos,
+                level: Level::Error,
+                text,
+            });
+        }
+    }
+    schema
+}
+
+struct Stmt<'a> {
+    toks: &'a [Token],
+    i: usize,
+    end: Pos,
+}
+
+impl Stmt<'_> {
+    fn pos(&self) -> Pos {
+        self.toks.get(self.i).map_or(self.end, |t| t.pos)
+    }
+
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.i).map(|t| &t.tok)
+    }
+
+    fn peek_at(&self, n: usize) -> Option<&Tok> {
+        self.toks.get(self.i + n).map(|t| &t.tok)
+    }
+
+    fn err<T>(&self, msg: impl Into<String>) -> Res<T> {
+        Err((self.pos(), msg.into()))
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Word(x)) if x == w)
+    }
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_words(&mut self, ws: &[&str]) -> bool {
+        let all = ws
+            .iter()
+            .enumerate()
+            .all(|(k, w)| matches!(self.peek_at(k), Some(Tok::Word(x)) if x == w));
+        if all {
+            self.i += ws.len();
+        }
+        all
+    }
+
+    fn expect_word(&mut self, w: &str) -> Res<()> {
+        if self.eat_word(w) {
+            Ok(())
+        } else {
+            self.err(format!(
+                "expected {}, found {}",
+                w.to_uppercase(),
+                self.found()
+            ))
+        }
+    }
+
+    fn found(&self) -> String {
+        self.peek()
+            .map_or("the end of the statement".into(), |t| t.to_string())
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::Punct(c)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, c: char) -> Res<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            self.err(format!("expected '{c}', found {}", self.found()))
+        }
+    }
+
+    fn ident(&mut self) -> Res<String> {
+        match self.peek() {
+            Some(Tok::Word(w)) => {
+                let w = w.clone();
+                self.i += 1;
+                Ok(w)
+            }
+            Some(Tok::Quoted(q)) => {
+                let q = q.clone();
+                self.i += 1;
+                Ok(q)
+            }
+            _ => self.err(format!("expected a name, found {}", self.found())),
+        }
+    }
+
+    /// `name` or `keyspace.name`.
+    fn qualified(&mut self) -> Res<(Option<String>, String)> {
+        let first = self.ident()?;
+        if self.eat('.') {
+            Ok((Some(first), self.ident()?))
+        } else {
+            Ok((None, first))
+        }
+    }
+
+    /// A balanced `( … )`.
+    fn skip_parens(&mut self) -> Res<()> {
+        self.expect('(')?;
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.peek() {
+                None => return self.err("')' missing"),
+                Some(Tok::Punct('(')) => depth += 1,
+                Some(Tok::Punct(')')) => depth -= 1,
+                _ => {}
+            }
+            self.i += 1;
+        }
+        Ok(())
+    }
+
+    fn if_not_exists(&mut self) {
+        self.eat_words(&["if", "not", "exists"]);
+    }
+
+    fn statement(&mut self, schema: &mut Schema, current_ks: &mut Option<String>) -> Res<()> {
+        let start = self.pos();
+        if self.eat_word("use") {
+            *current_ks = Some(self.ident()?);
+            return Ok(());
+        }
+        if !self.eat_word("create") {
+            let what = self.found();
+            schema.messages.push(Message {
+                pos: start,
+                level: Level::Info,
+                text: format!("{} statement (not schema)", what.to_uppercase()),
+            });
+            return Ok(());
+        }
+        self.eat_words(&["or", "replace"]);
+        if self.eat_word("keyspace") || self.eat_word("schema") {
+            let ks = self.keyspace(start)?;
+            if current_ks.is_none() {
+                *current_ks = Some(ks.name.clone());
+            }
+            schema.keyspaces.push(ks);
+        } else if self.eat_word("type") {
+            let t = self.user_type(start, current_ks)?;
+            schema.types.push(t);
+        } else if self.eat_word("table") || self.eat_word("columnfamily") {
+            let t = self.table(start, current_ks, &mut schema.messages)?;
+            if schema.table(&t.name).is_some() {
+                return Err((start, format!("table {} is defined twice", t.name)));
+            }
+            schema.tables.push(t);
+        } else if self.eat_words(&["materialized", "view"]) {
+            let t = self.view(start, current_ks, schema)?;
+            if schema.table(&t.name).is_some() {
+                return Err((start, format!("table or view {} is defined twice", t.name)));
+            }
+            schema.tables.push(t);
+        } else if self.is_word("index") || self.is_word("custom") {
+            self.eat_word("custom");
+            self.expect_word("index")?;
+            self.index(schema)?;
+        } else {
+            schema.messages.push(Message {
+                pos: start,
+                level: Level::Info,
+                text: format!("CREATE {} (not schema)", self.found().to_uppercase()),
+            });
+        }
+        Ok(())
+    }
+
+    /// A `{'k': v, …}` literal as text pairs.
+    fn map_literal(&mut self) -> Res<Vec<(String, String)>> {
+        self.expect('{')?;
+        let mut out = Vec::new();
+        if self.eat('}') {
+            return Ok(out);
+        }
+        loop {
+            let k = self.literal()?;
+            self.expect(':')?;
+            let v = self.literal()?;
+            out.push((k, v));
+            if self.eat('}') {
+                return Ok(out);
+            }
+            self.expect(',')?;
+        }
+    }
+
+    fn literal(&mut self) -> Res<String> {
+        match self.peek() {
+            Some(Tok::Str(s)) | Some(Tok::Number(s)) | Some(Tok::Word(s))
+            | Some(Tok::Quoted(s)) => {
+                let s = s.clone();
+                self.i += 1;
+                Ok(s)
+            }
+            _ => self.err(format!("expected a value, found {}", self.found())),
+        }
+    }
+
+    fn keyspace(&mut self, start: Pos) -> Res<KeyspaceDef> {
+        self.if_not_exists();
+        let name = self.ident()?;
+        self.expect_word("with")?;
+        let mut replication = None;
+        loop {
+            let opt_pos = self.pos();
+            let opt = self.ident()?;
+            self.expect('=')?;
+            if opt == "replication" {
+                let pairs = self.map_literal()?;
+                replication = Some(replication_of(&pairs).map_err(|m| (opt_pos, m))?);
+            } else if self.peek() == Some(&Tok::Punct('{')) {
+                self.map_literal()?;
+            } else {
+                self.literal()?;
+            }
+            if !self.eat_word("and") {
+                break;
+            }
+        }
+        if self.peek().is_some() {
+            return self.err(format!("unexpected {}", self.found()));
+        }
+        let Some(replication) = replication else {
+            return Err((start, format!("keyspace {name} has no replication")));
+        };
+        Ok(KeyspaceDef {
+            name,
+            replication,
+            pos: start,
+        })
+    }
+
+    /// A column type up to the next `,` `)` or keyword, keyspace
+    /// qualifiers dropped.
+    fn ty(&mut self) -> Res<CqlType> {
+        let start = self.pos();
+        let mut text = String::new();
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                Some(Tok::Punct('<')) => {
+                    depth += 1;
+                    text.push('<');
+                }
+                Some(Tok::Punct('>')) if depth > 0 => {
+                    depth -= 1;
+                    text.push('>');
+                }
+                Some(Tok::Punct(',')) if depth > 0 => text.push(','),
+                Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
+                    if self.peek_at(1) == Some(&Tok::Punct('.')) {
+                        self.i += 2;
+                        continue;
+                    }
+                    if depth == 0 && !text.is_empty() {
+                        break;
+                    }
+                    text.push_str(w);
+                }
+                Some(Tok::Number(n)) if depth > 0 => text.push_str(n),
+                _ => break,
+            }
+            self.i += 1;
+            if depth == 0 && !text.is_empty() && self.peek() != Some(&Tok::Punct('<')) {
+                break;
+            }
+        }
+        text.parse::<CqlType>()
+            .map_err(|e| (start, format!("type {text}: {}", e.message)))
+    }
+
+    fn user_type(&mut self, start: Pos, current_ks: &Option<String>) -> Res<TypeDef> {
+        self.if_not_exists();
+        let (ks, name) = self.qualified()?;
+        self.expect('(')?;
+        let mut fields = Vec::new();
+        loop {
+            if self.eat(')') {
+                break;
+            }
+            let f = self.ident()?;
+            let ty = self.ty()?;
+            fields.push((f, ty));
+            if !self.eat(',') {
+                self.expect(')')?;
+                break;
+            }
+        }
+        if fields.is_empty() {
+            return Err((start, format!("type {name} has no fields")));
+        }
+        Ok(TypeDef {
+            keyspace: ks.or_else(|| current_ks.clone()),
+            name,
+            fields,
+            pos: start,
+        })
+    }
+
+    /// `PRIMARY KEY (…)` after the keywords: partition and clustering names.
+    fn primary_key(&mut self) -> Res<(Vec<String>, Vec<String>)> {
+        self.expect('(')?;
+        let partition = if self.eat('(') {
+            let mut p = vec![self.ident()?];
+            while self.eat(',') {
+                p.push(self.ident()?);
+            }
+            self.expect(')')?;
+            p
+        } else {
+            vec![self.ident()?]
+        };
+        let mut clustering = Vec::new();
+        while self.eat(',') {
+            clustering.push(self.ident()?);
+        }
+        self.expect(')')?;
+        Ok((partition, clustering))
+    }
+
+    fn table(
+        &mut self,
+        start: Pos,
+        current_ks: &Option<String>,
+        messages: &mut Vec<Message>,
+    ) -> Res<TableDef> {
+        self.if_not_exists();
+        let (ks, name) = self.qualified()?;
+        self.expect('(')?;
+        let mut columns: Vec<ColumnDef> = Vec::new();
+        let mut key: Option<(Vec<String>, Vec<String>)> = None;
+        loop {
+            if self.eat_words(&["primary", "key"]) {
+                if key.is_some() {
+                    return self.err("a second PRIMARY KEY");
+                }
+                key = Some(self.primary_key()?);
+            } else {
+                let cpos = self.pos();
+                let cname = self.ident()?;
+                let ty = self.ty()?;
+                let is_static = self.eat_word("static");
+                if self.eat_word("masked") {
+                    // Cassandra 5 dynamic data masking: not part of a model.
+                    self.expect_word("with")?;
+                    if !self.eat_word("default") {
+                        self.qualified()?;
+                        self.skip_parens()?;
+                    }
+                    messages.push(Message {
+                        pos: cpos,
+                        level: Level::Warning,
+                        text: format!("{name}.{cname}: MASKED WITH … is not modelled; dropped"),
+                    });
+                }
+                if self.eat_words(&["primary", "key"]) {
+                    if key.is_some() {
+                        return self.err("a second PRIMARY KEY");
+                    }
+                    key = Some((vec![cname.clone()], vec![]));
+                }
+                if columns.iter().any(|c| c.name == cname) {
+                    return Err((cpos, format!("column {cname} is defined twice")));
+                }
+                columns.push(ColumnDef {
+                    name: cname,
+                    ty,
+                    is_static,
+                });
+            }
+            if self.eat(')') {
+                break;
+            }
+            if !self.eat(',') {
+                return self.err(format!("expected ',' or ')', found {}", self.found()));
+            }
+            if self.eat(')') {
+                break;
+            }
+        }
+        let Some((partition, clustering)) = key else {
+            return Err((start, format!("table {name} has no PRIMARY KEY")));
+        };
+        let mut t = TableDef {
+            keyspace: ks.or_else(|| current_ks.clone()),
+            name,
+            columns,
+            partition,
+            clustering: clustering.into_iter().map(|c| (c, Dir::Asc)).collect(),
+            ttl: None,
+            comment: None,
+            view_of: None,
+            indexes: vec![],
+            pos: start,
+        };
+        self.table_options(&mut t, messages)?;
+        check_table(&t).map_err(|m| (start, m))?;
+        Ok(t)
+    }
+
+    fn table_options(&mut self, t: &mut TableDef, messages: &mut Vec<Message>) -> Res<()> {
+        if !self.eat_word("with") {
+            return if self.peek().is_some() {
+                self.err(format!("unexpected {}", self.found()))
+            } else {
+                Ok(())
+            };
+        }
+        loop {
+            let opt_pos = self.pos();
+            if self.eat_words(&["clustering", "order", "by"]) {
+                self.expect('(')?;
+                let mut k = 0;
+                loop {
+                    let c = self.ident()?;
+                    let dir = if self.eat_word("desc") {
+                        Dir::Desc
+                    } else {
+                        self.eat_word("asc");
+                        Dir::Asc
+                    };
+                    match t.clustering.get_mut(k) {
+                        Some((name, d)) if *name == c => *d = dir,
+                        _ => {
+                            return Err((
+                                opt_pos,
+                                format!(
+                                    "CLUSTERING ORDER BY must list the clustering columns in key order; {c} is not clustering column {}",
+                                    k + 1
+                                ),
+                            ))
+                        }
+                    }
+                    k += 1;
+                    if !self.eat(',') {
+                        break;
+                    }
+                }
+                self.expect(')')?;
+            } else if self.eat_words(&["compact", "storage"]) {
+                messages.push(Message {
+                    pos: opt_pos,
+                    level: Level::Warning,
+                    text: format!(
+                        "{}: COMPACT STORAGE is refused by Cassandra 4.0 and later; imported without it",
+                        t.name
+                    ),
+                });
+            } else {
+                let opt = self.ident()?;
+                self.expect('=')?;
+                let value = if self.peek() == Some(&Tok::Punct('{')) {
+                    self.map_literal()?;
+                    None
+                } else {
+                    Some(self.literal()?)
+                };
+                match (opt.as_str(), value) {
+                    ("default_time_to_live", Some(v)) => match v.parse::<u64>() {
+                        Ok(0) => {}
+                        Ok(n) => t.ttl = Some(n),
+                        Err(_) => return Err((opt_pos, format!("default_time_to_live = {v}"))),
+                    },
+                    ("comment", Some(v)) if !v.is_empty() => t.comment = Some(v),
+                    ("read_repair_chance" | "dclocal_read_repair_chance", _) => {
+                        messages.push(Message {
+                            pos: opt_pos,
+                            level: Level::Warning,
+                            text: format!(
+                                "{}: {opt} was removed in Cassandra 4.0; ignored",
+                                t.name
+                            ),
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            if !self.eat_word("and") {
+                break;
+            }
+        }
+        if self.peek().is_some() {
+            return self.err(format!("unexpected {}", self.found()));
+        }
+        Ok(())
+    }
+
+    fn view(
+        &mut self,
+        start: Pos,
+        current_ks: &Option<String>,
+        schema: &mut Schema,
+    ) -> Res<TableDef> {
+        self.if_not_exists();
+        let (ks, name) = self.qualified()?;
+        self.expect_word("as")?;
+        self.expect_word("select")?;
+        let mut selected = Vec::new();
+        if !self.eat('*') {
+            loop {
+                selected.push(self.ident()?);
+                if !self.eat(',') {
+                    break;
+                }
+            }
+        }
+        self.expect_word("from")?;
+        let base_pos = self.pos();
+        let (_, base) = self.qualified()?;
+        let Some(base_t) = schema.table(&base) else {
+            return Err((
+                base_pos,
+                format!("view {name}: base table {base} is not defined before it"),
+            ));
+        };
+        let base_t = base_t.clone();
+        self.expect_word("where")?;
+        // The filter (`x IS NOT NULL AND …`) says nothing the key does not.
+        while self.peek().is_some() && !self.is_word("primary") {
+            self.i += 1;
+        }
+        self.expect_word("primary")?;
+        self.expect_word("key")?;
+        let (partition, clustering) = self.primary_key()?;
+        let names: Vec<String> = if selected.is_empty() {
+            base_t.columns.iter().map(|c| c.name.clone()).collect()
+        } else {
+            let mut n = selected;
+            for k in partition.iter().chain(&clustering) {
+                if !n.contains(k) {
+                    n.push(k.clone());
+                }
+            }
+            n
+        };
+        let mut columns = Vec::new();
+        for n in names {
+            match base_t.column(&n) {
+                Some(c) => columns.push(ColumnDef {
+                    name: c.name.clone(),
+                    ty: c.ty.clone(),
+                    is_static: false,
+                }),
+                None => return Err((start, format!("view {name}: {base} has no column {n}"))),
+            }
+        }
+        let mut t = TableDef {
+            keyspace: ks.or_else(|| current_ks.clone()),
+            name,
+            columns,
+            partition,
+            clustering: clustering.into_iter().map(|c| (c, Dir::Asc)).collect(),
+            ttl: None,
+            comment: None,
+            view_of: Some(base),
+            indexes: vec![],
+            pos: start,
+        };
+        self.table_options(&mut t, &mut schema.messages)?;
+        check_table(&t).map_err(|m| (start, m))?;
+        Ok(t)
+    }
+
+    fn index(&mut self, schema: &mut Schema) -> Res<()> {
+        self.if_not_exists();
+        if !self.is_word("on") {
+            self.ident()?;
+        }
+        self.expect_word("on")?;
+        let tpos = self.pos();
+        let (_, table) = self.qualified()?;
+        self.expect('(')?;
+        let cpos = self.pos();
+        // keys(m), values(m), entries(m), full(m) or the column itself.
+        let mut column = self.ident()?;
+        if self.eat('(') {
+            column = self.ident()?;
+            self.expect(')')?;
+        }
+        self.expect(')')?;
+        let Some(t) = schema.tables.iter_mut().find(|t| t.name == table) else {
+            return Err((tpos, format!("index on unknown table {table}")));
+        };
+        if t.column(&column).is_none() {
+            return Err((cpos, format!("index on unknown column {table}.{column}")));
+        }
+        if t.partition.len() == 1 && t.partition[0] == column {
+            return Err((
+                cpos,
+                format!("{table}.{column} is the whole partition key; it cannot be indexed"),
+            ));
+        }
+        if !t.indexes.contains(&column) {
+            t.indexes.push(column);
+        }
+        Ok(())
+    }
+}
+
+fn replication_of(pairs: &[(String, String)]) -> Result<Replication, String> {
+    let class = pairs
+        .iter()
+        .find(|(k, _)| k == "class")
+        .map(|(_, v)| v.rsplit('.').next().unwrap_or(v).to_string())
+        .ok_or("replication without a class")?;
+    let factor = |v: &str| -> Result<u32, String> {
+        v.trim()
+            .parse()
+            .map_err(|_| format!("replication factor {v} is not a whole number"))
+    };
+    match class.as_str() {
+        "SimpleStrategy" => {
+            let f = pairs
+                .iter()
+                .find(|(k, _)| k == "replication_factor")
+                .ok_or("SimpleStrategy without replication_factor")?;
+            Ok(Replication::Simple(factor(&f.1)?))
+        }
+        "NetworkTopologyStrategy" => {
+            let mut dcs = BTreeMap::new();
+            for (k, v) in pairs.iter().filter(|(k, _)| k != "class") {
+                dcs.insert(k.clone(), factor(v)?);
+            }
+            Ok(Replication::NetworkTopology(dcs))
+        }
+        // LocalStrategy, EverywhereStrategy…: one copy is a safe stand-in.
+        _ => Ok(Replication::Simple(1)),
+    }
+}
+
+/// What Cassandra refuses in a table definition.
+fn check_table(t: &TableDef) -> Result<(), String> {
+    let keys: Vec<&String> = t
+        .partition
+        .iter()
+        .chain(t.clustering.iter().map(|(c, _)| c))
+        .collect();
+    for (i, k) in keys.iter().enumerate() {
+        let Some(c) = t.column(k) else {
+            return Err(format!("{}: key column {k} is not defined", t.name));
+        };
+        if keys[..i].contains(k) {
+            return Err(format!("{}: {k} appears twice in the primary key", t.name));
+        }
+        if c.ty.is_collection() {
+            return Err(format!(
+                "{}: key column {k} is a non-frozen collection",
+                t.name
+            ));
+        }
+        if c.is_static {
+            return Err(format!("{}: key column {k} cannot be static", t.name));
+        }
+    }
+    if t.clustering.is_empty() {
+        if let Some(c) = t.columns.iter().find(|c| c.is_static) {
+            return Err(format!(
+                "{}: static column {} in a table without clustering columns",
+                t.name, c.name
+            ));
+        }
+    }
+    let regular = t.columns.iter().filter(|c| !t.is_key(&c.name));
+    let (counters, others): (Vec<_>, Vec<_>) = regular.partition(|c| c.ty.is_counter());
+    if !counters.is_empty() && !others.is_empty() {
+        return Err(format!(
+            "{}: counter column {} mixed with non-counter column {}",
+            t.name, counters[0].name, others[0].name
+        ));
+    }
+    if let Some(k) = keys
+        .iter()
+        .find(|k| t.column(k).is_some_and(|c| c.ty.is_counter()))
+    {
+        return Err(format!("{}: counter column {k} in the primary key", t.name));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_describe_table_reads_whole() {
+        let s = parse(
+            "CREATE KEYSPACE ks WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'} AND durable_writes = true;\n\
+             CREATE TYPE ks.addr (street text, tags frozen<set<text>>);\n\
+             CREATE TABLE ks.t (\n  a uuid,\n  b timestamp,\n  s text static,\n  m map<text, frozen<ks.addr>>,\n  PRIMARY KEY ((a), b)\n) WITH CLUSTERING ORDER BY (b DESC)\n  AND default_time_to_live = 86400 AND comment = 'it''s';\n\
+             CREATE INDEX t_m ON ks.t (keys(m));\n",
+        );
+        assert!(s.messages.is_empty(), "{:?}", s.messages);
+        let t = &s.tables[0];
+        assert_eq!(t.partition, vec!["a"]);
+        assert_eq!(t.clustering, vec![("b".to_string(), Dir::Desc)]);
+        assert!(t.columns[2].is_static);
+        assert_eq!(t.columns[3].ty.to_string(), "map<text, frozen<addr>>");
+        assert_eq!(t.ttl, Some(86400));
+        assert_eq!(t.comment.as_deref(), Some("it's"));
+        assert_eq!(t.indexes, vec!["m"]);
+        assert_eq!(s.types[0].fields.len(), 2);
+    }
+
+    #[test]
+    fn refused_statements_are_skipped_with_their_position() {
+        let s = parse(
+            "CREATE TABLE a (x int PRIMARY KEY, c counter, t text);\n\
+             CREATE TABLE b (x int, d timestamp DEFAULT now(), PRIMARY KEY (x));\n\
+             CREATE TABLE ok (x int PRIMARY KEY);\n\
+             INSERT INTO ok (x) VALUES (1);",
+        );
+        assert_eq!(s.tables.len(), 1);
+        let errs: Vec<String> = s
+            .messages
+            .iter()
+            .filter(|m| m.level == Level::Error)
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert!(
+            errs[0].starts_with("1:1: skipped: a: counter column c mixed"),
+            "{errs:?}"
+        );
+        assert!(errs[1].starts_with("2:36: skipped: expected"), "{errs:?}");
+        assert!(s.messages.iter().any(|m| m.level == Level::Info));
+    }
+}

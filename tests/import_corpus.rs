@@ -1,0 +1,208 @@
+//! `cqlmodel import` against real schemas (`../shared/cql-corpus`), the
+//! samples' own exports and hand-written DESCRIBE outputs: every file
+//! imports, the result is a valid project, and its CQL export is the same
+//! schema again (same tables, same primary keys, same columns).
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::derive::{derive, Role};
+use cqlmodel::import::{import, parse, Level};
+use cqlmodel::model::{load, CqlType, Dir};
+use std::path::PathBuf;
+
+fn corpus() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cql-corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cql"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every table as `name: ((partition), clustering±) [columns] idx`, sorted.
+fn shape_of_schema(s: &cqlmodel::import::Schema) -> Vec<String> {
+    let mut out: Vec<String> = s
+        .tables
+        .iter()
+        .map(|t| {
+            let cl: Vec<String> = t
+                .clustering
+                .iter()
+                .map(|(c, d)| format!("{c}{}", if *d == Dir::Desc { "-" } else { "+" }))
+                .collect();
+            // The export freezes every UDT column (a non-frozen UDT holding
+            // collections is refused), so top-level frozen<udt> is not a
+            // difference here.
+            let mut cols: Vec<String> = t
+                .columns
+                .iter()
+                .map(|c| {
+                    let stat = if c.is_static { " static" } else { "" };
+                    match canonical(&c.ty, false) {
+                        CqlType::Frozen(inner) if matches!(*inner, CqlType::Udt(_)) => {
+                            format!("{} {inner}{stat}", c.name)
+                        }
+                        ty => format!("{} {ty}{stat}", c.name),
+                    }
+                })
+                .collect();
+            cols.sort();
+            let mut idx = t.indexes.clone();
+            idx.sort();
+            format!(
+                "{}: (({}), {}) [{}] idx[{}] ttl {:?}",
+                t.name,
+                t.partition.join(", "),
+                cl.join(", "),
+                cols.join(", "),
+                idx.join(", "),
+                t.ttl
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Inside a frozen value everything is frozen: `frozen<list<frozen<a>>>`
+/// is `frozen<list<a>>`.
+fn canonical(ty: &CqlType, frozen: bool) -> CqlType {
+    let c = |t: &CqlType, f: bool| Box::new(canonical(t, f));
+    match ty {
+        CqlType::Frozen(t) if frozen => canonical(t, true),
+        CqlType::Frozen(t) => CqlType::Frozen(c(t, true)),
+        CqlType::List(t) => CqlType::List(c(t, frozen)),
+        CqlType::Set(t) => CqlType::Set(c(t, frozen)),
+        CqlType::Map(k, v) => CqlType::Map(c(k, frozen), c(v, frozen)),
+        CqlType::Tuple(ts) => CqlType::Tuple(ts.iter().map(|t| canonical(t, frozen)).collect()),
+        CqlType::Vector(t, n) => CqlType::Vector(c(t, frozen), *n),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn every_corpus_schema_imports_and_exports_the_same_tables() {
+    let files = corpus();
+    assert_eq!(files.len(), 25);
+    let mut report = String::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let imported = import(&text);
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let problems = load::validate(&imported.project);
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+        let a = analyze(&imported.project);
+        assert!(
+            a.model.problems.is_empty(),
+            "{name}: {:?}",
+            a.model.problems
+        );
+        let cql = cqlmodel::cql::script(&imported.project, &a.model);
+        let again = parse(&cql);
+        let errors: Vec<_> = again
+            .messages
+            .iter()
+            .filter(|m| m.level == Level::Error)
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{name}: export does not read back: {errors:?}\n{cql}"
+        );
+        let mut want = shape_of_schema(&imported.schema);
+        // Names the project could not keep are reported, not exported.
+        want.retain(|l| {
+            again
+                .tables
+                .iter()
+                .any(|t| l.starts_with(&format!("{}:", t.name)))
+        });
+        assert_eq!(shape_of_schema(&again), want, "{name}");
+        report.push_str(&format!("== {name}\n"));
+        for k in &imported.schema.keyspaces {
+            report.push_str(&format!("keyspace {} {:?}\n", k.name, k.replication));
+        }
+        for t in &imported.schema.types {
+            report.push_str(&format!("type {} ({} fields)\n", t.name, t.fields.len()));
+        }
+        for l in shape_of_schema(&imported.schema) {
+            report.push_str(&format!("table {l}\n"));
+        }
+        for m in &imported.messages {
+            report.push_str(&format!("{m}\n"));
+        }
+        report.push_str(&format!(
+            "=> {} entities, {} queries\n",
+            imported.project.entities.len(),
+            imported.project.queries.len()
+        ));
+    }
+    insta::assert_snapshot!("corpus_imports", report);
+}
+
+/// `import(cql(p))` re-derives every table of `p` with the same name, the
+/// same primary key (columns, roles, directions) and the same columns.
+fn reimport_matches(p: &cqlmodel::model::Project, what: &str) -> Result<(), String> {
+    let m = derive(p);
+    let cql = cqlmodel::cql::script(p, &m);
+    let imported = import(&cql);
+    if let Some(e) = imported.messages.iter().find(|m| m.level == Level::Error) {
+        return Err(format!("{what}: {e}"));
+    }
+    let back = derive(&imported.project);
+    let key = |t: &cqlmodel::derive::Table| -> Vec<(String, Role)> {
+        t.columns
+            .iter()
+            .filter(|c| c.role.is_key())
+            .map(|c| (c.name.clone(), c.role))
+            .collect()
+    };
+    for t in &m.tables {
+        let Some(b) = back.tables.iter().find(|x| x.name == t.name) else {
+            return Err(format!("{what}: table {} not re-derived", t.name));
+        };
+        if key(b) != key(t) {
+            return Err(format!("{what}: {}: {:?} != {:?}", t.name, key(b), key(t)));
+        }
+        let mut cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+        let mut bcols: Vec<&str> = b.columns.iter().map(|c| c.name.as_str()).collect();
+        cols.sort();
+        bcols.sort();
+        if cols != bcols {
+            return Err(format!("{what}: {}: {bcols:?} != {cols:?}", t.name));
+        }
+    }
+    if back.tables.len() != m.tables.len() {
+        return Err(format!(
+            "{what}: {} tables, not {}",
+            back.tables.len(),
+            m.tables.len()
+        ));
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    #[test]
+    fn generated_projects_reimport_with_the_same_keys(n in 1usize..12, m in 1usize..16, seed in 0u64..1000) {
+        let p = cqlmodel::model::synthetic::project(n, m, seed);
+        let r = reimport_matches(&p, "synthetic");
+        proptest::prop_assert!(r.is_ok(), "{:?}", r);
+    }
+}
+
+#[test]
+fn every_sample_export_imports_with_the_same_keys() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("samples") {
+        let path = entry.expect("entry").path();
+        let p = load::read(&path).expect("sample loads");
+        if let Err(e) = reimport_matches(&p, &path.display().to_string()) {
+            panic!("{e}");
+        }
+        n += 1;
+    }
+    assert!(n >= 6);
+}
