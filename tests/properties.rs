@@ -381,6 +381,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             plural: None,
             owner: weak.then(|| format!("r{i}")),
             key: vec![key],
+            unique: vec![],
             attributes,
             count: if weak { None } else { s.count.map(f64::from) },
             retention_days: s.ttl.map(f64::from),

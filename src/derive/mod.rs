@@ -689,30 +689,18 @@ fn build(
         add(&mut t, &mut ids, r, Role::Clustering(*dir), Rule::Order);
     }
 
-    // MR5: the keys of every node the rows multiply through.
-    let mut grain: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
-    let all_paths: Vec<&Reached> = ids.iter().flatten().chain(returns.iter()).collect();
-    let mut grain_paths: Vec<Vec<Edge>> = Vec::new();
-    for r in &all_paths {
-        for (i, e) in r.path.iter().enumerate() {
-            if graph.fanout(*e).many {
-                let prefix = r.path[..=i].to_vec();
-                if !grain_paths.contains(&prefix) {
-                    grain_paths.push(prefix);
-                }
-            }
+    // MR5: what still tells the rows apart, and nothing the key so far
+    // already determines.
+    let key_so_far: Vec<Reached> = ids.iter().flatten().cloned().collect();
+    let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
+    for k in graph.row_key(root, &key_so_far, &present) {
+        let k = normalize(k);
+        if let Some(i) = ids.iter().position(|x| x.as_ref() == Some(&k)) {
+            t.columns[i].role = Role::Clustering(Dir::Asc);
+            t.columns[i].rule = Rule::Key;
+        } else {
+            add(&mut t, &mut ids, &k, Role::Clustering(Dir::Asc), Rule::Key);
         }
-    }
-    for p in &grain_paths {
-        for k in graph.key_at(root, p) {
-            let k = normalize(k);
-            if !grain.contains(&k) {
-                grain.push(k);
-            }
-        }
-    }
-    for k in &grain {
-        add(&mut t, &mut ids, k, Role::Clustering(Dir::Asc), Rule::Key);
     }
     for r in &returns {
         add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
@@ -1266,5 +1254,7 @@ pub fn range_clause(col: &str, op: RangeOp) -> String {
     }
 }
 
+#[cfg(test)]
+mod identity_tests;
 #[cfg(test)]
 mod tests;

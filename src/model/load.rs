@@ -363,6 +363,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
                 Some(_) => {}
             }
         }
+        check_identifiers(&mut c, &graph, &path, i);
         if let Some(owner) = &e.owner {
             match graph.rel_index(owner).map(|i| graph.rel(i)) {
                 None => c.add(
@@ -688,6 +689,38 @@ fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udt
                 c.add(
                     format!("{}.column", ap()),
                     "a column name must be non-empty text",
+                );
+            }
+        }
+    }
+}
+
+/// `unique` identifiers name attributes reachable from the entity; `encodes`
+/// names another attribute of the same entity.
+fn check_identifiers(c: &mut Checker, graph: &Graph, path: &str, e: usize) {
+    let ent = graph.entity(e);
+    for (j, ident) in ent.unique.iter().enumerate() {
+        if ident.is_empty() {
+            c.add(
+                format!("{path}.unique[{j}]"),
+                "an identifier needs at least one attribute",
+            );
+        }
+        for (k, a) in ident.iter().enumerate() {
+            if let Err(m) = graph.resolve(super::resolve::NodeId::Entity(e), a) {
+                c.add(format!("{path}.unique[{j}][{k}]"), m);
+            }
+        }
+    }
+    for (j, a) in ent.attributes.iter().enumerate() {
+        if let Some(target) = &a.encodes {
+            if target == &a.name || !ent.attributes.iter().any(|x| &x.name == target) {
+                c.add(
+                    format!("{path}.attributes[{j}].encodes"),
+                    format!(
+                        "\"{target}\" is not another attribute of entity {}",
+                        ent.name
+                    ),
                 );
             }
         }

@@ -145,6 +145,9 @@ pub struct Graph<'p> {
     first_parent: Vec<Option<usize>>,
     /// Each entity's full key relative to itself (weak keys resolved).
     keys: Vec<Vec<Reached>>,
+    /// Each entity's other unique identifiers, relative to itself; those
+    /// naming a missing attribute are left out (loading reports them).
+    uniques: Vec<Vec<Vec<Reached>>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -205,6 +208,7 @@ impl<'p> Graph<'p> {
             shorts,
             first_parent,
             keys: vec![],
+            uniques: vec![],
         };
         g.keys = (0..project.entities.len())
             .map(|e| {
@@ -213,7 +217,30 @@ impl<'p> Graph<'p> {
                 out
             })
             .collect();
+        g.uniques = project
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(e, ent)| {
+                ent.unique
+                    .iter()
+                    .filter_map(|ident| {
+                        let resolved: Result<Vec<Reached>, String> = ident
+                            .iter()
+                            .map(|a| g.resolve(NodeId::Entity(e), a))
+                            .collect();
+                        resolved.ok().filter(|r| !r.is_empty())
+                    })
+                    .collect()
+            })
+            .collect();
         g
+    }
+
+    /// The unique identifiers an entity declares besides its key, relative
+    /// to itself.
+    pub fn uniques(&self, e: usize) -> &[Vec<Reached>] {
+        self.uniques.get(e).map_or(&[], Vec::as_slice)
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {

@@ -81,6 +81,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             plural: None,
             owner: None,
             key: vec![format!("e{i}_id")],
+            unique: vec![],
             attributes,
             count: Some((100 + rng.below(1_000_000)) as f64),
             retention_days: None,

@@ -290,6 +290,7 @@ pub fn new_entity(name: &str) -> Entity {
         plural: None,
         owner: None,
         key: vec![key.clone()],
+        unique: vec![],
         attributes: vec![Attribute::new(
             &key,
             CqlType::Native(crate::model::Native::Uuid),

@@ -1,0 +1,157 @@
+//! MR5 with minimal keys and natural identifiers: the issue's examples, as
+//! the project files a designer would write.
+
+use super::*;
+use crate::model::load;
+
+/// Customer 1:n Order (not weak), Order 1:n LineItem (weak), Item 1:1
+/// ProcessingJob 1:n JobEvent (weak), a User with a unique email, and a
+/// Reservation keyed by a surrogate id with a unique confirmation number.
+const MODEL: &str = r#"Project(format: 1, name: "m", keyspace: Keyspace(name: "m", replication: Simple(1)),
+  entities: [
+    Entity(name: "Customer", key: ["customer_id"], attributes: [
+        Attribute(name: "customer_id", type: "uuid"), Attribute(name: "name", type: "text")]),
+    Entity(name: "Order", key: ["order_id"], attributes: [
+        Attribute(name: "order_id", type: "uuid"), Attribute(name: "placed_at", type: "timestamp")]),
+    Entity(name: "LineItem", owner: Some("has_lines"), key: ["line_no"], attributes: [
+        Attribute(name: "line_no", type: "int"), Attribute(name: "product_name", type: "text"),
+        Attribute(name: "qty", type: "int")]),
+    Entity(name: "Item", key: ["item_id"], attributes: [
+        Attribute(name: "item_id", type: "uuid"), Attribute(name: "title", type: "text")]),
+    Entity(name: "ProcessingJob", short: Some("job"), key: ["job_id"], attributes: [
+        Attribute(name: "job_id", type: "uuid"), Attribute(name: "state", type: "text")]),
+    Entity(name: "JobEvent", owner: Some("logs"), key: ["etag"], attributes: [
+        Attribute(name: "etag", type: "timeuuid"), Attribute(name: "status_date", type: "timestamp"),
+        Attribute(name: "status", type: "text")]),
+    Entity(name: "User", key: ["user_id"], unique: [["email"]], attributes: [
+        Attribute(name: "user_id", type: "uuid"), Attribute(name: "email", type: "text"),
+        Attribute(name: "password_hash", type: "blob")]),
+    Entity(name: "Hotel", key: ["hotel_id"], attributes: [Attribute(name: "hotel_id", type: "text")]),
+    Entity(name: "Room", key: ["room_id"], unique: [["Hotel.hotel_id", "room_number"]], attributes: [
+        Attribute(name: "room_id", type: "uuid"), Attribute(name: "room_number", type: "smallint")]),
+    Entity(name: "Reservation", key: ["reservation_id"],
+        unique: [["confirm_number"], ["Room.room_id", "start_date"]], attributes: [
+        Attribute(name: "reservation_id", type: "uuid"), Attribute(name: "confirm_number", type: "text"),
+        Attribute(name: "start_date", type: "date"), Attribute(name: "guest_name", type: "text")]),
+  ],
+  relationships: [
+    Relationship(name: "places", from: "Customer", to: "Order", cardinality: OneToMany),
+    Relationship(name: "has_lines", from: "Order", to: "LineItem", cardinality: OneToMany),
+    Relationship(name: "processed_by", from: "Item", to: "ProcessingJob", cardinality: OneToOne),
+    Relationship(name: "logs", from: "ProcessingJob", to: "JobEvent", cardinality: OneToMany),
+    Relationship(name: "has_rooms", from: "Hotel", to: "Room", cardinality: OneToMany),
+    Relationship(name: "reserves", from: "Room", to: "Reservation", cardinality: OneToMany),
+  ],
+  queries: [QUERIES],
+)"#;
+
+fn one(query: &str) -> Table {
+    let text = MODEL.replace("QUERIES", query);
+    let p = match load::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    };
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(m.tables.len(), 1);
+    m.tables.into_iter().next().expect("one table")
+}
+
+/// The primary key as `K a`, `C↑ b`, ...
+fn key(t: &Table) -> Vec<String> {
+    t.columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .map(|c| format!("{} {}", c.role.marker(), c.name))
+        .collect()
+}
+
+#[test]
+fn a_to_one_step_to_a_parent_adds_nothing() {
+    let t = one(
+        r#"Query(id: "Q1", text: "line items of an order by product", rows: "LineItem",
+            equality: ["order_id"], order: [Order(attr: "product_name")],
+            returns: ["qty", "Customer.name"])"#,
+    );
+    assert_eq!(key(&t), ["K order_id", "C↑ product_name", "C↑ line_no"]);
+}
+
+#[test]
+fn a_one_to_one_partner_identifies_the_rows() {
+    let t = one(
+        r#"Query(id: "Q1", text: "the job of an item", rows: "ProcessingJob",
+            equality: ["Item.item_id"], returns: ["state"])"#,
+    );
+    assert_eq!(key(&t), ["K item_id"]);
+}
+
+#[test]
+fn an_owner_fixed_by_a_one_to_one_partner_is_not_repeated() {
+    let t = one(
+        r#"Query(id: "Q1", text: "the job's events of an item, latest first", rows: "JobEvent",
+            equality: ["Item.item_id"], order: [Order(attr: "status_date", dir: Desc)],
+            returns: ["status"])"#,
+    );
+    assert_eq!(key(&t), ["K item_id", "C↓ status_date", "C↑ etag"]);
+}
+
+#[test]
+fn a_lookup_by_a_unique_identifier_is_a_one_row_partition() {
+    let t = one(
+        r#"Query(id: "Q1", text: "log in", rows: "User", equality: ["email"],
+            returns: ["user_id", "password_hash"])"#,
+    );
+    assert_eq!(key(&t), ["K email"]);
+    let t = one(
+        r#"Query(id: "Q1", text: "reservation by confirmation", rows: "Reservation",
+            equality: ["confirm_number"], returns: ["reservation_id", "start_date"])"#,
+    );
+    assert_eq!(key(&t), ["K confirm_number"]);
+}
+
+#[test]
+fn the_smallest_identifier_the_table_holds_makes_rows_unique() {
+    // The confirmation number is returned: it tells reservations apart
+    // without the surrogate id.
+    let t = one(
+        r#"Query(id: "Q1", text: "reservations of a guest name", rows: "Reservation",
+            equality: ["guest_name"], returns: ["confirm_number", "start_date"])"#,
+    );
+    assert_eq!(key(&t), ["K guest_name", "C↑ confirm_number"]);
+    // Not returned: the declared key it is.
+    let t = one(
+        r#"Query(id: "Q1", text: "reservations of a guest name", rows: "Reservation",
+            equality: ["guest_name"], returns: ["start_date"])"#,
+    );
+    assert_eq!(key(&t), ["K guest_name", "C↑ reservation_id"]);
+}
+
+#[test]
+fn a_composite_identifier_through_a_parent_needs_no_surrogate() {
+    // A room is (hotel, room number); a reservation is (room, start date):
+    // the docs' reservations_by_hotel_date.
+    let t = one(
+        r#"Query(id: "Q1", text: "reservations by hotel and date", rows: "Reservation",
+            equality: ["Hotel.hotel_id", "start_date"], order: [Order(attr: "Room.room_number")],
+            returns: ["confirm_number", "guest_name"])"#,
+    );
+    assert_eq!(key(&t), ["K hotel_id", "K start_date", "C↑ room_number"]);
+}
+
+#[test]
+fn the_review_agrees_that_derived_keys_identify_their_rows() {
+    let text = MODEL.replace(
+        "QUERIES",
+        r#"Query(id: "Q1", text: "t", rows: "JobEvent", equality: ["Item.item_id"],
+            order: [Order(attr: "status_date", dir: Desc)], returns: ["status"]),
+           Query(id: "Q2", text: "t", rows: "Reservation", equality: ["guest_name"],
+            returns: ["confirm_number"])"#,
+    );
+    let p = load::from_str(&text).expect("valid");
+    let a = crate::analysis::analyze(&p);
+    assert!(
+        !a.diagnostics.iter().any(|d| d.rule == "rows-overwrite"),
+        "{:?}",
+        a.diagnostics
+    );
+}
