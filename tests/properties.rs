@@ -380,6 +380,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             short: None,
             plural: None,
             owner: weak.then(|| format!("r{i}")),
+            owners: vec![],
             key: vec![key],
             unique: vec![],
             attributes,

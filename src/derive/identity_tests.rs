@@ -155,3 +155,130 @@ fn the_review_agrees_that_derived_keys_identify_their_rows() {
         a.diagnostics
     );
 }
+
+#[test]
+fn ordering_by_a_time_a_timeuuid_encodes_clusters_by_the_timeuuid_alone() {
+    let text = MODEL.replace(
+        r#"Attribute(name: "etag", type: "timeuuid"),"#,
+        r#"Attribute(name: "etag", type: "timeuuid", encodes: Some("status_date")),"#,
+    );
+    let text = text.replace(
+        "QUERIES",
+        r#"Query(id: "Q1", text: "events of a job, latest first", rows: "JobEvent",
+            equality: ["job_id"], order: [Order(attr: "status_date", dir: Desc)],
+            limit: Some(10), returns: ["status"])"#,
+    );
+    let p = load::from_str(&text).expect("valid");
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let t = &m.tables[0];
+    assert_eq!(key(t), ["K job_id", "C↓ etag"]);
+    assert!(
+        t.column("status_date").is_none(),
+        "not returned, not stored"
+    );
+    assert!(
+        m.plans[0].select.ends_with("ORDER BY etag DESC LIMIT 10;"),
+        "{}",
+        m.plans[0].select
+    );
+}
+
+#[test]
+fn encodes_must_name_another_attribute() {
+    let text = MODEL.replace(
+        r#"Attribute(name: "etag", type: "timeuuid"),"#,
+        r#"Attribute(name: "etag", type: "timeuuid", encodes: Some("created")),"#,
+    );
+    let text = text.replace("QUERIES", "");
+    let err = load::from_str(&text).expect_err("invalid");
+    assert!(err.to_string().contains("encodes"), "{err}");
+}
+
+#[test]
+fn unique_identifiers_must_resolve() {
+    let text = MODEL.replace(r#"unique: [["email"]]"#, r#"unique: [["mail"]]"#);
+    let text = text.replace("QUERIES", "");
+    let err = load::from_str(&text).expect_err("invalid");
+    assert!(err.to_string().contains("unique[0][0]"), "{err}");
+}
+
+#[test]
+fn a_lookup_by_a_unique_identifier_names_it() {
+    let text = MODEL.replace(
+        "QUERIES",
+        r#"Query(id: "Q1", text: "log in", rows: "User", equality: ["email"], returns: ["user_id"]),
+           Query(id: "Q2", text: "a user", rows: "User", equality: ["user_id"], returns: ["email"])"#,
+    );
+    let p = load::from_str(&text).expect("valid");
+    let m = derive(&p);
+    assert_eq!(names(&m), ["users_by_email", "users"]);
+}
+
+fn names(m: &LogicalModel) -> Vec<&str> {
+    m.tables.iter().map(|t| t.name.as_str()).collect()
+}
+
+/// Enrollment identified by student and course; Grade by enrollment and
+/// assignment.
+const SCHOOL: &str = r#"Project(format: 1, name: "s", keyspace: Keyspace(name: "s", replication: Simple(1)),
+  entities: [
+    Entity(name: "Student", key: ["student_id"], attributes: [
+        Attribute(name: "student_id", type: "uuid"), Attribute(name: "name", type: "text")]),
+    Entity(name: "Course", key: ["course_id"], attributes: [Attribute(name: "course_id", type: "text")]),
+    Entity(name: "Assignment", key: ["assignment_id"], attributes: [
+        Attribute(name: "assignment_id", type: "int")]),
+    Entity(name: "Enrollment", owner: Some("enrolls"), owners: ["takes"], key: [], attributes: [
+        Attribute(name: "enrolled_on", type: "date")]),
+    Entity(name: "Grade", owner: Some("graded"), owners: ["for_assignment"], key: [], attributes: [
+        Attribute(name: "score", type: "int")]),
+  ],
+  relationships: [
+    Relationship(name: "enrolls", from: "Student", to: "Enrollment", cardinality: OneToMany),
+    Relationship(name: "takes", from: "Course", to: "Enrollment", cardinality: OneToMany),
+    Relationship(name: "graded", from: "Enrollment", to: "Grade", cardinality: OneToMany),
+    Relationship(name: "for_assignment", from: "Assignment", to: "Grade", cardinality: OneToMany),
+  ],
+  queries: [QUERIES],
+)"#;
+
+fn school(query: &str) -> Table {
+    let p = match load::from_str(&SCHOOL.replace("QUERIES", query)) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    };
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    m.tables.into_iter().next().expect("one table")
+}
+
+#[test]
+fn a_weak_entity_with_several_owners_inherits_every_owners_key() {
+    let t = school(
+        r#"Query(id: "Q1", text: "students of a course", rows: "Enrollment",
+            equality: ["course_id"], returns: ["enrolled_on", "Student.name"])"#,
+    );
+    assert_eq!(key(&t), ["K course_id", "C↑ student_id"]);
+    let t = school(
+        r#"Query(id: "Q1", text: "a student's grades in a course", rows: "Grade",
+            equality: ["student_id", "course_id"], returns: ["score"])"#,
+    );
+    assert_eq!(key(&t), ["K student_id", "K course_id", "C↑ assignment_id"]);
+}
+
+#[test]
+fn ownership_cycles_through_any_owner_are_refused() {
+    let text = SCHOOL
+        .replace(
+            r#"Entity(name: "Student", key: ["student_id"],"#,
+            r#"Entity(name: "Student", owner: Some("back"), key: ["student_id"],"#,
+        )
+        .replace("  queries: [QUERIES],", "  queries: [],")
+        .replace(
+            r#"    Relationship(name: "enrolls","#,
+            r#"    Relationship(name: "back", from: "Grade", to: "Student", cardinality: OneToMany),
+    Relationship(name: "enrolls","#,
+        );
+    let err = load::from_str(&text).expect_err("a cycle");
+    assert!(err.to_string().contains("cycle"), "{err}");
+}

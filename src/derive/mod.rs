@@ -600,6 +600,22 @@ fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
     }
 }
 
+/// The attribute that carries `r`'s value (a timeuuid that `encodes` a
+/// creation time), else `r`: ordering by the time clusters by the timeuuid
+/// alone.
+fn encoded_by(graph: &Graph, r: Reached) -> Reached {
+    let node = r.attr.node();
+    let name = &graph.attr(r.attr).name;
+    let carrier = graph
+        .attributes(node)
+        .iter()
+        .position(|a| a.encodes.as_ref() == Some(name));
+    match carrier.and_then(|i| graph.attr_id(node, &graph.attributes(node)[i].name)) {
+        Some(attr) => Reached { attr, path: r.path },
+        None => r,
+    }
+}
+
 /// Builds the table of one query from the mapping rules and its decision.
 fn build(
     graph: &Graph,
@@ -632,7 +648,8 @@ fn build(
         .iter()
         .enumerate()
         .filter_map(|(j, o)| {
-            resolve(format!("{qpath}.order[{j}].attr"), &o.attr).map(|r| (r, o.dir))
+            resolve(format!("{qpath}.order[{j}].attr"), &o.attr)
+                .map(|r| (encoded_by(graph, r), o.dir))
         })
         .collect();
     let returns: Vec<Reached> = q

@@ -364,19 +364,22 @@ pub fn validate(project: &Project) -> Vec<Problem> {
             }
         }
         check_identifiers(&mut c, &graph, &path, i);
-        if let Some(owner) = &e.owner {
+        let owners = e.owner.iter().map(|o| (format!("{path}.owner"), o)).chain(
+            e.owners
+                .iter()
+                .enumerate()
+                .map(|(j, o)| (format!("{path}.owners[{j}]"), o)),
+        );
+        for (opath, owner) in owners {
             match graph.rel_index(owner).map(|i| graph.rel(i)) {
-                None => c.add(
-                    format!("{path}.owner"),
-                    format!("no relationship \"{owner}\""),
-                ),
+                None => c.add(opath, format!("no relationship \"{owner}\"")),
                 Some(r) => {
                     if r.to != e.name
                         || r.cardinality != super::Cardinality::OneToMany
                         || r.from == e.name
                     {
                         c.add(
-                            format!("{path}.owner"),
+                            opath,
                             format!(
                                 "the owner relationship must be 1:n from the owner to {} (it is {} {} {})",
                                 e.name,
@@ -761,18 +764,24 @@ fn check_type_cycles(project: &Project, c: &mut Checker) {
 }
 
 fn check_owner_cycles(project: &Project, graph: &Graph, c: &mut Checker) {
-    for (i, _) in project.entities.iter().enumerate() {
-        let mut at = i;
-        let mut steps = 0;
-        while let Some((_, owner)) = graph.owner_of(at) {
-            at = owner;
-            steps += 1;
-            if at == i || steps > project.entities.len() {
+    // Depth-first along every identifying relationship: an entity that
+    // reaches itself is its own owner.
+    for i in 0..project.entities.len() {
+        let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
+        let mut seen = HashSet::default();
+        while let Some((at, steps)) = stack.pop() {
+            let owners = graph.owners_of(at);
+            if owners.iter().any(|&(_, o)| o == i) || steps > project.entities.len() {
                 c.add(
                     format!("entities[{i}].owner"),
                     "weak entity ownership forms a cycle",
                 );
                 break;
+            }
+            for (_, o) in owners {
+                if seen.insert(o) {
+                    stack.push((o, steps + 1));
+                }
             }
         }
     }

@@ -126,6 +126,11 @@ pub struct Entity {
     /// it. Its full key is the owner's full key followed by `key`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// Further identifying relationships of an association entity (a grade
+    /// identified by student, course and assignment): its full key holds
+    /// every owner's key, `owner`'s first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owners: Vec<String>,
     /// Attribute names forming the key (the partial key of a weak entity).
     pub key: Vec<String>,
     /// Other identifiers besides the key (natural or alternate keys), each a

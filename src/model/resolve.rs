@@ -390,7 +390,7 @@ impl<'p> Graph<'p> {
     ) {
         let ent = self.entity(e);
         if depth < 16 {
-            if let Some((r, owner)) = self.owner_of(e) {
+            for (r, owner) in self.owners_of(e) {
                 prefix.push(Edge::Enter(r, End::To));
                 prefix.push(Edge::Leave(r, End::From));
                 self.entity_key_into(owner, prefix, out, depth + 1);
@@ -413,6 +413,21 @@ impl<'p> Graph<'p> {
         let r = self.rel_index(self.entity(e).owner.as_deref()?)?;
         let owner = self.end_entity(r, End::From)?;
         (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
+    }
+
+    /// Every identifying relationship and owner of a weak entity, `owner`
+    /// first, then `owners` in order.
+    pub fn owners_of(&self, e: usize) -> Vec<(usize, usize)> {
+        let ent = self.entity(e);
+        ent.owner
+            .iter()
+            .chain(&ent.owners)
+            .filter_map(|name| {
+                let r = self.rel_index(name)?;
+                let owner = self.end_entity(r, End::From)?;
+                (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
+            })
+            .collect()
     }
 
     /// The key of any node, relative to itself. A relationship instance is

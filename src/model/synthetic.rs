@@ -80,6 +80,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             short: None,
             plural: None,
             owner: None,
+            owners: vec![],
             key: vec![format!("e{i}_id")],
             unique: vec![],
             attributes,
