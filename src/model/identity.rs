@@ -77,6 +77,20 @@ impl<'p> Graph<'p> {
         out
     }
 
+    /// Whether `key` fixes the value of `r`: it is a key column, or an
+    /// attribute of a node the key identifies.
+    pub fn determined(&self, root: NodeId, key: &[Reached], r: &Reached) -> bool {
+        let mut id = Identity {
+            graph: self,
+            root,
+            known: key.to_vec(),
+            present: &[],
+            memo: HashMap::default(),
+            open: Vec::new(),
+        };
+        id.known.contains(r) || id.identified(&r.path, 0)
+    }
+
     /// MR5: what to append to `key` so that it identifies the rows of a
     /// table rooted at `root` holding the attributes `present` (key columns
     /// included). Empty when `key` already identifies them. Each node is
@@ -90,6 +104,7 @@ impl<'p> Graph<'p> {
             known: key.to_vec(),
             present,
             memo: HashMap::default(),
+            open: Vec::new(),
         };
         let mut needs: Vec<Vec<Edge>> = vec![vec![]];
         needs.extend(
@@ -111,6 +126,8 @@ struct Identity<'g, 'p> {
     present: &'g [Reached],
     /// Whether the node at a path is identified by `known`.
     memo: HashMap<Vec<Edge>, bool>,
+    /// Nodes whose question is being decided, innermost last.
+    open: Vec<Vec<Edge>>,
 }
 
 impl Identity<'_, '_> {
@@ -131,10 +148,18 @@ impl Identity<'_, '_> {
         if let Some(&v) = self.memo.get(at) {
             return v;
         }
-        // A cycle back to this node proves nothing.
-        self.memo.insert(at.to_vec(), false);
+        // A cycle back to a node being decided proves nothing; a "no"
+        // reached under such a cut may be a "yes" from elsewhere, so only
+        // answers decided outside any open question are kept.
+        if self.open.iter().any(|o| o.as_slice() == at) {
+            return false;
+        }
+        self.open.push(at.to_vec());
         let v = self.identified_now(at, depth);
-        self.memo.insert(at.to_vec(), v);
+        self.open.pop();
+        if v || self.open.is_empty() {
+            self.memo.insert(at.to_vec(), v);
+        }
         v
     }
 
