@@ -282,3 +282,65 @@ fn ownership_cycles_through_any_owner_are_refused() {
     let err = load::from_str(&text).expect_err("a cycle");
     assert!(err.to_string().contains("cycle"), "{err}");
 }
+
+const NAMES: &str = r#"Project(format: 1, name: "n", keyspace: Keyspace(name: "n", replication: Simple(1)),
+  entities: [
+    Entity(name: "Post", key: ["post_id"], attributes: [Attribute(name: "post_id", type: "uuid")]),
+    Entity(name: "Tag", key: ["tag"], attributes: [Attribute(name: "tag", type: "text")]),
+    Entity(name: "ProcessingJob", key: ["job_id"], attributes: [Attribute(name: "job_id", type: "uuid")]),
+    Entity(name: "Address", key: ["address_id"], attributes: [
+        Attribute(name: "address_id", type: "uuid"), Attribute(name: "city", type: "text")]),
+  ],
+  relationships: [
+    Relationship(name: "tagged", from: "Post", to: "Tag", cardinality: ManyToMany),
+    Relationship(name: "processed_by", from: "Post", to: "ProcessingJob", cardinality: OneToOne),
+    Relationship(name: "home_address", from: "Address", to: "Post", cardinality: OneToMany),
+    Relationship(name: "work_address", from: "Address", to: "Post", cardinality: OneToMany),
+  ],
+  queries: [QUERIES],
+)"#;
+
+fn named(query: &str) -> Table {
+    let p = match load::from_str(&NAMES.replace("QUERIES", query)) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    };
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    m.tables.into_iter().next().expect("one table")
+}
+
+fn columns(t: &Table) -> Vec<&str> {
+    t.columns.iter().map(|c| c.name.as_str()).collect()
+}
+
+#[test]
+fn foreign_columns_do_not_double_words() {
+    let t = named(
+        r#"Query(id: "Q1", text: "posts with a tag", rows: "Post", equality: ["Tag.tag"],
+            returns: ["ProcessingJob.job_id"])"#,
+    );
+    assert_eq!(columns(&t), ["tag", "post_id", "job_id"]);
+    assert_eq!(t.name, "posts_by_tag");
+}
+
+#[test]
+fn a_search_through_a_one_to_one_link_is_named_after_the_entity() {
+    let t = named(
+        r#"Query(id: "Q1", text: "the job of a post", rows: "ProcessingJob",
+            equality: ["Post.post_id"], returns: ["job_id"])"#,
+    );
+    assert_eq!(t.name, "processing_jobs_by_post");
+}
+
+#[test]
+fn an_entity_reached_twice_names_the_second_by_its_role() {
+    let t = named(
+        r#"Query(id: "Q1", text: "a post's addresses", rows: "Post", equality: ["post_id"],
+            returns: ["Address.city via home_address", "Address.city via work_address"])"#,
+    );
+    assert_eq!(
+        columns(&t),
+        ["post_id", "address_city", "work_address_city"]
+    );
+}

@@ -372,8 +372,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
-                        let name =
-                            unique_column_name(&d.table, column_name(graph, d.root, &reached));
+                        let name = attr_column_name(graph, d.root, &reached, &d.table);
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -567,6 +566,32 @@ fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> String {
     graph.column_base(r.attr, own)
 }
 
+/// The column name of an attribute in `table`: its base name, else named
+/// by the role of the relationship it is reached through
+/// (`work_address_city` beside `address_city`), else numbered.
+fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> String {
+    let base = column_name(graph, root, r);
+    if table.column(&base).is_none() {
+        return base;
+    }
+    let role = r.path.iter().rev().find_map(|e| match e {
+        Edge::Enter(x, _) => Some(crate::naming::snake_case(&graph.rel(*x).name)),
+        Edge::Leave(..) => None,
+    });
+    if let Some(role) = role {
+        let attr = &graph.attr(r.attr).name;
+        let named = if attr.starts_with(&format!("{role}_")) {
+            attr.clone()
+        } else {
+            format!("{role}_{attr}")
+        };
+        if table.column(&named).is_none() {
+            return named;
+        }
+    }
+    unique_column_name(table, base)
+}
+
 fn unique_column_name(table: &Table, base: String) -> String {
     if table.column(&base).is_none() {
         return base;
@@ -677,7 +702,7 @@ fn build(
             if ids.iter().any(|x| x.as_ref() == Some(r)) {
                 return false;
             }
-            let name = unique_column_name(t, column_name(graph, root, r));
+            let name = attr_column_name(graph, root, r, t);
             t.columns.push(Column {
                 name,
                 ty: graph.attr(r.attr).ty.clone(),

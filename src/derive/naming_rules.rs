@@ -44,7 +44,15 @@ pub fn table_name(
                 if !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
                     continue;
                 }
-                if best.is_none_or(|(n, _)| key.len() > n) {
+                // On a tie an entity beats the relationship before it: the
+                // entity behind a 1:1 link (`_by_item`), not the link.
+                let entity_after_link = |b: usize| {
+                    matches!(graph.walk(root, &r.path[..b]), Some(NodeId::Rel(_)))
+                        && matches!(graph.walk(root, &r.path[..k]), Some(NodeId::Entity(_)))
+                };
+                if best
+                    .is_none_or(|(n, b)| key.len() > n || (key.len() == n && entity_after_link(b)))
+                {
                     best = Some((key.len(), k));
                 }
             }

@@ -746,10 +746,14 @@ impl<'p> Graph<'p> {
             return attr.name.clone();
         }
         let short = self.short_str(a.node());
-        let prefixed = attr
-            .name
-            .strip_prefix(short)
-            .is_some_and(|rest| rest.starts_with('_'));
+        // No doubled words: `tag` of Tag, `job_id` of ProcessingJob.
+        let head = short.rsplit('_').next().unwrap_or(short);
+        let starts_with = |word: &str| {
+            attr.name
+                .strip_prefix(word)
+                .is_some_and(|rest| rest.starts_with('_'))
+        };
+        let prefixed = attr.name == short || starts_with(short) || starts_with(head);
         if prefixed || short.is_empty() {
             attr.name.clone()
         } else {
