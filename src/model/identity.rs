@@ -98,6 +98,17 @@ impl<'p> Graph<'p> {
     /// holds, else by its key (an owner's part by the owner's own best
     /// identifier); nothing determined by the key so far is appended.
     pub fn row_key(&self, root: NodeId, key: &[Reached], present: &[Reached]) -> Vec<Reached> {
+        let prefixes =
+            self.multiplying_prefixes(key.iter().chain(present).map(|r| r.path.as_slice()));
+        // Most tables hold the declared key of everything they multiply
+        // through: nothing to decide then.
+        let holds = |at: &[Edge]| {
+            let k = self.key_at(root, at);
+            !k.is_empty() && k.iter().all(|x| key.contains(x))
+        };
+        if holds(&[]) && prefixes.iter().all(|p| holds(p)) {
+            return vec![];
+        }
         let mut id = Identity {
             graph: self,
             root,
@@ -107,9 +118,7 @@ impl<'p> Graph<'p> {
             open: Vec::new(),
         };
         let mut needs: Vec<Vec<Edge>> = vec![vec![]];
-        needs.extend(
-            self.multiplying_prefixes(key.iter().chain(present).map(|r| r.path.as_slice())),
-        );
+        needs.extend(prefixes);
         let mut out = Vec::new();
         for at in &needs {
             id.ensure(at, &mut out, 0);
