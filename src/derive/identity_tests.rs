@@ -344,3 +344,40 @@ fn an_entity_reached_twice_names_the_second_by_its_role() {
         ["post_id", "address_city", "work_address_city"]
     );
 }
+
+#[test]
+fn a_time_bucket_replaces_the_constant_bucket() {
+    let text = MODEL.replace(
+        "QUERIES",
+        r#"Query(id: "Q1", text: "latest orders", rows: "Order",
+            order: [Order(attr: "placed_at", dir: Desc)], returns: ["order_id"])"#,
+    );
+    let mut p = load::from_str(&text).expect("valid");
+    let m = derive(&p);
+    assert_eq!(
+        key(&m.tables[0]),
+        ["K bucket", "C↓ placed_at", "C↑ order_id"]
+    );
+    p.decision_mut("Q1")
+        .partition_extra
+        .push(crate::model::ExtraColumn {
+            column: "day".into(),
+            kind: ExtraKind::Bucket {
+                source: "placed_at".into(),
+                period: Period::Day,
+            },
+        });
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(key(&m.tables[0]), ["K day", "C↓ placed_at", "C↑ order_id"]);
+    assert!(
+        !m.plans[0].select.contains("bucket"),
+        "{}",
+        m.plans[0].select
+    );
+    assert!(
+        m.plans[0].select.contains("day = ?"),
+        "{}",
+        m.plans[0].select
+    );
+}

@@ -941,6 +941,18 @@ fn apply_decision(
                 Source::Shard { count: *count },
             ),
         };
+        // A time bucket bounds the partition the constant one stood in for:
+        // it replaces it rather than joining it.
+        if matches!(x.kind, ExtraKind::Bucket { .. }) {
+            if let Some(i) = t
+                .columns
+                .iter()
+                .position(|c| c.rule == Rule::WholeTable && c.source == Source::Constant)
+            {
+                t.columns.remove(i);
+                ids.remove(i);
+            }
+        }
         // After the last partition column, before clustering.
         let at = t
             .columns
