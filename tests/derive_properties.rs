@@ -197,7 +197,7 @@ proptest! {
             let missing = graph.row_key(root, &key, &all);
             prop_assert!(missing.is_empty(), "{}: {:?}", t.name, missing);
             // No appended column is determined by the key columns before it.
-            for (i, c) in t.columns.iter().enumerate().filter(|(_, c)| c.rule == Rule::Key && c.role.is_key()) {
+            for (i, c) in t.columns.iter().enumerate().filter(|(_, c)| matches!(c.rule, Rule::Key | Rule::Identifier) && c.role.is_key()) {
                 let Some(r) = reached(c) else { continue };
                 let before: Vec<Reached> = t.columns[..i]
                     .iter()

@@ -118,12 +118,14 @@ fn the_smallest_identifier_the_table_holds_makes_rows_unique() {
             equality: ["guest_name"], returns: ["confirm_number", "start_date"])"#,
     );
     assert_eq!(key(&t), ["K guest_name", "C↑ confirm_number"]);
+    assert_eq!(t.columns[1].rule, Rule::Identifier);
     // Not returned: the declared key it is.
     let t = one(
         r#"Query(id: "Q1", text: "reservations of a guest name", rows: "Reservation",
             equality: ["guest_name"], returns: ["start_date"])"#,
     );
     assert_eq!(key(&t), ["K guest_name", "C↑ reservation_id"]);
+    assert_eq!(t.columns[1].rule, Rule::Key);
 }
 
 #[test]

@@ -24,6 +24,9 @@ pub enum Rule {
     Order,
     /// MR5: a key attribute of the rows appended so every row is unique.
     Key,
+    /// MR5: a declared unique identifier the table holds, appended instead
+    /// of the (surrogate) key.
+    Identifier,
     /// A returned attribute, stored as a regular (or static) column.
     Returned,
     /// A designer's time bucket in the partition key.
@@ -47,6 +50,7 @@ impl Rule {
             Rule::Range => "MR3 range search → clustering",
             Rule::Order => "MR4 ordering → clustering",
             Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
+            Rule::Identifier => "MR5 unique identifier of the rows → clustering (uniqueness)",
             Rule::Returned => "returned attribute",
             Rule::Bucket => "decision: time bucket",
             Rule::Shard => "decision: shard",
@@ -735,13 +739,24 @@ fn build(
     // already determines.
     let key_so_far: Vec<Reached> = ids.iter().flatten().cloned().collect();
     let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
-    for k in graph.row_key(root, &key_so_far, &present) {
+    let appended = graph.row_key(root, &key_so_far, &present);
+    let declared = if appended.is_empty() {
+        vec![]
+    } else {
+        graph.grain(root, present.iter().map(|r| r.path.as_slice()))
+    };
+    for k in appended {
         let k = normalize(k);
+        let rule = if declared.contains(&k) {
+            Rule::Key
+        } else {
+            Rule::Identifier
+        };
         if let Some(i) = ids.iter().position(|x| x.as_ref() == Some(&k)) {
             t.columns[i].role = Role::Clustering(Dir::Asc);
-            t.columns[i].rule = Rule::Key;
+            t.columns[i].rule = rule;
         } else {
-            add(&mut t, &mut ids, &k, Role::Clustering(Dir::Asc), Rule::Key);
+            add(&mut t, &mut ids, &k, Role::Clustering(Dir::Asc), rule);
         }
     }
     for r in &returns {
@@ -768,7 +783,7 @@ fn build(
             // A lookup of everything: each row its own partition.
             let mut first = true;
             for (c, id) in t.columns.iter_mut().zip(&ids) {
-                if c.rule == Rule::Key && id.is_some() {
+                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
                     c.role = if first {
                         Role::Partition
                     } else {
