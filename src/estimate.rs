@@ -551,19 +551,10 @@ impl<'g, 'p> Estimator<'g, 'p> {
 
         // Rows: the rows' instances times every to-many step the table's
         // columns multiply through.
-        let mut prefixes: Vec<Vec<Edge>> = Vec::new();
-        for c in &t.columns {
-            if let Source::Attr { reached, .. } = &c.source {
-                for (i, e) in reached.path.iter().enumerate() {
-                    if g.fanout(*e).many {
-                        let p = reached.path[..=i].to_vec();
-                        if !prefixes.contains(&p) {
-                            prefixes.push(p);
-                        }
-                    }
-                }
-            }
-        }
+        let prefixes = g.multiplying_prefixes(t.columns.iter().filter_map(|c| match &c.source {
+            Source::Attr { reached, .. } => Some(reached.path.as_slice()),
+            _ => None,
+        }));
         let partition_ids: HashSet<Reached> = t
             .columns
             .iter()

@@ -265,3 +265,67 @@ fn logs_bucket_holds_a_day_of_messages() {
     let nr = analysis.estimates[i].rows_per_partition;
     assert!((nr - 10_000.0).abs() < 1.0, "Nr {nr}");
 }
+
+/// The primary key of a table in CQL's notation: `((a, b), c, d)`.
+fn primary_key(model: &LogicalModel, table: &str) -> String {
+    let t = model
+        .table(table)
+        .unwrap_or_else(|| panic!("no table {table}; have {:?}", names(model)));
+    let part: Vec<&str> = t.partition_key().map(|c| c.name.as_str()).collect();
+    let clus: Vec<&str> = t.clustering().map(|c| c.name.as_str()).collect();
+    let mut out = format!("(({})", part.join(", "));
+    for c in clus {
+        out.push_str(", ");
+        out.push_str(c);
+    }
+    out.push(')');
+    out
+}
+
+/// The same hotel model written with surrogate ids (`room_id`,
+/// `reservation_id`) and the natural identifiers declared as `unique`:
+/// MR5 picks the natural identifiers, and every key is the docs' one.
+#[test]
+fn hotel_with_surrogate_ids_and_unique_identifiers_gets_the_docs_keys() {
+    let project = load(&samples_dir().join("hotel-surrogate.cqlm.ron"));
+    let model = cqlmodel::derive::derive(&project);
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    let expected = [
+        ("hotels_by_poi", "((poi_name), hotel_id)"),
+        ("hotels", "((hotel_id))"),
+        ("pois_by_hotel", "((hotel_id), poi_name)"),
+        (
+            "available_rooms_by_hotel_date",
+            "((hotel_id), date, room_number)",
+        ),
+        (
+            "amenities_by_room",
+            "((hotel_id, room_number), amenity_name)",
+        ),
+        ("reservations_by_confirmation", "((confirm_number))"),
+        (
+            "reservations_by_hotel_date",
+            "((hotel_id, start_date), room_number)",
+        ),
+        // The docs stop at hotel_id, where two stays of one name at one
+        // hotel overwrite each other; the smallest identifier the table
+        // holds is the confirmation number, not the surrogate id.
+        (
+            "reservations_by_guest",
+            "((guest_last_name), hotel_id, confirm_number)",
+        ),
+        ("guests", "((guest_id))"),
+    ];
+    assert_eq!(names(&model), expected.map(|(t, _)| t));
+    for (table, key) in expected {
+        assert_eq!(primary_key(&model, table), key, "{table}");
+    }
+    // No surrogate id reaches any table.
+    for t in &model.tables {
+        assert!(
+            t.column("room_id").is_none() && t.column("reservation_id").is_none(),
+            "{}",
+            t.name
+        );
+    }
+}

@@ -26,6 +26,9 @@ pub enum Rule {
     Order,
     /// MR5: a key attribute of the rows appended so every row is unique.
     Key,
+    /// MR5: a declared unique identifier the table holds, appended instead
+    /// of the (surrogate) key.
+    Identifier,
     /// A returned attribute, stored as a regular (or static) column.
     Returned,
     /// A designer's time bucket in the partition key.
@@ -49,6 +52,7 @@ impl Rule {
             Rule::Range => "MR3 range search → clustering",
             Rule::Order => "MR4 ordering → clustering",
             Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
+            Rule::Identifier => "MR5 unique identifier of the rows → clustering (uniqueness)",
             Rule::Returned => "returned attribute",
             Rule::Bucket => "decision: time bucket",
             Rule::Shard => "decision: shard",
@@ -357,8 +361,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
-                        let name =
-                            unique_column_name(&d.table, column_name(graph, d.root, &reached));
+                        let name = attr_column_name(graph, d.root, &reached, &d.table);
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -552,6 +555,32 @@ fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> String {
     graph.column_base(r.attr, own)
 }
 
+/// The column name of an attribute in `table`: its base name, else named
+/// by the role of the relationship it is reached through
+/// (`work_address_city` beside `address_city`), else numbered.
+fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> String {
+    let base = column_name(graph, root, r);
+    if table.column(&base).is_none() {
+        return base;
+    }
+    let role = r.path.iter().rev().find_map(|e| match e {
+        Edge::Enter(x, _) => Some(crate::naming::snake_case(&graph.rel(*x).name)),
+        Edge::Leave(..) => None,
+    });
+    if let Some(role) = role {
+        let attr = &graph.attr(r.attr).name;
+        let named = if attr.starts_with(&format!("{role}_")) {
+            attr.clone()
+        } else {
+            format!("{role}_{attr}")
+        };
+        if table.column(&named).is_none() {
+            return named;
+        }
+    }
+    unique_column_name(table, base)
+}
+
 fn unique_column_name(table: &Table, base: String) -> String {
     if table.column(&base).is_none() {
         return base;
@@ -582,6 +611,22 @@ fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
         reached: r.clone(),
         attribute,
         flow,
+    }
+}
+
+/// The attribute that carries `r`'s value (a timeuuid that `encodes` a
+/// creation time), else `r`: ordering by the time clusters by the timeuuid
+/// alone.
+fn encoded_by(graph: &Graph, r: Reached) -> Reached {
+    let node = r.attr.node();
+    let name = &graph.attr(r.attr).name;
+    let carrier = graph
+        .attributes(node)
+        .iter()
+        .position(|a| a.encodes.as_ref() == Some(name));
+    match carrier.and_then(|i| graph.attr_id(node, &graph.attributes(node)[i].name)) {
+        Some(attr) => Reached { attr, path: r.path },
+        None => r,
     }
 }
 
@@ -617,7 +662,8 @@ fn build(
         .iter()
         .enumerate()
         .filter_map(|(j, o)| {
-            resolve(format!("{qpath}.order[{j}].attr"), &o.attr).map(|r| (r, o.dir))
+            resolve(format!("{qpath}.order[{j}].attr"), &o.attr)
+                .map(|r| (encoded_by(graph, r), o.dir))
         })
         .collect();
     let returns: Vec<Reached> = q
@@ -645,7 +691,7 @@ fn build(
             if ids.iter().any(|x| x.as_ref() == Some(r)) {
                 return false;
             }
-            let name = unique_column_name(t, column_name(graph, root, r));
+            let name = attr_column_name(graph, root, r, t);
             t.columns.push(Column {
                 name,
                 ty: graph.attr(r.attr).ty.clone(),
@@ -674,30 +720,29 @@ fn build(
         add(&mut t, &mut ids, r, Role::Clustering(*dir), Rule::Order);
     }
 
-    // MR5: the keys of every node the rows multiply through.
-    let mut grain: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
-    let all_paths: Vec<&Reached> = ids.iter().flatten().chain(returns.iter()).collect();
-    let mut grain_paths: Vec<Vec<Edge>> = Vec::new();
-    for r in &all_paths {
-        for (i, e) in r.path.iter().enumerate() {
-            if graph.fanout(*e).many {
-                let prefix = r.path[..=i].to_vec();
-                if !grain_paths.contains(&prefix) {
-                    grain_paths.push(prefix);
-                }
-            }
+    // MR5: what still tells the rows apart, and nothing the key so far
+    // already determines.
+    let key_so_far: Vec<Reached> = ids.iter().flatten().cloned().collect();
+    let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
+    let appended = graph.row_key(root, &key_so_far, &present);
+    let declared = if appended.is_empty() {
+        vec![]
+    } else {
+        graph.grain(root, present.iter().map(|r| r.path.as_slice()))
+    };
+    for k in appended {
+        let k = normalize(k);
+        let rule = if declared.contains(&k) {
+            Rule::Key
+        } else {
+            Rule::Identifier
+        };
+        if let Some(i) = ids.iter().position(|x| x.as_ref() == Some(&k)) {
+            t.columns[i].role = Role::Clustering(Dir::Asc);
+            t.columns[i].rule = rule;
+        } else {
+            add(&mut t, &mut ids, &k, Role::Clustering(Dir::Asc), rule);
         }
-    }
-    for p in &grain_paths {
-        for k in graph.key_at(root, p) {
-            let k = normalize(k);
-            if !grain.contains(&k) {
-                grain.push(k);
-            }
-        }
-    }
-    for k in &grain {
-        add(&mut t, &mut ids, k, Role::Clustering(Dir::Asc), Rule::Key);
     }
     for r in &returns {
         add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
@@ -723,7 +768,7 @@ fn build(
             // A lookup of everything: each row its own partition.
             let mut first = true;
             for (c, id) in t.columns.iter_mut().zip(&ids) {
-                if c.rule == Rule::Key && id.is_some() {
+                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
                     c.role = if first {
                         Role::Partition
                     } else {
@@ -896,6 +941,18 @@ fn apply_decision(
                 Source::Shard { count: *count },
             ),
         };
+        // A time bucket bounds the partition the constant one stood in for:
+        // it replaces it rather than joining it.
+        if matches!(x.kind, ExtraKind::Bucket { .. }) {
+            if let Some(i) = t
+                .columns
+                .iter()
+                .position(|c| c.rule == Rule::WholeTable && c.source == Source::Constant)
+            {
+                t.columns.remove(i);
+                ids.remove(i);
+            }
+        }
         // After the last partition column, before clustering.
         let at = t
             .columns
@@ -1181,5 +1238,7 @@ pub fn range_clause(col: &str, op: RangeOp) -> String {
     }
 }
 
+#[cfg(test)]
+mod identity_tests;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! Table names: `<rows, plural>_by_<search>`, where each search attribute is
-//! named by the entity whose key it completes, or by itself when it is a
+//! named by the entity whose key (or unique identifier) it completes, or by itself when it is a
 //! plain attribute of the rows; a lookup by the rows' own key is the bare
 //! plural (`hotels`).
 
@@ -35,16 +35,26 @@ pub fn table_name(
         // The node with the largest key that this attribute helps complete.
         let mut best: Option<(usize, usize)> = None;
         for k in 0..=r.path.len() {
-            let key: Vec<Reached> = graph
-                .key_at(root, &r.path[..k])
-                .into_iter()
-                .map(normalize)
-                .collect();
-            if key.is_empty() || !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
-                continue;
-            }
-            if best.is_none_or(|(n, _)| key.len() > n) {
-                best = Some((key.len(), k));
+            // A lookup by the rows' own unique identifier still names it
+            // (`users_by_email`): only the rows' key gives the bare plural.
+            let idents = graph.identifiers_at(root, &r.path[..k]);
+            let take = if k == 0 { 1 } else { idents.len() };
+            for key in idents.into_iter().take(take) {
+                let key: Vec<Reached> = key.into_iter().map(normalize).collect();
+                if !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
+                    continue;
+                }
+                // On a tie an entity beats the relationship before it: the
+                // entity behind a 1:1 link (`_by_item`), not the link.
+                let entity_after_link = |b: usize| {
+                    matches!(graph.walk(root, &r.path[..b]), Some(NodeId::Rel(_)))
+                        && matches!(graph.walk(root, &r.path[..k]), Some(NodeId::Entity(_)))
+                };
+                if best
+                    .is_none_or(|(n, b)| key.len() > n || (key.len() == n && entity_after_link(b)))
+                {
+                    best = Some((key.len(), k));
+                }
             }
         }
         let token = match best {

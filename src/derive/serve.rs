@@ -378,7 +378,7 @@ pub fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved,
         order: q
             .order
             .iter()
-            .map(|o| r(&o.attr))
+            .map(|o| r(&o.attr).map(|x| super::encoded_by(graph, x)))
             .collect::<Result<_, _>>()?,
         returns: q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
     })

@@ -2,10 +2,19 @@
 //! them unique, do key values change over a record's life?
 
 use super::{attribute_label, column_subject, Ctx, Diagnostic, Refinement, Subject};
-use crate::derive::{normalize, Role, Source, Table};
+use crate::derive::{Role, Source, Table};
 use crate::estimate::Estimator;
 use crate::model::resolve::{Edge, Graph, Reached};
 use crate::model::Native;
+
+/// The attributes a table's columns reach, for [`Graph::grain`] and
+/// [`Graph::row_key`].
+fn reached(t: &Table) -> impl Iterator<Item = (&crate::derive::Column, &Reached)> {
+    t.columns.iter().filter_map(|c| match &c.source {
+        Source::Attr { reached, .. } => Some((c, reached)),
+        _ => None,
+    })
+}
 
 /// The attributes identifying a table's rows (the rows' key, plus the key
 /// of every node the columns multiply through), as MR5 requires.
@@ -13,23 +22,7 @@ fn grain(graph: &Graph, t: &Table) -> Vec<Reached> {
     let Some(root) = graph.node(&t.rows) else {
         return vec![];
     };
-    let mut grain: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
-    for c in &t.columns {
-        let Source::Attr { reached, .. } = &c.source else {
-            continue;
-        };
-        for (i, e) in reached.path.iter().enumerate() {
-            if graph.fanout(*e).many {
-                for k in graph.key_at(root, &reached.path[..=i]) {
-                    let k = normalize(k);
-                    if !grain.contains(&k) {
-                        grain.push(k);
-                    }
-                }
-            }
-        }
-    }
-    grain
+    graph.grain(root, reached(t).map(|(_, r)| r.path.as_slice()))
 }
 
 /// A key column that alone tells rows apart: an own timeuuid attribute of
@@ -63,26 +56,23 @@ pub fn missing_key(graph: &Graph, est: &Estimator, t: &Table) -> Vec<String> {
     if surrogate_in_key(graph, est, t) {
         return vec![];
     }
-    missing_from(graph, t, &grain(graph, t))
+    missing_from(graph, t)
 }
 
-/// The members of `grain` that no key column of `t` holds.
-fn missing_from(graph: &Graph, t: &Table, grain: &[Reached]) -> Vec<String> {
+/// What MR5 would still append to the key of `t` so no row overwrites
+/// another: empty when the key identifies the rows.
+fn missing_from(graph: &Graph, t: &Table) -> Vec<String> {
     let Some(root) = graph.node(&t.rows) else {
         return vec![];
     };
-    let keyed: Vec<&Reached> = t
-        .columns
-        .iter()
-        .filter(|c| c.role.is_key())
-        .filter_map(|c| match &c.source {
-            Source::Attr { reached, .. } => Some(reached),
-            _ => None,
-        })
+    let keyed: Vec<Reached> = reached(t)
+        .filter(|(c, _)| c.role.is_key())
+        .map(|(_, r)| r.clone())
         .collect();
-    grain
+    let present: Vec<Reached> = reached(t).map(|(_, r)| r.clone()).collect();
+    graph
+        .row_key(root, &keyed, &present)
         .iter()
-        .filter(|k| !keyed.contains(k))
         .map(|k| graph.ref_text(root, k))
         .collect()
 }
@@ -113,7 +103,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let missing = if surrogate {
             vec![]
         } else {
-            missing_from(ctx.graph, t, &grain)
+            missing_from(ctx.graph, t)
         };
         if !missing.is_empty() {
             let by = t

@@ -415,19 +415,23 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
                 Some(_) => {}
             }
         }
-        if let Some(owner) = &e.owner {
+        check_identifiers(&mut c, &graph, &path, i);
+        let owners = e.owner.iter().map(|o| (format!("{path}.owner"), o)).chain(
+            e.owners
+                .iter()
+                .enumerate()
+                .map(|(j, o)| (format!("{path}.owners[{j}]"), o)),
+        );
+        for (opath, owner) in owners {
             match graph.rel_index(owner).map(|i| graph.rel(i)) {
-                None => c.add(
-                    format!("{path}.owner"),
-                    format!("no relationship \"{owner}\""),
-                ),
+                None => c.add(opath, format!("no relationship \"{owner}\"")),
                 Some(r) => {
                     if r.to != e.name
                         || r.cardinality != super::Cardinality::OneToMany
                         || r.from == e.name
                     {
                         c.add(
-                            format!("{path}.owner"),
+                            opath,
                             format!(
                                 "the owner relationship must be 1:n from the owner to {} (it is {} {} {})",
                                 e.name,
@@ -781,6 +785,9 @@ fn check_names(project: &Project, c: &mut Checker) {
             if let Some(col) = &a.column {
                 c.ident(|| format!("{}.attributes[{j}].column", path()), col, N);
             }
+            if let Some(enc) = &a.encodes {
+                c.ident(|| format!("{}.attributes[{j}].encodes", path()), enc, N);
+            }
         }
     };
     for (i, e) in project.entities.iter().enumerate() {
@@ -796,6 +803,14 @@ fn check_names(project: &Project, c: &mut Checker) {
         }
         for (k, key) in e.key.iter().enumerate() {
             c.ident(|| format!("{}.key[{k}]", p()), key, N);
+        }
+        for (k, o) in e.owners.iter().enumerate() {
+            c.ident(|| format!("{}.owners[{k}]", p()), o, N);
+        }
+        for (j, ident) in e.unique.iter().enumerate() {
+            for (k, a) in ident.iter().enumerate() {
+                c.ident(|| format!("{}.unique[{j}][{k}]", p()), a, 4 * N);
+            }
         }
         attrs(c, &p, &e.attributes);
     }
@@ -891,6 +906,38 @@ fn check_names(project: &Project, c: &mut Checker) {
     }
 }
 
+/// `unique` identifiers name attributes reachable from the entity; `encodes`
+/// names another attribute of the same entity.
+fn check_identifiers(c: &mut Checker, graph: &Graph, path: &str, e: usize) {
+    let ent = graph.entity(e);
+    for (j, ident) in ent.unique.iter().enumerate() {
+        if ident.is_empty() {
+            c.add(
+                format!("{path}.unique[{j}]"),
+                "an identifier needs at least one attribute",
+            );
+        }
+        for (k, a) in ident.iter().enumerate() {
+            if let Err(m) = graph.resolve(super::resolve::NodeId::Entity(e), a) {
+                c.add(format!("{path}.unique[{j}][{k}]"), m);
+            }
+        }
+    }
+    for (j, a) in ent.attributes.iter().enumerate() {
+        if let Some(target) = &a.encodes {
+            if target == &a.name || !ent.attributes.iter().any(|x| &x.name == target) {
+                c.add(
+                    format!("{path}.attributes[{j}].encodes"),
+                    format!(
+                        "\"{target}\" is not another attribute of entity {}",
+                        ent.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
 fn check_type_cycles(project: &Project, c: &mut Checker) {
     let deps: HashMap<&str, Vec<String>> = project
         .types
@@ -925,18 +972,24 @@ fn check_type_cycles(project: &Project, c: &mut Checker) {
 }
 
 fn check_owner_cycles(project: &Project, graph: &Graph, c: &mut Checker) {
-    for (i, _) in project.entities.iter().enumerate() {
-        let mut at = i;
-        let mut steps = 0;
-        while let Some((_, owner)) = graph.owner_of(at) {
-            at = owner;
-            steps += 1;
-            if at == i || steps > project.entities.len() {
+    // Depth-first along every identifying relationship: an entity that
+    // reaches itself is its own owner.
+    for i in 0..project.entities.len() {
+        let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
+        let mut seen = HashSet::default();
+        while let Some((at, steps)) = stack.pop() {
+            let owners = graph.owners_of(at);
+            if owners.iter().any(|&(_, o)| o == i) || steps > project.entities.len() {
                 c.add(
                     format!("entities[{i}].owner"),
                     "weak entity ownership forms a cycle",
                 );
                 break;
+            }
+            for (_, o) in owners {
+                if seen.insert(o) {
+                    stack.push((o, steps + 1));
+                }
             }
         }
     }

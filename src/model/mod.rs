@@ -2,6 +2,7 @@
 //! decisions, exactly as stored in a `.cqlm.ron` file. Inputs (entities,
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
+pub mod identity;
 pub mod load;
 pub mod locate;
 pub mod preserve;
@@ -128,8 +129,19 @@ pub struct Entity {
     /// it. Its full key is the owner's full key followed by `key`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// Further identifying relationships of an association entity (a grade
+    /// identified by student, course and assignment): its full key holds
+    /// every owner's key, `owner`'s first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owners: Vec<String>,
     /// Attribute names forming the key (the partial key of a weak entity).
     pub key: Vec<String>,
+    /// Other identifiers besides the key (natural or alternate keys), each a
+    /// list of attribute references from this entity (`"confirm_number"`,
+    /// `"Hotel.hotel_id"`, an owner's key by its column name). MR5 prefers
+    /// the smallest one a table already holds over a surrogate key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unique: Vec<Vec<String>>,
     pub attributes: Vec<Attribute>,
     /// How many instances exist (for estimates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -163,6 +175,11 @@ pub struct Attribute {
     /// Column name override for this attribute in every table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<String>,
+    /// Another attribute of the same item whose value this one carries (a
+    /// timeuuid encodes its creation time): ordering by that attribute
+    /// clusters by this one instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encodes: Option<String>,
 }
 
 impl Attribute {
@@ -175,6 +192,7 @@ impl Attribute {
             elements: None,
             mutable: false,
             column: None,
+            encodes: None,
         }
     }
 }

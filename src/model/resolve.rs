@@ -145,6 +145,9 @@ pub struct Graph<'p> {
     first_parent: Vec<Option<usize>>,
     /// Each entity's full key relative to itself (weak keys resolved).
     keys: Vec<Vec<Reached>>,
+    /// Each entity's other unique identifiers, relative to itself; those
+    /// naming a missing attribute are left out (loading reports them).
+    uniques: Vec<Vec<Vec<Reached>>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -205,6 +208,7 @@ impl<'p> Graph<'p> {
             shorts,
             first_parent,
             keys: vec![],
+            uniques: vec![],
         };
         g.keys = (0..project.entities.len())
             .map(|e| {
@@ -213,7 +217,30 @@ impl<'p> Graph<'p> {
                 out
             })
             .collect();
+        g.uniques = project
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(e, ent)| {
+                ent.unique
+                    .iter()
+                    .filter_map(|ident| {
+                        let resolved: Result<Vec<Reached>, String> = ident
+                            .iter()
+                            .map(|a| g.resolve(NodeId::Entity(e), a))
+                            .collect();
+                        resolved.ok().filter(|r| !r.is_empty())
+                    })
+                    .collect()
+            })
+            .collect();
         g
+    }
+
+    /// The unique identifiers an entity declares besides its key, relative
+    /// to itself.
+    pub fn uniques(&self, e: usize) -> &[Vec<Reached>] {
+        self.uniques.get(e).map_or(&[], Vec::as_slice)
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
@@ -363,7 +390,7 @@ impl<'p> Graph<'p> {
     ) {
         let ent = self.entity(e);
         if depth < 16 {
-            if let Some((r, owner)) = self.owner_of(e) {
+            for (r, owner) in self.owners_of(e) {
                 prefix.push(Edge::Enter(r, End::To));
                 prefix.push(Edge::Leave(r, End::From));
                 self.entity_key_into(owner, prefix, out, depth + 1);
@@ -386,6 +413,21 @@ impl<'p> Graph<'p> {
         let r = self.rel_index(self.entity(e).owner.as_deref()?)?;
         let owner = self.end_entity(r, End::From)?;
         (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
+    }
+
+    /// Every identifying relationship and owner of a weak entity, `owner`
+    /// first, then `owners` in order.
+    pub fn owners_of(&self, e: usize) -> Vec<(usize, usize)> {
+        let ent = self.entity(e);
+        ent.owner
+            .iter()
+            .chain(&ent.owners)
+            .filter_map(|name| {
+                let r = self.rel_index(name)?;
+                let owner = self.end_entity(r, End::From)?;
+                (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
+            })
+            .collect()
     }
 
     /// The key of any node, relative to itself. A relationship instance is
@@ -704,10 +746,14 @@ impl<'p> Graph<'p> {
             return attr.name.clone();
         }
         let short = self.short_str(a.node());
-        let prefixed = attr
-            .name
-            .strip_prefix(short)
-            .is_some_and(|rest| rest.starts_with('_'));
+        // No doubled words: `tag` of Tag, `job_id` of ProcessingJob.
+        let head = short.rsplit('_').next().unwrap_or(short);
+        let starts_with = |word: &str| {
+            attr.name
+                .strip_prefix(word)
+                .is_some_and(|rest| rest.starts_with('_'))
+        };
+        let prefixed = attr.name == short || starts_with(short) || starts_with(head);
         if prefixed || short.is_empty() {
             attr.name.clone()
         } else {

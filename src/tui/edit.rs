@@ -145,6 +145,9 @@ pub fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), 
         if e.owner.as_deref() == Some(old.as_str()) {
             e.owner = Some(new.to_string());
         }
+        for o in e.owners.iter_mut().filter(|o| **o == old) {
+            *o = new.to_string();
+        }
     }
     for q in p.queries.iter_mut().filter(|q| q.rows == old) {
         q.rows = new.to_string();
@@ -289,7 +292,9 @@ pub fn new_entity(name: &str) -> Entity {
         short: None,
         plural: None,
         owner: None,
+        owners: vec![],
         key: vec![key.clone()],
+        unique: vec![],
         attributes: vec![Attribute::new(
             &key,
             CqlType::Native(crate::model::Native::Uuid),
