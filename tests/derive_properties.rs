@@ -71,6 +71,7 @@ impl Gen {
                 to_per_from: None,
                 from_per_to: None,
                 attributes: vec![],
+                written_by_job: false,
             });
             // Some children are weak: identified by their parent.
             if cardinality == Cardinality::OneToMany && rng.chance(40) {
@@ -90,6 +91,7 @@ impl Gen {
                     to_per_from: None,
                     from_per_to: None,
                     attributes: vec![],
+                    written_by_job: false,
                 });
             }
             p.entities.push(Entity {

@@ -146,7 +146,9 @@ fn empty_entity(name: &str) -> Entity {
         short: None,
         plural: None,
         owner: None,
+        owners: vec![],
         key: vec![],
+        unique: vec![],
         attributes: vec![],
         count: None,
         retention_days: None,
@@ -204,6 +206,7 @@ fn add_owned(p: &mut Project, t: &TableDef) {
         to_per_from: None,
         from_per_to: None,
         attributes: vec![],
+        written_by_job: false,
     });
     let equality = t
         .partition
@@ -321,6 +324,8 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                     short: None,
                     plural: None,
                     owner: None,
+                    owners: vec![],
+                    unique: vec![],
                     key: t
                         .partition
                         .iter()
