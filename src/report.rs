@@ -146,13 +146,7 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             }
         }
     }
-    let unserved: Vec<&str> = a
-        .model
-        .plans
-        .iter()
-        .filter(|p| p.table.is_none())
-        .map(|p| p.query.as_str())
-        .collect();
+    let unserved = a.model.unserved_queries();
     if !unserved.is_empty() {
         let _ = writeln!(
             s,

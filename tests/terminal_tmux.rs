@@ -316,3 +316,39 @@ fn a_hostile_file_cannot_write_the_clipboard() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// The terminal emulator dies (the tmux server is killed): the pty hangs
+/// up and reads return end-of-file. The workbench must end within moments
+/// with its edits in the recovery copy, not spin on the dead terminal.
+#[test]
+fn a_terminal_that_goes_away_ends_the_workbench() {
+    if !tmux_available() {
+        return;
+    }
+    let t = Tmux::start("hangup", None, &[]);
+    edit(&t);
+    let pid = t.pid();
+    t.run(&["kill-server"]);
+    let alive = || Path::new("/proc").join(&pid).exists() && !is_zombie(&pid);
+    let start = Instant::now();
+    while alive() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if alive() {
+        let _ = Command::new("kill").args(["-9", &pid]).status();
+        panic!("cqlmodel still runs 10 s after its terminal went away");
+    }
+    let copies = t.recovery_copies();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    let rec = std::fs::read_to_string(&copies[0]).expect("recovery copy");
+    let saved = std::fs::read_to_string(t.dir.path().join("project.cqlm.ron")).expect("file");
+    assert_ne!(rec, saved, "the recovery copy holds the edit");
+}
+
+fn is_zombie(pid: &str) -> bool {
+    std::fs::read_to_string(Path::new("/proc").join(pid).join("stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
+}

@@ -228,6 +228,15 @@ impl LogicalModel {
             .and_then(|p| p.table)
             .map(|i| &self.tables[i])
     }
+
+    /// Ids of the queries no table serves, in the project's order.
+    pub fn unserved_queries(&self) -> Vec<&str> {
+        self.plans
+            .iter()
+            .filter(|p| p.table.is_none())
+            .map(|p| p.query.as_str())
+            .collect()
+    }
 }
 
 /// A table under construction, with column identities kept for matching.

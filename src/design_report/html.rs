@@ -483,12 +483,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         }
         s.push_str("</article>\n");
     }
-    let unserved: Vec<&str> = model
-        .plans
-        .iter()
-        .filter(|p| p.table.is_none())
-        .map(|p| p.query.as_str())
-        .collect();
+    let unserved = model.unserved_queries();
     if !unserved.is_empty() {
         let _ = writeln!(
             s,

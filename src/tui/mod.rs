@@ -238,18 +238,29 @@ pub fn run(launch: Launch) -> i32 {
         if let Some(e) = interrupted() {
             return Err(e);
         }
+        // A terminal that hung up without a SIGHUP reaching us (its
+        // emulator killed) makes poll return at once forever: end instead
+        // of spinning.
+        if terminal::gone() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the terminal went away",
+            ));
+        }
         if ready? {
             crossterm::event::read().map(Some)
         } else {
             Ok(None)
         }
     });
+    // A loop ended by a signal or a failing terminal keeps unsaved edits
+    // first (a chosen quit has already settled them).
+    if result.is_err() && app.dirty {
+        write_recovery(&mut app);
+    }
     if let Some(sig) = terminal::signal_received() {
-        // The edits since the last recovery copy are kept before anything
-        // else; the terminal is restored after, as on any exit.
-        if app.dirty {
-            write_recovery(&mut app);
-        }
+        // The recovery copy is written above; the terminal is restored
+        // after it, as on any exit.
         drop(guard);
         let kept = match app.dirs.recovery_file(app.path.as_deref()) {
             Some(rec) if app.dirty => format!(

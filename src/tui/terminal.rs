@@ -54,6 +54,14 @@ pub fn signal_received() -> Option<i32> {
     }
 }
 
+/// Whether the terminal hung up: a hung-up tty answers every ioctl with
+/// EIO, so standard output stops being a terminal. (crossterm's `size`
+/// falls back to `tput` and would still answer.)
+pub fn gone() -> bool {
+    use std::io::IsTerminal;
+    !stdout().is_terminal()
+}
+
 /// The conventional name of a signal, for the farewell message.
 pub fn signal_name(sig: i32) -> &'static str {
     match sig {
@@ -70,10 +78,19 @@ pub fn signal_name(sig: i32) -> &'static str {
 /// anything: a second restore (the guard after the panic hook) would move
 /// the cursor back over the panic message.
 pub fn restore() {
-    if ACTIVE.swap(false, Ordering::SeqCst) {
-        write_restore(&mut stdout());
+    if restore_once(&mut stdout()) {
         let _ = disable_raw_mode();
     }
+}
+
+/// Writes the restore sequence if the terminal still needs it; whether it
+/// did.
+fn restore_once(out: &mut impl Write) -> bool {
+    let due = ACTIVE.swap(false, Ordering::SeqCst);
+    if due {
+        write_restore(out);
+    }
+    due
 }
 
 /// The escape sequences that undo [`setup`].
@@ -133,6 +150,19 @@ mod tests {
         for seq in ["\x1b[?1000l", "\x1b[?2004l", "\x1b[?1049l", "\x1b[?25h"] {
             assert!(s.contains(seq), "{seq:?} missing in {s:?}");
         }
+    }
+
+    /// The panic hook restores, then the guard's drop during unwinding
+    /// restores again: only the first may write, or the cursor moves back
+    /// over the panic message.
+    #[test]
+    fn the_terminal_is_restored_once() {
+        ACTIVE.store(true, Ordering::SeqCst);
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        assert!(restore_once(&mut first));
+        assert!(!restore_once(&mut second));
+        assert!(!first.is_empty());
+        assert!(second.is_empty(), "{second:?}");
     }
 
     #[test]
