@@ -616,18 +616,18 @@ impl<'g, 'p> Estimator<'g, 'p> {
             match &c.source {
                 Source::Attr { reached, .. } => {
                     let mut best: Option<(usize, usize)> = None;
+                    // Any identifier counts: a partition keyed by a unique
+                    // `confirm_number` holds one reservation, as one keyed by
+                    // the declared key would.
                     for k in 0..=reached.path.len() {
-                        let key: Vec<Reached> = g
-                            .key_at(root, &reached.path[..k])
-                            .into_iter()
-                            .map(normalize)
-                            .collect();
-                        if !key.is_empty()
-                            && key.contains(reached)
-                            && key.iter().all(|x| partition_ids.contains(x))
-                            && best.is_none_or(|(n, _)| key.len() > n)
-                        {
-                            best = Some((key.len(), k));
+                        for ident in g.identifiers_at(root, &reached.path[..k]) {
+                            let key: Vec<Reached> = ident.into_iter().map(normalize).collect();
+                            if key.contains(reached)
+                                && key.iter().all(|x| partition_ids.contains(x))
+                                && best.is_none_or(|(n, _)| key.len() > n)
+                            {
+                                best = Some((key.len(), k));
+                            }
                         }
                     }
                     match best {

@@ -554,6 +554,107 @@ fn a_decision_naming_a_missing_column_is_a_derivation_error() {
 /// Every rule the review knows fires on some fixture of this file and stays
 /// quiet on another: the rule tests run here again, on this thread, and
 /// report what they saw.
+/// Adds an attribute of `ty` to Message and returns it from Q1.
+fn with_message_attr(name: &str, ty: &str) -> Project {
+    let mut p = base();
+    p.entities[1]
+        .attributes
+        .push(cqlmodel::model::Attribute::new(
+            name,
+            ty.parse().expect("type"),
+        ));
+    p.queries[0].returns.push(name.into());
+    p
+}
+
+#[test]
+fn a_duration_in_the_primary_key_is_an_error() {
+    let mut p = with_message_attr("spent", "duration");
+    let mut q = query("Q2", &["spent"], &["body"]);
+    q.text = "Messages by time spent".into();
+    p.queries.push(q);
+    p.workflow.entry.push("Q2".into());
+    let d = fires(&p, "duration-key");
+    assert_eq!(d.severity, Severity::Error);
+    quiet(&with_message_attr("spent", "duration"), "duration-key");
+}
+
+#[test]
+fn a_set_of_durations_is_an_error() {
+    let d = fires(
+        &with_message_attr("spans", "set<duration>"),
+        "duration-in-set",
+    );
+    assert_eq!(d.severity, Severity::Error);
+    quiet(
+        &with_message_attr("spans", "list<duration>"),
+        "duration-in-set",
+    );
+}
+
+#[test]
+fn a_counter_inside_a_collection_is_an_error() {
+    let d = fires(
+        &with_message_attr("hits", "list<counter>"),
+        "counter-nested",
+    );
+    assert_eq!(d.severity, Severity::Error);
+    quiet(&with_message_attr("hits", "list<int>"), "counter-nested");
+}
+
+#[test]
+fn merging_regular_columns_into_a_counter_table_is_an_error() {
+    let mut p = counter_project();
+    quiet(&p, "counter-merge");
+    let mut q = Query::new("Q3", "Kind of a source", "Source");
+    q.equality = vec!["source_id".into()];
+    q.returns = vec!["kind".into()];
+    p.queries.push(q);
+    p.workflow.entry.push("Q3".into());
+    p.decision_mut("Q3").served_by = Some("Q2".into());
+    let d = fires(&p, "counter-merge");
+    assert_eq!(d.severity, Severity::Error);
+}
+
+#[test]
+fn a_query_with_no_search_is_a_full_scan() {
+    let mut p = base();
+    quiet(&p, "full-scan");
+    let mut q = query("Q2", &[], &["body"]);
+    q.text = "Every message".into();
+    p.queries.push(q);
+    p.workflow.entry.push("Q2".into());
+    fires(&p, "full-scan");
+}
+
+#[test]
+fn a_partition_resting_on_default_numbers_says_what_to_enter() {
+    quiet(&base(), "estimate-on-defaults");
+    let mut p = base();
+    p.entities[0].count = None;
+    p.relationships[0].to_per_from = None;
+    let d = fires(&p, "estimate-on-defaults");
+    assert!(
+        d.message.contains("emits") || d.message.contains("Source"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn a_child_count_that_disagrees_with_its_parents_is_reported() {
+    let mut p = base();
+    p.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 10.0,
+        max: None,
+        per: None,
+    });
+    p.entities[1].count = Some(10_000.0);
+    quiet(&p, "contradicting-counts");
+    p.entities[1].count = Some(2_000_000.0);
+    fires(&p, "contradicting-counts");
+}
+
 #[test]
 fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
     let tests: &[fn()] = &[
@@ -582,6 +683,13 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         hot_partition_promotes_a_searched_clustering_column,
         mutable_clustering_key_of_children_offers_a_collection,
         a_decision_naming_a_missing_column_is_a_derivation_error,
+        a_duration_in_the_primary_key_is_an_error,
+        a_set_of_durations_is_an_error,
+        a_counter_inside_a_collection_is_an_error,
+        merging_regular_columns_into_a_counter_table_is_an_error,
+        a_query_with_no_search_is_a_full_scan,
+        a_partition_resting_on_default_numbers_says_what_to_enter,
+        a_child_count_that_disagrees_with_its_parents_is_reported,
     ];
     SEEN.with(|s| *s.borrow_mut() = Default::default());
     for t in tests {

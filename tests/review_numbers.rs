@@ -432,3 +432,27 @@ fn few_partitions_are_hot_only_at_a_rate_that_matters() {
     let busy = analyze(&project(&by_device("14000000")));
     assert!(busy.diagnostics.iter().any(|d| d.rule == "hot-partition"));
 }
+
+/// A partition keyed by a unique identifier (`confirm_number` beside the
+/// surrogate `reservation_id`) holds one row: no distinct count is needed,
+/// none is assumed, and nothing is reported as too large.
+#[test]
+fn a_lookup_by_a_unique_identifier_is_one_row_per_partition() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-projects/hotel-surrogate.cqlm.ron"
+    ))
+    .expect("the surrogate-id hotel sample");
+    let a = analyze(&project(&text));
+    let e = estimate(&a, "reservations_by_confirmation");
+    assert_eq!(e.rows_per_partition, 1.0);
+    assert_eq!(e.rows_per_partition_max, 1.0);
+    assert!(
+        e.assumptions.iter().all(|n| !n.contains("distinct")),
+        "{:?}",
+        e.assumptions
+    );
+    let rules = rules_on(&a, "reservations_by_confirmation");
+    assert!(!rules.contains(&"partition-too-large"), "{rules:?}");
+    assert!(!rules.contains(&"estimate-on-defaults"), "{rules:?}");
+}
