@@ -3,16 +3,19 @@
 //! workbench view on TestBackend. Nothing may panic, and nothing a file
 //! holds may reach a screen or a report as a terminal control.
 
+mod support;
+
 use cqlmodel::analysis::analyze;
 use cqlmodel::model::{load, Project};
 use cqlmodel::terminal_text::is_unsafe;
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
-use cqlmodel::tui::{handle_event, view};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use cqlmodel::tui::view;
+use crossterm::event::KeyCode;
 use proptest::prelude::*;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use support::key;
 
 const SAMPLES: &[&str] = &[
     include_str!("../sample-projects/hotel.cqlm.ron"),
@@ -65,17 +68,6 @@ fn clean(what: &str, text: &str) -> Result<(), TestCaseError> {
         )));
     }
     Ok(())
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
 }
 
 fn screen(app: &App) -> String {

@@ -5,16 +5,19 @@
 //! would become CQL identifiers are refused at load with their line and
 //! column; free text is shown with placeholders.
 
+mod support;
+
 use cqlmodel::model::{load, Note, Project, Target};
 use cqlmodel::terminal_text::is_unsafe;
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
-use cqlmodel::tui::{handle_event, start, view, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use cqlmodel::tui::{start, view, Launch};
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::Path;
 use std::process::Command;
+use support::key;
 
 /// Clear screen, OSC 52 clipboard write, BEL, CSI as a C1 control, a
 /// right-to-left override, an isolate, a carriage return and NEL.
@@ -234,17 +237,6 @@ fn huge_names_are_refused_not_a_panic() {
 /// The `alternatives` run on a query id the file does not have.
 fn args_unknown(what: &str) -> bool {
     what.starts_with("alternatives") && !what.ends_with("Q1")
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
 }
 
 fn screen_text(app: &App, w: u16, h: u16) -> String {

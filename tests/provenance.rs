@@ -1,14 +1,17 @@
 //! The provenance a designer reads: each column's mapping rule and how its
 //! data got there, in words that name the rule, shown in the workbench.
 
+mod support;
+
 use cqlmodel::derive::{Flow, Rule};
 use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::popup::Popup;
-use cqlmodel::tui::{handle_event, start, view, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use cqlmodel::tui::{start, view, Launch};
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use support::key;
 
 const RULES: [(Rule, &[&str]); 11] = [
     (Rule::Equality, &["MR2", "equality", "partition key"]),
@@ -45,17 +48,6 @@ fn every_flow_label_says_where_the_data_comes_from() {
     ] {
         assert!(flow.label().contains(word), "{flow:?}: {}", flow.label());
     }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
 }
 
 fn screen(app: &App) -> String {

@@ -1,24 +1,16 @@
 //! Snapshot tests of the workbench screens on the hotel sample, drawn by the
 //! real drawing code on ratatui's TestBackend at 120×40 and 80×24.
 
+mod support;
+
 use cqlmodel::model::{load, ExtraKind, Project};
 use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
-use cqlmodel::tui::{handle_event, start, view, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use cqlmodel::tui::{start, view, Launch};
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-
-fn key(app: &mut App, code: KeyCode) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
-}
+use support::key;
 
 fn press(app: &mut App, c: char) {
     key(app, KeyCode::Char(c));

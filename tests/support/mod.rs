@@ -130,3 +130,17 @@ pub fn sample(name: &str) -> cqlmodel::model::Project {
         .join(name);
     cqlmodel::model::load::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// One key press, without modifiers, through the workbench's real event
+/// entry point (the one the terminal loop uses).
+pub fn key(app: &mut cqlmodel::tui::app::App, code: crossterm::event::KeyCode) {
+    use crossterm::event::{Event, KeyEvent, KeyEventKind, KeyModifiers};
+    cqlmodel::tui::handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(
+            code,
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        )),
+    );
+}
