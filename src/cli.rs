@@ -80,6 +80,14 @@ pub enum Command {
     },
     /// List the review rules with their severity and source.
     Rules,
+    /// The workbench's configuration: where `config.ron` is read from and
+    /// whether it loads (exit 1 when it has problems).
+    Config {
+        /// Print a commented default `config.ron` naming every command a key
+        /// can be bound to and every colour role.
+        #[arg(long)]
+        print_default: bool,
+    },
     /// Report errors and review diagnostics; exit 1 when there are errors.
     Check {
         file: PathBuf,
@@ -223,6 +231,7 @@ pub fn main() -> i32 {
             format,
         }) => diff_cmd(old.as_deref(), new.as_deref(), git.as_deref(), format),
         Some(Command::Migrate { old, new, output }) => migrate_cmd(&old, &new, output.as_deref()),
+        Some(Command::Config { print_default }) => config_cmd(print_default),
         Some(Command::Rules) => {
             let mut s = String::new();
             for r in crate::diagnose::RULES {
@@ -237,6 +246,38 @@ pub fn main() -> i32 {
             }
             print(&s)
         }
+    }
+}
+
+fn config_cmd(print_default: bool) -> i32 {
+    use crate::tui::config;
+    if print_default {
+        return print(&config::default_config_text());
+    }
+    let dirs = config::Dirs::from_env();
+    let Some(path) = dirs.config_file() else {
+        return print("no config folder (no home directory): the workbench uses its defaults\n");
+    };
+    let display = path.display().to_string();
+    let shown = crate::naming::for_terminal(&display);
+    if !path.exists() {
+        return print(&format!(
+            "{shown}: not present, the workbench uses its defaults\n(`cqlmodel config --print-default > {shown}` writes one to edit)\n"
+        ));
+    }
+    let (cfg, broken) = dirs.load_config();
+    let mut problems: Vec<String> = broken.into_iter().collect();
+    problems.extend(crate::tui::keymap::Keymap::with_overrides(&cfg.keys).1);
+    problems.extend(crate::tui::theme::Theme::with_overrides(&cfg.colors).1);
+    if problems.is_empty() {
+        print(&format!("{shown}: loads without problems\n"))
+    } else {
+        let mut s = format!("{shown}: {} problem(s)\n", problems.len());
+        for p in problems {
+            s.push_str(&format!("  {}\n", crate::naming::for_terminal(&p)));
+        }
+        let _ = print(&s);
+        1
     }
 }
 

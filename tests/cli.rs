@@ -72,3 +72,48 @@ fn derive_shows_markers_queries_and_estimates() {
     assert!(out.contains("  C↑  date"), "{out}");
     assert!(out.contains("Nr 73,000"), "{out}");
 }
+
+fn run_with_config_dir(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(args)
+        .env("CQLMODEL_CONFIG_DIR", dir)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn config_prints_a_default_that_loads_cleanly_and_reports_a_broken_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (code, out) = run_with_config_dir(dir.path(), &["config"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("not present"), "{out}");
+
+    let (code, default) = run_with_config_dir(dir.path(), &["config", "--print-default"]);
+    assert_eq!(code, 0);
+    assert!(default.contains("\"save\": [\"ctrl-s\""), "{default}");
+    assert!(default.contains("\"focus_border\":"), "{default}");
+    let file = dir.path().join("config.ron");
+    std::fs::write(&file, &default).expect("write config");
+    let (code, out) = run_with_config_dir(dir.path(), &["config"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("loads without problems"), "{out}");
+
+    let edited = default
+        .replace("\"save\":", "\"sav\":")
+        .replace("\"bad\": \"red\"", "\"bad\": \"reddish\"");
+    std::fs::write(&file, edited).expect("write config");
+    let (code, out) = run_with_config_dir(dir.path(), &["config"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("2 problem(s)"), "{out}");
+    assert!(out.contains("no command \"sav\""), "{out}");
+    assert!(out.contains("unknown colour \"reddish\" for bad"), "{out}");
+
+    std::fs::write(&file, "Config(keys: 3)").expect("write config");
+    let (code, out) = run_with_config_dir(dir.path(), &["config"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("using defaults"), "{out}");
+}

@@ -1,11 +1,39 @@
 //! The README's example project must stay a valid project: newcomers copy it.
 
+/// The first RON block after a heading.
+fn ron_block_after(heading: &str) -> &'static str {
+    let readme = include_str!("../README.md");
+    let from = readme.find(heading).expect("the heading");
+    let start = from + readme[from..].find("```ron\n").expect("a ron block") + "```ron\n".len();
+    let end = start + readme[start..].find("```").expect("closed block");
+    &readme[start..end]
+}
+
+#[test]
+fn readme_config_example_loads_without_problems_and_names_every_colour_role() {
+    let text = ron_block_after("### Configuration");
+    let config: cqlmodel::tui::config::Config = match ron::from_str(text) {
+        Ok(c) => c,
+        Err(e) => panic!("README config example: {e}"),
+    };
+    let (_, key_errors) = cqlmodel::tui::keymap::Keymap::with_overrides(&config.keys);
+    let (_, colour_errors) = cqlmodel::tui::theme::Theme::with_overrides(&config.colors);
+    assert!(key_errors.is_empty(), "{key_errors:?}");
+    assert!(colour_errors.is_empty(), "{colour_errors:?}");
+    let readme = include_str!("../README.md");
+    let from = readme.find("### Configuration").expect("the section");
+    let section = &readme[from..from + readme[from..].find("\n## ").expect("next section")];
+    for (role, _) in cqlmodel::tui::theme::ROLES {
+        assert!(
+            section.contains(&format!("`{role}`")),
+            "README misses colour role {role}"
+        );
+    }
+}
+
 #[test]
 fn readme_example_loads_derives_and_checks_clean() {
-    let readme = include_str!("../README.md");
-    let start = readme.find("```ron\n").expect("a ron block") + "```ron\n".len();
-    let end = start + readme[start..].find("```").expect("closed block");
-    let project = match cqlmodel::model::load::from_str(&readme[start..end]) {
+    let project = match cqlmodel::model::load::from_str(ron_block_after("## Project file format")) {
         Ok(p) => p,
         Err(e) => panic!("README example: {e}"),
     };

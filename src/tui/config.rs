@@ -113,6 +113,65 @@ impl Dirs {
     }
 }
 
+/// A complete, commented `config.ron` holding the defaults: every command a
+/// key can be bound to (with where it applies and what it does) and every
+/// colour role. Written from the binding table and the theme's role list,
+/// so it cannot fall behind them; loading it changes nothing.
+pub fn default_config_text() -> String {
+    use std::fmt::Write;
+    let keymap = super::keymap::Keymap::default();
+    let theme = super::theme::Theme::default();
+    let mut s = String::new();
+    s.push_str(
+        "// cqlmodel workbench configuration (RON). Every field is optional:
+// delete what you do not change. Save as config.ron in the config folder
+// (`cqlmodel config` prints where it is read from).
+Config(
+    // Command name: [keys]. A command's keys are replaced in every pane it
+    // applies to. Keys: a character (`a`, `K`, `?`), `enter`, `esc`, `tab`,
+    // `shift-tab`, `up`, `down`, `left`, `right`, `pageup`, `pagedown`,
+    // `home`, `end`, `space`, `backspace`, `delete`, `f1`..`f12`, each
+    // optionally prefixed with `ctrl-` and/or `alt-`.
+    keys: {
+",
+    );
+    for (command, scopes, keys, help) in keymap.commands() {
+        let scopes: Vec<&str> = scopes.iter().map(|sc| sc.title()).collect();
+        let keys: Vec<String> = keys
+            .iter()
+            .map(|k| format!("{:?}", k.config_name()))
+            .collect();
+        let _ = writeln!(s, "        // {help} ({})", scopes.join(", "));
+        let _ = writeln!(s, "        {:?}: [{}],", command.name(), keys.join(", "));
+    }
+    s.push_str(
+        "    },
+    // Colour role: colour. Colours: a name (`black`, `red`, `green`,
+    // `yellow`, `blue`, `magenta`, `cyan`, `gray`, `darkgray`, `lightred`,
+    // `lightgreen`, `lightyellow`, `lightblue`, `lightmagenta`, `lightcyan`,
+    // `white`, `reset`), a 256-colour palette index (`214`) or `#rrggbb`.
+    colors: {
+",
+    );
+    for (role, what) in super::theme::ROLES {
+        let colour = theme
+            .color(role)
+            .map(super::theme::color_name)
+            .unwrap_or_default();
+        let _ = writeln!(s, "        // {what}");
+        let _ = writeln!(s, "        {role:?}: {colour:?},");
+    }
+    s.push_str(
+        "    },
+    // Mouse capture (click, scroll); `Some(false)` leaves the mouse to the
+    // terminal so its own text selection works.
+    mouse: Some(true),
+)
+",
+    );
+    s
+}
+
 /// FNV-1a: a stable file-name hash with no dependency.
 pub fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -131,6 +190,45 @@ pub fn parse_color(s: &str) -> Option<Color> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_config_loads_and_changes_nothing() {
+        let text = default_config_text();
+        let config: Config = match ron::from_str(&text) {
+            Ok(c) => c,
+            Err(e) => panic!("default config does not parse: {e}\n{text}"),
+        };
+        let (keymap, errors) = super::super::keymap::Keymap::with_overrides(&config.keys);
+        assert!(errors.is_empty(), "{errors:?}");
+        let default = super::super::keymap::Keymap::default();
+        assert_eq!(keymap.bindings.len(), default.bindings.len());
+        for (got, want) in keymap.bindings.iter().zip(&default.bindings) {
+            assert_eq!(
+                (got.scope, got.command, &got.keys),
+                (want.scope, want.command, &want.keys),
+                "loading the default config changed a binding"
+            );
+        }
+        let (theme, errors) = super::super::theme::Theme::with_overrides(&config.colors);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(theme, super::super::theme::Theme::default());
+        assert_eq!(config.mouse, Some(true));
+    }
+
+    #[test]
+    fn the_default_config_names_every_command_and_role() {
+        let text = default_config_text();
+        for b in &super::super::keymap::Keymap::default().bindings {
+            assert!(
+                text.contains(&format!("{:?}:", b.command.name())),
+                "{} missing",
+                b.command.name()
+            );
+        }
+        for (role, _) in super::super::theme::ROLES {
+            assert!(text.contains(&format!("{role:?}:")), "{role} missing");
+        }
+    }
 
     #[test]
     fn recent_files_are_remembered_first_and_unique() {

@@ -231,6 +231,42 @@ impl KeySpec {
     }
 }
 
+impl KeySpec {
+    /// The key as the config file writes it (`ctrl-s`, `shift-tab`, `K`,
+    /// `space`): [`KeySpec::parse`] reads it back.
+    pub fn config_name(&self) -> String {
+        let mut s = String::new();
+        if self.ctrl {
+            s.push_str("ctrl-");
+        }
+        if self.alt {
+            s.push_str("alt-");
+        }
+        let key = match self.code {
+            KeyCode::Enter => "enter".to_string(),
+            KeyCode::Esc => "esc".into(),
+            KeyCode::Tab => "tab".into(),
+            KeyCode::BackTab => "shift-tab".into(),
+            KeyCode::Up => "up".into(),
+            KeyCode::Down => "down".into(),
+            KeyCode::Left => "left".into(),
+            KeyCode::Right => "right".into(),
+            KeyCode::PageUp => "pageup".into(),
+            KeyCode::PageDown => "pagedown".into(),
+            KeyCode::Home => "home".into(),
+            KeyCode::End => "end".into(),
+            KeyCode::Char(' ') => "space".into(),
+            KeyCode::Backspace => "backspace".into(),
+            KeyCode::Delete => "delete".into(),
+            KeyCode::F(n) => format!("f{n}"),
+            KeyCode::Char(c) => c.to_string(),
+            other => format!("{other:?}").to_ascii_lowercase(),
+        };
+        s.push_str(&key);
+        s
+    }
+}
+
 impl fmt::Display for KeySpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.ctrl {
@@ -707,6 +743,26 @@ impl Keymap {
                 (b.scope, keys.join(" "), b.help)
             })
             .collect()
+    }
+
+    /// Every command once, in binding order, with the scopes it is bound in,
+    /// its keys and its help: what a config file can rebind.
+    pub fn commands(&self) -> Vec<(Command, Vec<Scope>, Vec<KeySpec>, &'static str)> {
+        let mut out: Vec<(Command, Vec<Scope>, Vec<KeySpec>, &'static str)> = vec![];
+        for b in &self.bindings {
+            match out.iter_mut().find(|(c, ..)| *c == b.command) {
+                Some((_, scopes, keys, _)) => {
+                    scopes.push(b.scope);
+                    for k in &b.keys {
+                        if !keys.contains(k) {
+                            keys.push(*k);
+                        }
+                    }
+                }
+                None => out.push((b.command, vec![b.scope], b.keys.clone(), b.help)),
+            }
+        }
+        out
     }
 
     /// Status-bar hints for a scope: `key label` pairs.

@@ -40,6 +40,23 @@ impl Default for Theme {
     }
 }
 
+/// Every colour role the config may set, with what it colours: the one list
+/// behind the overrides, the commented default config and the README.
+pub const ROLES: &[(&str, &str)] = &[
+    ("accent", "titles and the focused pane's name"),
+    ("border", "pane borders"),
+    ("focus_border", "the focused pane's border"),
+    ("selected_bg", "background of the selected row"),
+    ("linked", "items linked to the selection"),
+    ("changed_bg", "background of what the last edit changed"),
+    ("dim", "secondary text"),
+    ("key", "key columns (K, C)"),
+    ("ok", "within limits, success messages"),
+    ("warn", "warnings, near limits"),
+    ("bad", "errors, over limits"),
+    ("hint_key", "keys in the status-bar hints"),
+];
+
 impl Theme {
     /// The default theme with the config's colours; unknown roles or
     /// colour names are reported.
@@ -51,27 +68,36 @@ impl Theme {
                 errors.push(format!("unknown colour \"{name}\" for {role}"));
                 continue;
             };
-            let slot = match role.as_str() {
-                "accent" => &mut t.accent,
-                "border" => &mut t.border,
-                "focus_border" => &mut t.focus_border,
-                "selected_bg" => &mut t.selected_bg,
-                "linked" => &mut t.linked,
-                "changed_bg" => &mut t.changed_bg,
-                "dim" => &mut t.dim,
-                "key" => &mut t.key,
-                "ok" => &mut t.ok,
-                "warn" => &mut t.warn,
-                "bad" => &mut t.bad,
-                "hint_key" => &mut t.hint_key,
-                _ => {
-                    errors.push(format!("unknown colour role \"{role}\""));
-                    continue;
-                }
-            };
-            *slot = c;
+            match t.slot(role) {
+                Some(slot) => *slot = c,
+                None => errors.push(format!("unknown colour role \"{role}\"")),
+            }
         }
         (t, errors)
+    }
+
+    /// The colour of a role, by its config name.
+    pub fn color(&self, role: &str) -> Option<Color> {
+        let mut t = self.clone();
+        t.slot(role).copied()
+    }
+
+    fn slot(&mut self, role: &str) -> Option<&mut Color> {
+        Some(match role {
+            "accent" => &mut self.accent,
+            "border" => &mut self.border,
+            "focus_border" => &mut self.focus_border,
+            "selected_bg" => &mut self.selected_bg,
+            "linked" => &mut self.linked,
+            "changed_bg" => &mut self.changed_bg,
+            "dim" => &mut self.dim,
+            "key" => &mut self.key,
+            "ok" => &mut self.ok,
+            "warn" => &mut self.warn,
+            "bad" => &mut self.bad,
+            "hint_key" => &mut self.hint_key,
+            _ => return None,
+        })
     }
 
     pub fn selected(&self) -> Style {
@@ -90,5 +116,58 @@ impl Theme {
 
     pub fn title(&self) -> Style {
         Style::new().fg(self.accent).add_modifier(Modifier::BOLD)
+    }
+}
+
+/// A colour as the config writes it, so that [`parse_color`] reads it back:
+/// a name (`darkgray`), a palette index (`214`) or `#rrggbb`.
+pub fn color_name(c: Color) -> String {
+    match c {
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        Color::Indexed(i) => i.to_string(),
+        Color::Reset => "reset".into(),
+        named => format!("{named:?}").to_ascii_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_role_is_settable_and_listed_once() {
+        let mut t = Theme::default();
+        let mut seen = std::collections::HashSet::new();
+        for (role, _) in ROLES {
+            assert!(seen.insert(*role), "{role} listed twice");
+            assert!(t.slot(role).is_some(), "{role} is not a theme slot");
+        }
+        assert!(t.slot("nonsense").is_none());
+    }
+
+    #[test]
+    fn colour_names_read_back() {
+        for c in [
+            Color::Cyan,
+            Color::DarkGray,
+            Color::LightMagenta,
+            Color::Indexed(238),
+            Color::Rgb(0xaa, 0x0b, 0xcc),
+            Color::Reset,
+        ] {
+            assert_eq!(parse_color(&color_name(c)), Some(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn overrides_set_roles_and_report_unknowns() {
+        let mut o = BTreeMap::new();
+        o.insert("bad".to_string(), "#ff0000".to_string());
+        o.insert("nope".to_string(), "red".to_string());
+        o.insert("ok".to_string(), "not-a-colour".to_string());
+        let (t, errors) = Theme::with_overrides(&o);
+        assert_eq!(t.bad, Color::Rgb(255, 0, 0));
+        assert_eq!(t.ok, Theme::default().ok);
+        assert_eq!(errors.len(), 2, "{errors:?}");
     }
 }
