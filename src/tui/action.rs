@@ -11,15 +11,13 @@ use super::popup::{
     RefinePreview,
 };
 use crate::derive::{Role, Source};
-use crate::diagnose::Refinement;
 use crate::edit::{self, shifted, EditTarget, Item};
 /// The edit API lives in the core; these names stay for existing callers.
 pub use crate::edit::{apply_edit, Edit};
 use crate::model::resolve::{Graph, NodeId};
-use crate::model::{Dir, Period, Project, Target};
+use crate::model::{Dir, Project, Target};
 use crate::refine::menu::Kind as RefineKind;
-use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
-use std::path::PathBuf;
+use crossterm::event::{KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 
 /// How far pickers look for attributes along relationships.
 const OFFER_EDGES: usize = 4;
