@@ -1,6 +1,8 @@
 //! One call that runs the whole pipeline the shells show: derive, estimate,
 //! diagnose.
 
+pub mod links;
+
 use crate::derive::{derive_in, LogicalModel};
 use crate::diagnose::{diagnose_in, Diagnostic};
 use crate::estimate::{estimate_in, Estimate};

@@ -6,6 +6,8 @@
 use crate::derive::{normalize, LogicalModel, Role, Source, Table};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
+/// Number formatting moved to [`crate::quantity`]; these names stay for callers.
+pub use crate::quantity::{group_digits, human_bytes};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -804,44 +806,5 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 .collect(),
             assumptions: notes,
         }
-    }
-}
-
-/// `1,095,005` style grouping for reports.
-pub fn group_digits(v: f64) -> String {
-    if !v.is_finite() {
-        return "∞".into();
-    }
-    let n = v.round() as i128;
-    let s = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    if n < 0 {
-        out.insert(0, '-');
-    }
-    out
-}
-
-/// Human-readable bytes: `1.04 MiB`.
-pub fn human_bytes(b: f64) -> String {
-    if !b.is_finite() {
-        return "∞".into();
-    }
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = b;
-    let mut u = 0;
-    while v >= 1024.0 && u < units.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{} B", v.round())
-    } else {
-        format!("{v:.2} {}", units[u])
     }
 }

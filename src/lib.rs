@@ -12,13 +12,18 @@ pub mod design_report;
 pub mod diagnose;
 pub mod diagram;
 pub mod diff;
+pub mod edit;
 pub mod estimate;
-pub mod highlight;
+pub mod history;
+/// CQL highlighting draws with ratatui, so it lives under `tui`; the old
+/// path stays for callers.
+pub use tui::highlight;
 pub mod import;
 pub mod markup;
 pub mod migrate;
 pub mod model;
 pub mod naming;
+pub mod quantity;
 pub mod refine;
 pub mod report;
 pub mod terminal_text;

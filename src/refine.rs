@@ -3,6 +3,8 @@
 //! project and the shells keep the old one for undo; `preview` shows the
 //! effect first; every refinement has an `inverse`.
 
+pub mod menu;
+
 use crate::analysis::{analyze, Analysis};
 use crate::derive::{Role, Source, Table};
 use crate::diagnose::{choose_bucket_for, Diagnostic, Refinement};

@@ -3,19 +3,13 @@
 //! reviews.
 
 use crate::analysis::Analysis;
-use crate::estimate::{group_digits, human_bytes, Estimate};
+use crate::estimate::Estimate;
 use crate::model::Project;
 use crate::naming::for_terminal;
+/// Number formatting lives in [`crate::quantity`]; `report::count` stays for callers.
+pub use crate::quantity::count;
+use crate::quantity::{group_digits, human_bytes};
 use std::fmt::Write;
-
-/// Rows and values per partition shown with one decimal when fractional.
-pub fn count(v: f64) -> String {
-    if v.is_finite() && v.fract().abs() > 1e-9 && v < 1000.0 {
-        format!("{v:.1}")
-    } else {
-        group_digits(v)
-    }
-}
 
 /// The one-line estimate summary of a table.
 pub fn estimate_line(e: &Estimate, rf: u32) -> String {

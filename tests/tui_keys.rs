@@ -143,7 +143,7 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     assert!(app.dirty);
 
     // Undo every edit: back to the empty project, then redo one.
-    let edits = app.undo.len();
+    let edits = app.history.len();
     for _ in 0..edits {
         press(&mut app, 'u');
     }

@@ -5,7 +5,7 @@
 use super::{Ctx, Diagnostic, Subject};
 use crate::model::resolve::{Edge, End, NodeId};
 use crate::model::Cardinality;
-use crate::report::count;
+use crate::quantity::count;
 
 /// Stated figures disagree when they differ by more than this share of the
 /// larger one: rounding in a hand-written average stays below it.

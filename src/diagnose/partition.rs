@@ -7,7 +7,7 @@ use crate::derive::{serve, Access, Column, KeyShape, Role, Rule, Source, Table};
 use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
 use crate::model::resolve::Reached;
 use crate::model::{CqlType, Native, Period, Thresholds};
-use crate::report::count;
+use crate::quantity::count;
 
 /// Cassandra refuses a partition past this many cells.
 pub const CELL_LIMIT: f64 = 2_000_000_000.0;

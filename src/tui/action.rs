@@ -4,151 +4,23 @@
 //! touches the disk and tests can drive it directly.
 
 use super::app::{App, BottomView, Focus, Row};
-use super::edit::{self, Item};
+pub use super::intent::{Action, Effect, ExportKind};
 use super::keymap::Command;
 use super::popup::{
-    self, Alternatives, Confirm, EditTarget, Editor, Info, Input, InputPurpose, Outcome, Pick,
-    Picker, Popup, RefinePreview,
+    self, Alternatives, Confirm, Editor, Info, Input, InputPurpose, Outcome, Pick, Picker, Popup,
+    RefinePreview,
 };
 use crate::derive::{Role, Source};
-use crate::diagnose::Refinement;
+use crate::edit::{self, shifted, EditTarget, Item};
+/// The edit API lives in the core; these names stay for existing callers.
+pub use crate::edit::{apply_edit, Edit};
 use crate::model::resolve::{Graph, NodeId};
-use crate::model::{Dir, Note, Order, Period, Project, Query, Range, Target, Transition};
-use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
-use std::path::PathBuf;
+use crate::model::{Dir, Project, Target};
+use crate::refine::menu::Kind as RefineKind;
+use crossterm::event::{KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 
 /// How far pickers look for attributes along relationships.
 const OFFER_EDGES: usize = 4;
-
-/// A change to the project; applied through `App::apply`, so validated,
-/// undoable and re-derived.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Edit {
-    AddEntity(String),
-    AddAttribute(NodeId, String),
-    AddRelationship(String),
-    AddQuery(String, String),
-    Rename(Item, String),
-    Delete(Item),
-    Move(Item, bool),
-    SetRows(usize, String),
-    SetEquality(usize, Vec<String>),
-    SetRange(usize, Option<String>),
-    SetOrder(usize, Vec<(String, Dir)>),
-    SetReturns(usize, Vec<String>),
-    AddTransition(String, String),
-    ToggleEntry(usize),
-    PinName(String, String),
-    /// A refinement of a table's decision (bucket, shard, promotion…).
-    Refine(Refinement),
-    /// The candidate key the table of a query uses; `None` is the derived key.
-    UseCandidate(String, Option<String>),
-    Flip(String, String),
-    Merge(Vec<String>, String),
-    /// Gives these queries tables of their own: undoes `served_by` merges
-    /// and keeps automatically shared tables apart (`separate`).
-    Split(Vec<String>),
-    Replace(EditTarget, String),
-    AddNote(Target, String),
-}
-
-impl Edit {
-    /// Whether the edit can succeed and leave the project as it was (a
-    /// pick of what is already there, text saved unchanged). Only such
-    /// edits pay for comparing the whole project before and after.
-    pub fn may_be_noop(&self) -> bool {
-        !matches!(
-            self,
-            Edit::AddEntity(_)
-                | Edit::AddAttribute(..)
-                | Edit::AddRelationship(_)
-                | Edit::AddQuery(..)
-                | Edit::Delete(_)
-                | Edit::Move(..)
-                | Edit::AddTransition(..)
-                | Edit::ToggleEntry(_)
-                | Edit::Flip(..)
-                | Edit::AddNote(..)
-        )
-    }
-}
-
-pub enum Action {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Command(Command),
-    Edit(Edit),
-    OpenPicker(Picker),
-    /// Shows what a refinement would do; its popup applies it.
-    PreviewRefinement(Refinement),
-    PickRowsForNewQuery(String),
-    SetFilter(Focus, String),
-    Save {
-        path: Option<PathBuf>,
-        force: bool,
-    },
-    Open(PathBuf),
-    /// Open even though there are unsaved changes (after asking).
-    OpenAnyway(PathBuf),
-    Export(ExportKind, PathBuf),
-    /// Export even over an existing file (the user said yes).
-    ExportOver(ExportKind, PathBuf),
-    /// `:wq`: save, then quit once the save went through.
-    SaveAndQuit(Option<PathBuf>),
-    Quit {
-        force: bool,
-    },
-    Recent,
-    Message(String),
-    RestoreRecovery(PathBuf),
-    DiscardRecovery(PathBuf),
-}
-
-impl std::fmt::Debug for Action {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Action::Key(k) => write!(f, "Key({k:?})"),
-            Action::Command(c) => write!(f, "Command({c:?})"),
-            Action::Edit(e) => write!(f, "Edit({e:?})"),
-            Action::Save { path, force } => write!(f, "Save({path:?}, {force})"),
-            Action::Quit { force } => write!(f, "Quit({force})"),
-            Action::Open(p) => write!(f, "Open({p:?})"),
-            Action::Export(k, p) => write!(f, "Export({k:?}, {p:?})"),
-            Action::Message(m) => write!(f, "Message({m})"),
-            _ => f.write_str("Action"),
-        }
-    }
-}
-
-/// What an `:export` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExportKind {
-    Cql,
-    /// The design report (Markdown for `.md`, else HTML).
-    Report,
-    /// One diagram view, in the format of the file's extension (SVG by default).
-    Diagram(crate::diagram::View),
-}
-
-/// Work only the shell can do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Save {
-        path: Option<PathBuf>,
-        force: bool,
-    },
-    Open(PathBuf),
-    Export {
-        kind: ExportKind,
-        path: PathBuf,
-        force: bool,
-    },
-    Quit,
-    /// Quit only if nothing is left unsaved (after a `:wq` save).
-    QuitIfSaved,
-    RestoreRecovery(PathBuf),
-    DiscardRecovery(PathBuf),
-}
 
 /// Applies one action; returns what the shell must do.
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -323,6 +195,24 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             effects.push(Effect::DiscardRecovery(p));
             vec![]
         }
+        Action::Paste(text) => {
+            paste(app, &text);
+            vec![]
+        }
+    }
+}
+
+/// Pasted text goes into the open text popup; elsewhere it means nothing.
+fn paste(app: &mut App, text: &str) {
+    match app.popups.last_mut() {
+        Some(Popup::Editor(e)) => {
+            e.area.insert_str(text);
+            e.error = e.check(&app.project).err();
+        }
+        Some(Popup::Input(i)) => {
+            i.area.insert_str(text.replace(['\n', '\r'], " "));
+        }
+        _ => {}
     }
 }
 
@@ -389,255 +279,8 @@ fn edit_label(app: &App, e: &Edit) -> String {
         Edit::Split(q) => format!("split {} into own tables", q.join(", ")),
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
+        Edit::Restore(_) => "restored".into(),
     }
-}
-
-/// Applies an edit to a project. Pure, so tests and the undo stack see
-/// exactly what the designer did.
-pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
-    match e {
-        Edit::AddEntity(name) => {
-            let name = name.trim();
-            if p.entity(name).is_some() {
-                return Err(format!("there is already an entity {name}"));
-            }
-            p.entities.push(edit::new_entity(name));
-        }
-        Edit::AddAttribute(owner, spec) => {
-            let a = edit::parse_attribute(spec)?;
-            let list = match owner {
-                NodeId::Entity(e) => {
-                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
-                }
-                NodeId::Rel(r) => {
-                    &mut p
-                        .relationships
-                        .get_mut(*r)
-                        .ok_or("no such relationship")?
-                        .attributes
-                }
-            };
-            if list.iter().any(|x| x.name == a.name) {
-                return Err(format!("there is already an attribute {}", a.name));
-            }
-            list.push(a);
-        }
-        Edit::AddRelationship(spec) => {
-            let r = edit::parse_relationship(spec)?;
-            if p.relationship(&r.name).is_some() {
-                return Err(format!("there is already a relationship {}", r.name));
-            }
-            p.relationships.push(r);
-        }
-        Edit::AddQuery(text, rows) => {
-            let id = edit::next_query_id(p);
-            let mut q = Query::new(&id, text, rows);
-            // Start from the rows' own attributes so the query is valid and
-            // its table appears at once; the designer narrows it down.
-            let graph = Graph::new(p);
-            let root = graph
-                .node(rows)
-                .ok_or_else(|| format!("no entity or relationship {rows}"))?;
-            q.returns = graph
-                .attributes(root)
-                .iter()
-                .map(|a| a.name.clone())
-                .collect();
-            if q.returns.is_empty() {
-                q.returns = graph.offered(root, 1).into_iter().take(1).collect();
-            }
-            p.queries.push(q);
-            if p.workflow.entry.is_empty() {
-                p.workflow.entry.push(id);
-            }
-        }
-        Edit::Rename(item, new) => {
-            let new = new.trim();
-            match *item {
-                Item::Entity(e) => edit::rename_entity(p, e, new)?,
-                Item::Attribute(e, a) => edit::rename_attribute(p, NodeId::Entity(e), a, new)?,
-                Item::Relationship(r) => edit::rename_relationship(p, r, new)?,
-                Item::RelAttribute(r, a) => edit::rename_attribute(p, NodeId::Rel(r), a, new)?,
-                Item::Query(q) => {
-                    // `Q3 New sentence` changes both; a lone word is the id
-                    // when it looks like one, otherwise the sentence.
-                    let (id, text) = match new.split_once(char::is_whitespace) {
-                        Some((id, t)) if !id.is_empty() && id.len() <= 8 => {
-                            (id.to_string(), Some(t.trim().to_string()))
-                        }
-                        _ if !new.contains(' ') && new.len() <= 8 => (new.to_string(), None),
-                        _ => (
-                            p.queries.get(q).ok_or("no such query")?.id.clone(),
-                            Some(new.to_string()),
-                        ),
-                    };
-                    edit::rename_query(p, q, &id)?;
-                    if let Some(t) = text {
-                        p.queries[q].text = t;
-                    }
-                }
-                Item::Table(_) | Item::Column(..) | Item::Transition(_) => {
-                    return Err("rename tables with n (pin a name)".into())
-                }
-            }
-        }
-        Edit::Delete(item) => match *item {
-            Item::Entity(e) => edit::delete_entity(p, e)?,
-            Item::Attribute(e, a) => edit::delete_attribute(p, NodeId::Entity(e), a)?,
-            Item::Relationship(r) => edit::delete_relationship(p, r)?,
-            Item::RelAttribute(r, a) => edit::delete_attribute(p, NodeId::Rel(r), a)?,
-            Item::Query(q) => edit::delete_query(p, q)?,
-            Item::Transition(t) => {
-                if t >= p.workflow.transitions.len() {
-                    return Err("no such transition".into());
-                }
-                p.workflow.transitions.remove(t);
-            }
-            Item::Table(_) | Item::Column(..) => {
-                return Err(
-                    "tables follow from queries: delete the query, or merge the table (m)".into(),
-                )
-            }
-        },
-        Edit::Move(item, up) => {
-            let moved = match *item {
-                Item::Entity(e) => edit::move_in(&mut p.entities, e, *up),
-                Item::Attribute(e, a) => edit::move_in(
-                    &mut p.entities.get_mut(e).ok_or("no entity")?.attributes,
-                    a,
-                    *up,
-                ),
-                Item::Relationship(r) => edit::move_in(&mut p.relationships, r, *up),
-                Item::RelAttribute(r, a) => edit::move_in(
-                    &mut p
-                        .relationships
-                        .get_mut(r)
-                        .ok_or("no relationship")?
-                        .attributes,
-                    a,
-                    *up,
-                ),
-                Item::Query(q) => edit::move_in(&mut p.queries, q, *up),
-                Item::Transition(t) => edit::move_in(&mut p.workflow.transitions, t, *up),
-                Item::Table(_) | Item::Column(..) => false,
-            };
-            if !moved {
-                return Err("cannot move further".into());
-            }
-        }
-        Edit::SetRows(q, rows) => {
-            let query = p.queries.get_mut(*q).ok_or("no such query")?;
-            if &query.rows != rows {
-                query.rows = rows.clone();
-                // References were relative to the old rows: start afresh.
-                query.equality.clear();
-                query.range = None;
-                query.order.clear();
-                let graph = Graph::new(p);
-                let returns: Vec<String> = graph
-                    .node(rows)
-                    .map(|n| graph.attributes(n).iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-                p.queries[*q].returns = returns;
-            }
-        }
-        Edit::SetEquality(q, v) => {
-            p.queries.get_mut(*q).ok_or("no such query")?.equality = v.clone()
-        }
-        Edit::SetRange(q, r) => {
-            p.queries.get_mut(*q).ok_or("no such query")?.range = r.as_ref().map(|a| Range {
-                attr: a.clone(),
-                op: Default::default(),
-            })
-        }
-        Edit::SetOrder(q, v) => {
-            p.queries.get_mut(*q).ok_or("no such query")?.order = v
-                .iter()
-                .map(|(a, d)| Order {
-                    attr: a.clone(),
-                    dir: *d,
-                })
-                .collect()
-        }
-        Edit::SetReturns(q, v) => p.queries.get_mut(*q).ok_or("no such query")?.returns = v.clone(),
-        Edit::AddTransition(from, to) => {
-            if from == to {
-                return Err("a transition leads to another query".into());
-            }
-            if p.workflow
-                .transitions
-                .iter()
-                .any(|t| &t.from == from && &t.to == to)
-            {
-                return Err(format!("{from} → {to} exists already"));
-            }
-            p.workflow.transitions.push(Transition {
-                from: from.clone(),
-                to: to.clone(),
-                feeds: vec![],
-            });
-        }
-        Edit::ToggleEntry(q) => {
-            let id = p.queries.get(*q).ok_or("no such query")?.id.clone();
-            match p.workflow.entry.iter().position(|e| *e == id) {
-                Some(i) => {
-                    p.workflow.entry.remove(i);
-                }
-                None => p.workflow.entry.push(id),
-            }
-        }
-        Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
-        Edit::Refine(r) => *p = crate::refine::apply(p, r)?,
-        Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate = name.clone(),
-        Edit::Flip(q, column) => {
-            let d = p.decision_mut(q);
-            match d.flip.iter().position(|c| c == column) {
-                Some(i) => {
-                    d.flip.remove(i);
-                }
-                None => d.flip.push(column.clone()),
-            }
-        }
-        Edit::Merge(queries, into) => {
-            for q in queries {
-                if q == into {
-                    continue;
-                }
-                p.decision_mut(q).served_by = Some(into.clone());
-            }
-        }
-        Edit::Split(queries) => {
-            let mut changed = false;
-            for q in queries {
-                if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
-                    changed |= d.served_by.take().is_some();
-                }
-            }
-            // Queries that need exactly the same table still share it:
-            // `separate` keeps theirs apart.
-            let m = crate::derive::derive(p);
-            for q in queries {
-                let shared = m
-                    .plan(q)
-                    .and_then(|pl| pl.table)
-                    .and_then(|t| m.tables.get(t))
-                    .is_some_and(|t| t.queries.len() > 1);
-                if shared && !p.decision(q).is_some_and(|d| d.separate) {
-                    p.decision_mut(q).separate = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return Err("the queries have tables of their own already".into());
-            }
-        }
-        Edit::Replace(target, text) => target.replace(p, text)?,
-        Edit::AddNote(target, text) => p.notes.push(Note {
-            target: target.clone(),
-            text: text.clone(),
-        }),
-    }
-    Ok(())
 }
 
 fn rows_choices(p: &Project) -> Vec<String> {
@@ -970,107 +613,25 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
     vec![]
 }
 
-/// Which refinements a menu offers.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum RefineKind {
-    Bucket,
-    Shard,
-}
-
-/// Shard counts offered besides the proposed one.
-const SHARD_COUNTS: [u32; 5] = [2, 4, 8, 16, 32];
-
-/// The refinements of the selected table, the proposed bucket period first
-/// (and preselected) with the other periods after it; choosing one shows
-/// its preview.
+/// The refinements of the selected table (see [`crate::refine::menu`]);
+/// choosing one shows its preview.
 fn refine_menu(app: &mut App, only: Option<RefineKind>) {
     let Some(t) = app.current_table() else {
         return app.error("select a table first");
     };
     let table = &app.analysis.model.tables[t];
-    let origin = table.origin.clone();
-    let mut list = crate::refine::options(&app.project, &origin);
-    let mut proposed = None;
-    if let Some(pos) = list
-        .iter()
-        .position(|r| matches!(r, Refinement::AddBucket { .. }))
-    {
-        if let Refinement::AddBucket {
-            query,
-            source,
-            period,
-            ..
-        } = list[pos].clone()
-        {
-            proposed = Some(list[pos].clone());
-            let others: Vec<Refinement> = Period::ALL
-                .into_iter()
-                .filter(|p| *p != period)
-                .map(|p| Refinement::AddBucket {
-                    query: query.clone(),
-                    column: crate::diagnose::partition_extra_name(table, p.name()),
-                    source: source.clone(),
-                    period: p,
-                })
-                .collect();
-            list.splice(pos + 1..pos + 1, others);
+    match crate::refine::menu::menu(&app.project, table, only) {
+        Err(why) => app.error(why),
+        Ok(menu) => {
+            let mut pk = Picker::single(
+                &format!("Refine {} — Enter previews", table.name),
+                menu.labels,
+                Pick::Refine(menu.entries),
+            );
+            pk.cursor = menu.cursor;
+            app.popups.push(Popup::Picker(pk));
         }
     }
-    if let Some(pos) = list
-        .iter()
-        .position(|r| matches!(r, Refinement::AddShard { .. }))
-    {
-        if let Refinement::AddShard {
-            query,
-            column,
-            count,
-        } = list[pos].clone()
-        {
-            let others: Vec<Refinement> = SHARD_COUNTS
-                .into_iter()
-                .filter(|c| *c != count)
-                .map(|c| Refinement::AddShard {
-                    query: query.clone(),
-                    column: column.clone(),
-                    count: c,
-                })
-                .collect();
-            list.splice(pos + 1..pos + 1, others);
-        }
-    }
-    let name = table.name.clone();
-    list.retain(|r| match only {
-        Some(RefineKind::Bucket) => matches!(r, Refinement::AddBucket { .. }),
-        Some(RefineKind::Shard) => matches!(r, Refinement::AddShard { .. }),
-        None => true,
-    });
-    if list.is_empty() {
-        let what = match only {
-            Some(RefineKind::Bucket) => "no date or time column to bucket by",
-            Some(RefineKind::Shard) => "a shard already",
-            None => "no refinement that applies",
-        };
-        return app.error(format!("{name} has {what}"));
-    }
-    let items = list
-        .iter()
-        .map(|r| {
-            if Some(r) == proposed.as_ref() {
-                format!("{} (proposed)", r.label())
-            } else {
-                r.label()
-            }
-        })
-        .collect();
-    let mut pk = Picker::single(
-        &format!("Refine {name} — Enter previews"),
-        items,
-        Pick::Refine(list.clone()),
-    );
-    pk.cursor = proposed
-        .and_then(|p| list.iter().position(|r| *r == p))
-        .unwrap_or(0);
-    app.popups.push(Popup::Picker(pk));
 }
 
 /// The one-key fix of the selected diagnostic: its refinement's preview.
@@ -1142,19 +703,6 @@ fn split(app: &mut App) -> Vec<Action> {
 }
 
 /// Where an item lands after a move, so the selection follows it.
-fn shifted(item: Item, up: bool) -> Item {
-    let f = |i: usize| if up { i.saturating_sub(1) } else { i + 1 };
-    match item {
-        Item::Entity(e) => Item::Entity(f(e)),
-        Item::Attribute(e, a) => Item::Attribute(e, f(a)),
-        Item::Relationship(r) => Item::Relationship(f(r)),
-        Item::RelAttribute(r, a) => Item::RelAttribute(r, f(a)),
-        Item::Query(q) => Item::Query(f(q)),
-        Item::Transition(t) => Item::Transition(f(t)),
-        other => other,
-    }
-}
-
 pub fn note_target(app: &App) -> Option<Target> {
     let p = &app.project;
     Some(match app.selected_item()? {

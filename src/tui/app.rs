@@ -3,14 +3,14 @@
 //! so drawing stays a pure function of it.
 
 use super::config::Dirs;
-use super::edit::Item;
 use super::keymap::{Keymap, Scope};
 use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::{analyze, Analysis};
-use crate::derive::Source;
 use crate::diff::{diff, summary, TableChange};
-use crate::model::resolve::{AttrId, Graph, NodeId};
+use crate::edit::{Edit, Item, Sections};
+use crate::history::{Change, History, Step};
+use crate::model::resolve::AttrId;
 use crate::model::{load, Project};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -148,15 +148,7 @@ pub struct PaneState {
     pub filter: String,
 }
 
-/// What the current selection touches elsewhere, for linked highlighting.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Links {
-    pub entities: HashSet<usize>,
-    pub attributes: HashSet<AttrId>,
-    pub relationships: HashSet<usize>,
-    pub queries: HashSet<String>,
-    pub tables: HashSet<usize>,
-}
+pub use crate::analysis::links::{links, Links};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatusKind {
@@ -218,9 +210,8 @@ pub struct App {
     pub saved: Option<u64>,
     pub dirty: bool,
     pub disk: Option<DiskStamp>,
-    /// Earlier (and undone) projects with their state numbers.
-    pub undo: Vec<(Project, u64)>,
-    pub redo: Vec<(Project, u64)>,
+    /// Undo and redo: each step keeps the parts of the project it replaced.
+    pub history: History,
     pub focus: Focus,
     /// The list pane focused last, so the bottom pane follows its selection.
     pub last_list: Focus,
@@ -263,8 +254,7 @@ impl App {
             path,
             dirty: false,
             disk: None,
-            undo: vec![],
-            redo: vec![],
+            history: History::default(),
             focus: Focus::Workflow,
             last_list: Focus::Workflow,
             bottom: BottomView::Diagnostics,
@@ -368,10 +358,18 @@ impl App {
             ));
             return false;
         }
-        let old = std::mem::replace(&mut self.project, next);
-        self.undo.push((old, self.state));
-        self.redo.clear();
+        // The whole change, decisions pruned included, as one step.
+        let change = Change {
+            redo: Edit::Restore(Box::new(Sections::between(&self.project, &next))),
+            undo: Edit::Restore(Box::new(Sections::between(&next, &self.project))),
+        };
+        self.project = next;
         self.next_state += 1;
+        self.history.record(Step {
+            changes: vec![change],
+            before: self.state,
+            after: self.next_state,
+        });
         self.state = self.next_state;
         self.after_change_with(what, analysis);
         true
@@ -416,26 +414,24 @@ impl App {
     }
 
     pub fn undo(&mut self) {
-        match self.undo.pop() {
-            Some((prev, state)) => {
-                let cur = std::mem::replace(&mut self.project, prev);
-                self.redo.push((cur, self.state));
+        match self.history.undo(&mut self.project) {
+            Ok(Some(state)) => {
                 self.state = state;
                 self.after_change("undo");
             }
-            None => self.info("nothing to undo"),
+            Ok(None) => self.info("nothing to undo"),
+            Err(e) => self.error(format!("undo: {e}")),
         }
     }
 
     pub fn redo(&mut self) {
-        match self.redo.pop() {
-            Some((next, state)) => {
-                let cur = std::mem::replace(&mut self.project, next);
-                self.undo.push((cur, self.state));
+        match self.history.redo(&mut self.project) {
+            Ok(Some(state)) => {
                 self.state = state;
                 self.after_change("redo");
             }
-            None => self.info("nothing to redo"),
+            Ok(None) => self.info("nothing to redo"),
+            Err(e) => self.error(format!("redo: {e}")),
         }
     }
 
@@ -449,8 +445,7 @@ impl App {
         self.project = project;
         self.path = path;
         self.dirty = dirty;
-        self.undo.clear();
-        self.redo.clear();
+        self.history.clear();
         self.changed.clear();
         for p in &mut self.panes {
             p.selected = 0;
@@ -781,103 +776,7 @@ impl App {
 
     /// Recomputes linked highlighting from the current selection.
     pub fn refresh_links(&mut self) {
-        let mut l = Links::default();
-        let p = &self.project;
-        let model = &self.analysis.model;
-        let graph = Graph::new(p);
-        let query_links = |l: &mut Links, qi: usize| {
-            let Some(q) = p.queries.get(qi) else { return };
-            l.queries.insert(q.id.clone());
-            if let Some(t) = model.plan(&q.id).and_then(|pl| pl.table) {
-                l.tables.insert(t);
-            }
-            let Some(root) = graph.node(&q.rows) else {
-                return;
-            };
-            match root {
-                NodeId::Entity(e) => {
-                    l.entities.insert(e);
-                }
-                NodeId::Rel(r) => {
-                    l.relationships.insert(r);
-                }
-            }
-            let refs = q
-                .equality
-                .iter()
-                .chain(q.range.iter().map(|r| &r.attr))
-                .chain(q.order.iter().map(|o| &o.attr))
-                .chain(q.returns.iter());
-            for s in refs {
-                if let Ok(r) = graph.resolve(root, s) {
-                    l.attributes.insert(r.attr);
-                    match r.attr.node() {
-                        NodeId::Entity(e) => l.entities.insert(e),
-                        NodeId::Rel(x) => l.relationships.insert(x),
-                    };
-                }
-            }
-        };
-        let tables_holding = |l: &mut Links, pred: &dyn Fn(AttrId) -> bool| {
-            for (ti, t) in model.tables.iter().enumerate() {
-                let holds = t.columns.iter().any(|c| match &c.source {
-                    Source::Attr { reached, .. } => pred(reached.attr),
-                    _ => false,
-                });
-                if holds {
-                    l.tables.insert(ti);
-                    l.queries.extend(t.queries.iter().cloned());
-                }
-            }
-        };
-        match self.selected_item() {
-            Some(Item::Query(qi)) => query_links(&mut l, qi),
-            Some(Item::Transition(ti)) => {
-                if let Some(t) = p.workflow.transitions.get(ti) {
-                    if let Some(qi) = p.queries.iter().position(|q| q.id == t.to) {
-                        query_links(&mut l, qi);
-                    }
-                    l.queries.insert(t.from.clone());
-                }
-            }
-            Some(Item::Table(ti)) | Some(Item::Column(ti, _)) => {
-                if let Some(t) = model.tables.get(ti) {
-                    l.tables.insert(ti);
-                    l.queries.extend(t.queries.iter().cloned());
-                    let cols: Vec<&crate::derive::Column> = match self.selected_item() {
-                        Some(Item::Column(_, ci)) => t.columns.get(ci).into_iter().collect(),
-                        _ => t.columns.iter().collect(),
-                    };
-                    for c in cols {
-                        if let Source::Attr { reached, .. } = &c.source {
-                            l.attributes.insert(reached.attr);
-                            match reached.attr.node() {
-                                NodeId::Entity(e) => l.entities.insert(e),
-                                NodeId::Rel(r) => l.relationships.insert(r),
-                            };
-                        }
-                    }
-                }
-            }
-            Some(Item::Entity(ei)) => {
-                l.entities.insert(ei);
-                tables_holding(&mut l, &|a| a.node() == NodeId::Entity(ei));
-            }
-            Some(Item::Attribute(ei, ai)) => {
-                l.attributes.insert(AttrId::Entity(ei, ai));
-                tables_holding(&mut l, &|a| a == AttrId::Entity(ei, ai));
-            }
-            Some(Item::Relationship(ri)) => {
-                l.relationships.insert(ri);
-                tables_holding(&mut l, &|a| a.node() == NodeId::Rel(ri));
-            }
-            Some(Item::RelAttribute(ri, ai)) => {
-                l.attributes.insert(AttrId::Rel(ri, ai));
-                tables_holding(&mut l, &|a| a == AttrId::Rel(ri, ai));
-            }
-            None => {}
-        }
-        self.links = l;
+        self.links = links(&self.project, &self.analysis.model, self.selected_item());
         self.follow_links();
     }
 

@@ -7,7 +7,10 @@
 pub mod action;
 pub mod app;
 pub mod config;
-pub mod edit;
+/// Project editing lives in the core; the old path stays for callers.
+pub use crate::edit;
+pub mod highlight;
+pub mod intent;
 pub mod keymap;
 pub mod popup;
 pub mod terminal;
@@ -314,10 +317,7 @@ pub fn handle_event(app: &mut App, ev: Event) {
     let action = match ev {
         Event::Key(k) if k.kind == KeyEventKind::Press => Action::Key(k),
         Event::Mouse(m) if app.mouse => Action::Mouse(m),
-        Event::Paste(text) => {
-            paste(app, &text);
-            return;
-        }
+        Event::Paste(text) => Action::Paste(text),
         _ => return,
     };
     let effects = action::update(app, action);
@@ -325,19 +325,6 @@ pub fn handle_event(app: &mut App, ev: Event) {
         perform(app, e);
     }
     tick(app);
-}
-
-fn paste(app: &mut App, text: &str) {
-    match app.popups.last_mut() {
-        Some(Popup::Editor(e)) => {
-            e.area.insert_str(text);
-            e.error = e.check(&app.project).err();
-        }
-        Some(Popup::Input(i)) => {
-            i.area.insert_str(text.replace(['\n', '\r'], " "));
-        }
-        _ => {}
-    }
 }
 
 /// Periodic work: the recovery copy.

@@ -3,7 +3,7 @@
 
 use super::Outcome;
 use crate::naming::for_terminal;
-use crate::tui::action::{Action, ExportKind};
+use crate::tui::intent::{Action, ExportKind};
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;

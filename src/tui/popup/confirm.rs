@@ -3,8 +3,8 @@
 
 use super::{centered, Outcome};
 use crate::naming::for_terminal;
-use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::intent::Action;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;

@@ -3,10 +3,11 @@
 //! the item replaced on every keystroke and applying only valid text.
 
 use super::{centered, Outcome};
+use crate::edit::{Edit, EditTarget};
 use crate::model::load;
-use crate::model::{Attribute, Decision, Entity, Project, Query, Relationship, Transition};
+use crate::model::Project;
 use crate::naming::for_terminal;
-use crate::tui::action::{Action, Edit};
+use crate::tui::intent::Action;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -14,8 +15,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use tui_textarea::TextArea;
 
 /// What a one-line input is for.
@@ -128,122 +127,6 @@ impl Input {
             };
             frame.render_widget(&self.area, field);
         }
-    }
-}
-
-/// The item a RON editor replaces.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EditTarget {
-    Entity(usize),
-    Attribute(crate::model::resolve::NodeId, usize),
-    Relationship(usize),
-    Query(usize),
-    Transition(usize),
-    /// The decision of a query (created when applied, if new).
-    Decision(String),
-}
-
-fn pretty<T: Serialize>(v: &T) -> String {
-    load::item_to_string(v)
-}
-
-fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    load::item_from_str(text).map_err(|e| e.to_string())
-}
-
-impl EditTarget {
-    pub fn label(&self, p: &Project) -> String {
-        use crate::model::resolve::NodeId;
-        match self {
-            EditTarget::Entity(i) => {
-                format!("entity {}", p.entities.get(*i).map_or("?", |e| &e.name))
-            }
-            EditTarget::Attribute(NodeId::Entity(e), a) => format!(
-                "attribute {}",
-                p.entities
-                    .get(*e)
-                    .and_then(|x| x.attributes.get(*a))
-                    .map_or("?", |x| &x.name)
-            ),
-            EditTarget::Attribute(NodeId::Rel(r), a) => format!(
-                "attribute {}",
-                p.relationships
-                    .get(*r)
-                    .and_then(|x| x.attributes.get(*a))
-                    .map_or("?", |x| &x.name)
-            ),
-            EditTarget::Relationship(i) => {
-                format!(
-                    "relationship {}",
-                    p.relationships.get(*i).map_or("?", |r| &r.name)
-                )
-            }
-            EditTarget::Query(i) => format!("query {}", p.queries.get(*i).map_or("?", |q| &q.id)),
-            EditTarget::Transition(i) => format!("transition {}", i + 1),
-            EditTarget::Decision(q) => format!("decision for {q}"),
-        }
-    }
-
-    /// The item as pretty RON, or `None` when it no longer exists.
-    pub fn render(&self, p: &Project) -> Option<String> {
-        use crate::model::resolve::NodeId;
-        Some(match self {
-            EditTarget::Entity(i) => pretty(p.entities.get(*i)?),
-            EditTarget::Attribute(NodeId::Entity(e), a) => {
-                pretty(p.entities.get(*e)?.attributes.get(*a)?)
-            }
-            EditTarget::Attribute(NodeId::Rel(r), a) => {
-                pretty(p.relationships.get(*r)?.attributes.get(*a)?)
-            }
-            EditTarget::Relationship(i) => pretty(p.relationships.get(*i)?),
-            EditTarget::Query(i) => pretty(p.queries.get(*i)?),
-            EditTarget::Transition(i) => pretty(p.workflow.transitions.get(*i)?),
-            EditTarget::Decision(q) => {
-                pretty(&p.decision(q).cloned().unwrap_or_else(|| Decision::new(q)))
-            }
-        })
-    }
-
-    /// Puts parsed text in place of the item; syntax errors carry a position.
-    pub fn replace(&self, p: &mut Project, text: &str) -> Result<(), String> {
-        use crate::model::resolve::NodeId;
-        let missing = || "the item no longer exists".to_string();
-        match self {
-            EditTarget::Entity(i) => {
-                *p.entities.get_mut(*i).ok_or_else(missing)? = parse::<Entity>(text)?
-            }
-            EditTarget::Attribute(NodeId::Entity(e), a) => {
-                *p.entities
-                    .get_mut(*e)
-                    .and_then(|x| x.attributes.get_mut(*a))
-                    .ok_or_else(missing)? = parse::<Attribute>(text)?
-            }
-            EditTarget::Attribute(NodeId::Rel(r), a) => {
-                *p.relationships
-                    .get_mut(*r)
-                    .and_then(|x| x.attributes.get_mut(*a))
-                    .ok_or_else(missing)? = parse::<Attribute>(text)?
-            }
-            EditTarget::Relationship(i) => {
-                *p.relationships.get_mut(*i).ok_or_else(missing)? = parse::<Relationship>(text)?
-            }
-            EditTarget::Query(i) => {
-                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?
-            }
-            EditTarget::Transition(i) => {
-                *p.workflow.transitions.get_mut(*i).ok_or_else(missing)? =
-                    parse::<Transition>(text)?
-            }
-            EditTarget::Decision(q) => {
-                let d: Decision = parse(text)?;
-                if &d.query != q {
-                    return Err(format!("this decision belongs to {q}; keep query: \"{q}\""));
-                }
-                *p.decision_mut(q) = d;
-                p.prune_decisions();
-            }
-        }
-        Ok(())
     }
 }
 

@@ -9,15 +9,16 @@ pub mod editor;
 pub mod picker;
 pub mod refine;
 
-use super::action::Action;
 use super::app::App;
+use super::intent::Action;
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
+pub use crate::edit::EditTarget;
 pub use command::CommandLine;
 pub use confirm::{Confirm, Info};
-pub use editor::{EditTarget, Editor, Input, InputPurpose};
+pub use editor::{Editor, Input, InputPurpose};
 pub use picker::{Pick, Picker};
 pub use refine::{Alternatives, RefinePreview};
 

@@ -3,9 +3,10 @@
 //! narrows the list; Space picks in multi-pick lists, in pick order.
 
 use super::{centered, Outcome};
+use crate::edit::Edit;
 use crate::model::Dir;
 use crate::naming::for_terminal;
-use crate::tui::action::{Action, Edit};
+use crate::tui::intent::Action;
 use crate::tui::keymap::Command;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

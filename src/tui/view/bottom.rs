@@ -4,12 +4,12 @@
 
 use super::{fit, pane_block};
 use crate::diagnose::Severity;
-use crate::highlight::{highlight_cql, Palette};
 use crate::naming::for_terminal;
 use crate::report::subject_label;
 use crate::tui::action::{note_target, target_label};
 use crate::tui::app::{App, BottomView, Focus, Hits};
 use crate::tui::config::fnv;
+use crate::tui::highlight::{highlight_cql, Palette};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

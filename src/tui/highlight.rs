@@ -19,7 +19,7 @@ use syntect::parsing::{
 };
 
 /// Embedded so the binary needs no asset files at runtime.
-const GRAMMAR: &str = include_str!("../assets/cql.sublime-syntax");
+const GRAMMAR: &str = include_str!("../../assets/cql.sublime-syntax");
 
 /// Styles for each token class the highlighter distinguishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

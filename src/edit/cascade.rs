@@ -1,4 +1,4 @@
-//! Project edits the workbench offers, as pure functions: renames carry
+//! The cascading project edits, as pure functions: renames carry
 //! every reference along (queries, transitions, decisions, notes) so a
 //! rename never breaks the model; deletions take what only existed for the
 //! deleted item with them. The caller validates the result and refuses it,
@@ -6,19 +6,6 @@
 
 use crate::model::resolve::{AttrId, AttrRef, Graph, NodeId};
 use crate::model::{Attribute, Cardinality, CqlType, Entity, Project, Relationship, Target};
-
-/// Something in the project the designer can select and act on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Item {
-    Entity(usize),
-    Attribute(usize, usize),
-    Relationship(usize),
-    RelAttribute(usize, usize),
-    Query(usize),
-    Transition(usize),
-    Table(usize),
-    Column(usize, usize),
-}
 
 /// Rewrites every attribute reference: the closure gets the query's root
 /// node, the reference and returns a replacement.

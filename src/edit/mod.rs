@@ -1,0 +1,486 @@
+//! Every change to a project is an [`Edit`]: [`apply`] validates what it
+//! can on its own, makes the change and returns the inverse edit, so undo
+//! keeps edits rather than copies of the project. Renames carry every
+//! reference along and deletions take their dependents (`cascade`); what an
+//! edit addresses is an [`Item`] or an [`EditTarget`].
+
+pub mod cascade;
+mod sections;
+pub mod target;
+
+pub use cascade::{
+    delete_attribute, delete_entity, delete_query, delete_relationship, move_in, new_entity,
+    next_query_id, parse_attribute, parse_relationship, rename_attribute, rename_entity,
+    rename_query, rename_relationship,
+};
+pub use sections::Sections;
+pub use target::{EditTarget, Item};
+
+use crate::diagnose::Refinement;
+use crate::model::resolve::{Graph, NodeId};
+use crate::model::{Dir, Note, Order, Project, Query, Range, Target, Transition};
+
+/// A change to the project. [`apply`] makes it and returns its inverse;
+/// the workbench validates the result and keeps it in its [`History`](crate::history::History).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    AddEntity(String),
+    AddAttribute(NodeId, String),
+    AddRelationship(String),
+    AddQuery(String, String),
+    Rename(Item, String),
+    Delete(Item),
+    Move(Item, bool),
+    SetRows(usize, String),
+    SetEquality(usize, Vec<String>),
+    SetRange(usize, Option<String>),
+    SetOrder(usize, Vec<(String, Dir)>),
+    SetReturns(usize, Vec<String>),
+    AddTransition(String, String),
+    ToggleEntry(usize),
+    PinName(String, String),
+    /// A refinement of a table's decision (bucket, shard, promotion…).
+    Refine(Refinement),
+    /// The candidate key the table of a query uses; `None` is the derived key.
+    UseCandidate(String, Option<String>),
+    Flip(String, String),
+    Merge(Vec<String>, String),
+    /// Gives these queries tables of their own: undoes `served_by` merges
+    /// and keeps automatically shared tables apart (`separate`).
+    Split(Vec<String>),
+    Replace(EditTarget, String),
+    AddNote(Target, String),
+    /// Puts back the parts of the project a change replaced: the inverse
+    /// of the edits whose effect reaches too far for a smaller one.
+    Restore(Box<Sections>),
+}
+
+impl Edit {
+    /// Whether the edit can succeed and leave the project as it was (a
+    /// pick of what is already there, text saved unchanged). Only such
+    /// edits pay for comparing the whole project before and after.
+    pub fn may_be_noop(&self) -> bool {
+        !matches!(
+            self,
+            Edit::AddEntity(_)
+                | Edit::AddAttribute(..)
+                | Edit::AddRelationship(_)
+                | Edit::AddQuery(..)
+                | Edit::Delete(_)
+                | Edit::Move(..)
+                | Edit::AddTransition(..)
+                | Edit::ToggleEntry(_)
+                | Edit::Flip(..)
+                | Edit::AddNote(..)
+        )
+    }
+}
+
+/// Applies an edit to a project, discarding its inverse.
+pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
+    apply(p, e).map(drop)
+}
+
+/// Applies an edit to a project and returns the edit that undoes it:
+/// applied to the changed project, the inverse gives the project back.
+/// Edits that set one field of a query answer with the old value; edits
+/// whose effect cascades (renames, deletions, refinements) answer with the
+/// sections of the project they replaced. On error the project may be
+/// partly changed: callers apply to a copy.
+pub fn apply(p: &mut Project, e: &Edit) -> Result<Edit, String> {
+    let inverse = match e {
+        Edit::Move(item, up) => Edit::Move(shifted(*item, *up), !*up),
+        Edit::SetEquality(q, _) => Edit::SetEquality(
+            *q,
+            p.queries.get(*q).ok_or("no such query")?.equality.clone(),
+        ),
+        Edit::SetOrder(q, _) => Edit::SetOrder(
+            *q,
+            p.queries
+                .get(*q)
+                .ok_or("no such query")?
+                .order
+                .iter()
+                .map(|o| (o.attr.clone(), o.dir))
+                .collect(),
+        ),
+        Edit::SetReturns(q, _) => Edit::SetReturns(
+            *q,
+            p.queries.get(*q).ok_or("no such query")?.returns.clone(),
+        ),
+        Edit::Restore(sections) => return Ok(Edit::Restore(Box::new(sections.apply(p)))),
+        _ => {
+            let before = p.clone();
+            change(p, e)?;
+            return Ok(Edit::Restore(Box::new(Sections::between(p, &before))));
+        }
+    };
+    change(p, e)?;
+    Ok(inverse)
+}
+
+/// Where a moved item ends up.
+pub fn shifted(item: Item, up: bool) -> Item {
+    let step = |i: usize| if up { i.saturating_sub(1) } else { i + 1 };
+    match item {
+        Item::Entity(e) => Item::Entity(step(e)),
+        Item::Attribute(e, a) => Item::Attribute(e, step(a)),
+        Item::Relationship(r) => Item::Relationship(step(r)),
+        Item::RelAttribute(r, a) => Item::RelAttribute(r, step(a)),
+        Item::Query(q) => Item::Query(step(q)),
+        Item::Transition(t) => Item::Transition(step(t)),
+        other => other,
+    }
+}
+
+fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
+    match e {
+        Edit::AddEntity(name) => {
+            let name = name.trim();
+            if p.entity(name).is_some() {
+                return Err(format!("there is already an entity {name}"));
+            }
+            p.entities.push(cascade::new_entity(name));
+        }
+        Edit::AddAttribute(owner, spec) => {
+            let a = cascade::parse_attribute(spec)?;
+            let list = match owner {
+                NodeId::Entity(e) => {
+                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
+                }
+                NodeId::Rel(r) => {
+                    &mut p
+                        .relationships
+                        .get_mut(*r)
+                        .ok_or("no such relationship")?
+                        .attributes
+                }
+            };
+            if list.iter().any(|x| x.name == a.name) {
+                return Err(format!("there is already an attribute {}", a.name));
+            }
+            list.push(a);
+        }
+        Edit::AddRelationship(spec) => {
+            let r = cascade::parse_relationship(spec)?;
+            if p.relationship(&r.name).is_some() {
+                return Err(format!("there is already a relationship {}", r.name));
+            }
+            p.relationships.push(r);
+        }
+        Edit::AddQuery(text, rows) => {
+            let id = cascade::next_query_id(p);
+            let mut q = Query::new(&id, text, rows);
+            // Start from the rows' own attributes so the query is valid and
+            // its table appears at once; the designer narrows it down.
+            let graph = Graph::new(p);
+            let root = graph
+                .node(rows)
+                .ok_or_else(|| format!("no entity or relationship {rows}"))?;
+            q.returns = graph
+                .attributes(root)
+                .iter()
+                .map(|a| a.name.clone())
+                .collect();
+            if q.returns.is_empty() {
+                q.returns = graph.offered(root, 1).into_iter().take(1).collect();
+            }
+            p.queries.push(q);
+            if p.workflow.entry.is_empty() {
+                p.workflow.entry.push(id);
+            }
+        }
+        Edit::Rename(item, new) => {
+            let new = new.trim();
+            match *item {
+                Item::Entity(e) => cascade::rename_entity(p, e, new)?,
+                Item::Attribute(e, a) => cascade::rename_attribute(p, NodeId::Entity(e), a, new)?,
+                Item::Relationship(r) => cascade::rename_relationship(p, r, new)?,
+                Item::RelAttribute(r, a) => cascade::rename_attribute(p, NodeId::Rel(r), a, new)?,
+                Item::Query(q) => {
+                    // `Q3 New sentence` changes both; a lone word is the id
+                    // when it looks like one, otherwise the sentence.
+                    let (id, text) = match new.split_once(char::is_whitespace) {
+                        Some((id, t)) if !id.is_empty() && id.len() <= 8 => {
+                            (id.to_string(), Some(t.trim().to_string()))
+                        }
+                        _ if !new.contains(' ') && new.len() <= 8 => (new.to_string(), None),
+                        _ => (
+                            p.queries.get(q).ok_or("no such query")?.id.clone(),
+                            Some(new.to_string()),
+                        ),
+                    };
+                    cascade::rename_query(p, q, &id)?;
+                    if let Some(t) = text {
+                        p.queries[q].text = t;
+                    }
+                }
+                Item::Table(_) | Item::Column(..) | Item::Transition(_) => {
+                    return Err("rename tables with n (pin a name)".into())
+                }
+            }
+        }
+        Edit::Delete(item) => match *item {
+            Item::Entity(e) => cascade::delete_entity(p, e)?,
+            Item::Attribute(e, a) => cascade::delete_attribute(p, NodeId::Entity(e), a)?,
+            Item::Relationship(r) => cascade::delete_relationship(p, r)?,
+            Item::RelAttribute(r, a) => cascade::delete_attribute(p, NodeId::Rel(r), a)?,
+            Item::Query(q) => cascade::delete_query(p, q)?,
+            Item::Transition(t) => {
+                if t >= p.workflow.transitions.len() {
+                    return Err("no such transition".into());
+                }
+                p.workflow.transitions.remove(t);
+            }
+            Item::Table(_) | Item::Column(..) => {
+                return Err(
+                    "tables follow from queries: delete the query, or merge the table (m)".into(),
+                )
+            }
+        },
+        Edit::Move(item, up) => {
+            let moved = match *item {
+                Item::Entity(e) => cascade::move_in(&mut p.entities, e, *up),
+                Item::Attribute(e, a) => cascade::move_in(
+                    &mut p.entities.get_mut(e).ok_or("no entity")?.attributes,
+                    a,
+                    *up,
+                ),
+                Item::Relationship(r) => cascade::move_in(&mut p.relationships, r, *up),
+                Item::RelAttribute(r, a) => cascade::move_in(
+                    &mut p
+                        .relationships
+                        .get_mut(r)
+                        .ok_or("no relationship")?
+                        .attributes,
+                    a,
+                    *up,
+                ),
+                Item::Query(q) => cascade::move_in(&mut p.queries, q, *up),
+                Item::Transition(t) => cascade::move_in(&mut p.workflow.transitions, t, *up),
+                Item::Table(_) | Item::Column(..) => false,
+            };
+            if !moved {
+                return Err("cannot move further".into());
+            }
+        }
+        Edit::SetRows(q, rows) => {
+            let query = p.queries.get_mut(*q).ok_or("no such query")?;
+            if &query.rows != rows {
+                query.rows = rows.clone();
+                // References were relative to the old rows: start afresh.
+                query.equality.clear();
+                query.range = None;
+                query.order.clear();
+                let graph = Graph::new(p);
+                let returns: Vec<String> = graph
+                    .node(rows)
+                    .map(|n| graph.attributes(n).iter().map(|a| a.name.clone()).collect())
+                    .unwrap_or_default();
+                p.queries[*q].returns = returns;
+            }
+        }
+        Edit::SetEquality(q, v) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.equality = v.clone()
+        }
+        Edit::SetRange(q, r) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.range = r.as_ref().map(|a| Range {
+                attr: a.clone(),
+                op: Default::default(),
+            })
+        }
+        Edit::SetOrder(q, v) => {
+            p.queries.get_mut(*q).ok_or("no such query")?.order = v
+                .iter()
+                .map(|(a, d)| Order {
+                    attr: a.clone(),
+                    dir: *d,
+                })
+                .collect()
+        }
+        Edit::SetReturns(q, v) => p.queries.get_mut(*q).ok_or("no such query")?.returns = v.clone(),
+        Edit::AddTransition(from, to) => {
+            if from == to {
+                return Err("a transition leads to another query".into());
+            }
+            if p.workflow
+                .transitions
+                .iter()
+                .any(|t| &t.from == from && &t.to == to)
+            {
+                return Err(format!("{from} → {to} exists already"));
+            }
+            p.workflow.transitions.push(Transition {
+                from: from.clone(),
+                to: to.clone(),
+                feeds: vec![],
+            });
+        }
+        Edit::ToggleEntry(q) => {
+            let id = p.queries.get(*q).ok_or("no such query")?.id.clone();
+            match p.workflow.entry.iter().position(|e| *e == id) {
+                Some(i) => {
+                    p.workflow.entry.remove(i);
+                }
+                None => p.workflow.entry.push(id),
+            }
+        }
+        Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
+        Edit::Refine(r) => *p = crate::refine::apply(p, r)?,
+        Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate = name.clone(),
+        Edit::Flip(q, column) => {
+            let d = p.decision_mut(q);
+            match d.flip.iter().position(|c| c == column) {
+                Some(i) => {
+                    d.flip.remove(i);
+                }
+                None => d.flip.push(column.clone()),
+            }
+        }
+        Edit::Merge(queries, into) => {
+            for q in queries {
+                if q == into {
+                    continue;
+                }
+                p.decision_mut(q).served_by = Some(into.clone());
+            }
+        }
+        Edit::Split(queries) => {
+            let mut changed = false;
+            for q in queries {
+                if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
+                    changed |= d.served_by.take().is_some();
+                }
+            }
+            // Queries that need exactly the same table still share it:
+            // `separate` keeps theirs apart.
+            let m = crate::derive::derive(p);
+            for q in queries {
+                let shared = m
+                    .plan(q)
+                    .and_then(|pl| pl.table)
+                    .and_then(|t| m.tables.get(t))
+                    .is_some_and(|t| t.queries.len() > 1);
+                if shared && !p.decision(q).is_some_and(|d| d.separate) {
+                    p.decision_mut(q).separate = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Err("the queries have tables of their own already".into());
+            }
+        }
+        Edit::Replace(target, text) => target.replace(p, text)?,
+        Edit::AddNote(target, text) => p.notes.push(Note {
+            target: target.clone(),
+            text: text.clone(),
+        }),
+        Edit::Restore(sections) => {
+            sections.apply(p);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::load;
+
+    fn hotel() -> Project {
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample")
+    }
+
+    /// Applies `e`, checks it changed the project, then that its inverse
+    /// gives the original back and the inverse's inverse the change again.
+    fn round_trip(original: &Project, e: Edit) {
+        let mut p = original.clone();
+        let inverse = apply(&mut p, &e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
+        assert_ne!(&p, original, "{e:?} changed nothing");
+        let changed = p.clone();
+        let again = apply(&mut p, &inverse).expect("the inverse applies");
+        assert_eq!(&p, original, "the inverse of {e:?} does not undo it");
+        apply(&mut p, &again).expect("the inverse's inverse applies");
+        assert_eq!(p, changed, "redoing {e:?} differs");
+    }
+
+    #[test]
+    fn every_edit_kind_is_undone_by_its_inverse() {
+        let p = hotel();
+        let q1 = p.queries[0].id.clone();
+        let q2 = p.queries[1].id.clone();
+        let refinement = Refinement::AddShard {
+            query: q1.clone(),
+            column: "shard".into(),
+            count: 4,
+        };
+        let query_text = EditTarget::Query(0).render(&p).expect("query 0");
+        let edits = vec![
+            Edit::AddEntity("Spa".into()),
+            Edit::AddAttribute(NodeId::Entity(0), "stars int".into()),
+            Edit::AddAttribute(NodeId::Rel(0), "distance int".into()),
+            Edit::AddRelationship("likes: Guest m:n Hotel".into()),
+            Edit::AddQuery("Find rooms".into(), "Room".into()),
+            Edit::Rename(Item::Entity(0), "Inn".into()),
+            Edit::Rename(Item::Attribute(0, 1), "title".into()),
+            Edit::Rename(Item::Relationship(0), "close_to".into()),
+            Edit::Rename(Item::Query(0), "Q01 Find hotels".into()),
+            Edit::Delete(Item::Query(0)),
+            Edit::Delete(Item::Entity(0)),
+            Edit::Delete(Item::Attribute(0, 1)),
+            Edit::Delete(Item::Relationship(0)),
+            Edit::Delete(Item::Transition(0)),
+            Edit::Move(Item::Entity(0), false),
+            Edit::Move(Item::Attribute(0, 1), true),
+            Edit::Move(Item::Query(1), true),
+            Edit::Move(Item::Transition(0), false),
+            Edit::SetRows(0, "Room".into()),
+            Edit::SetEquality(0, vec![]),
+            Edit::SetRange(0, Some("name".into())),
+            Edit::SetOrder(0, vec![("name".into(), Dir::Desc)]),
+            Edit::SetReturns(0, vec!["name".into()]),
+            Edit::AddTransition(q2.clone(), q1.clone()),
+            Edit::ToggleEntry(0),
+            Edit::ToggleEntry(1),
+            Edit::PinName(q1.clone(), "hotels".into()),
+            Edit::Refine(refinement),
+            Edit::UseCandidate(q1.clone(), Some("by_name".into())),
+            Edit::Flip(q1.clone(), "name".into()),
+            Edit::Merge(vec![q2.clone()], q1.clone()),
+            Edit::Replace(EditTarget::Query(0), query_text.replace(&q1, "QX")),
+            Edit::AddNote(Target::Entity("Hotel".into()), "a note".into()),
+        ];
+        for e in edits {
+            round_trip(&p, e);
+        }
+    }
+
+    #[test]
+    fn splitting_is_undone_by_its_inverse() {
+        let mut merged = hotel();
+        let q1 = merged.queries[0].id.clone();
+        let q2 = merged.queries[1].id.clone();
+        apply(&mut merged, &Edit::Merge(vec![q2.clone()], q1)).expect("merge");
+        round_trip(&merged, Edit::Split(vec![q2]));
+    }
+
+    #[test]
+    fn restoring_sections_is_its_own_round_trip() {
+        let p = hotel();
+        let mut changed = p.clone();
+        changed.name = "Other".into();
+        changed.entities.pop();
+        let back = Sections::between(&changed, &p);
+        assert!(!back.is_empty());
+        assert!(Sections::between(&p, &p).is_empty());
+        round_trip(&changed, Edit::Restore(Box::new(back)));
+    }
+
+    #[test]
+    fn a_failed_edit_reports_why() {
+        let mut p = hotel();
+        assert!(apply(&mut p, &Edit::AddEntity("Hotel".into())).is_err());
+        assert!(apply(&mut p, &Edit::SetReturns(99, vec![])).is_err());
+        assert!(apply(&mut p, &Edit::Delete(Item::Table(0))).is_err());
+    }
+}

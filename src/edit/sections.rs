@@ -1,0 +1,104 @@
+//! The top-level parts of a project an edit replaced, kept so the edit can
+//! be undone without a copy of the whole project.
+
+use crate::model::{
+    Decision, Entity, Keyspace, Note, Project, Query, Relationship, Thresholds, UserType, Workflow,
+};
+
+/// Parts of a project, each present only when it is to be put back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sections {
+    format: Option<u32>,
+    name: Option<String>,
+    keyspace: Option<Keyspace>,
+    thresholds: Option<Thresholds>,
+    types: Option<Vec<UserType>>,
+    entities: Option<Vec<Entity>>,
+    relationships: Option<Vec<Relationship>>,
+    queries: Option<Vec<Query>>,
+    workflow: Option<Workflow>,
+    decisions: Option<Vec<Decision>>,
+    notes: Option<Vec<Note>>,
+}
+
+fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
+    (from != to).then(|| to.clone())
+}
+
+fn put<T>(slot: &mut T, value: &Option<T>, old: &mut Option<T>)
+where
+    T: Clone,
+{
+    if let Some(v) = value {
+        *old = Some(std::mem::replace(slot, v.clone()));
+    }
+}
+
+impl Sections {
+    /// The parts of `to` that differ from `from`: applied to `from`, they
+    /// give `to`. The project is taken apart field by field without `..`,
+    /// so a new project field fails to compile here until it is covered.
+    pub fn between(from: &Project, to: &Project) -> Sections {
+        let Project {
+            format,
+            name,
+            keyspace,
+            thresholds,
+            types,
+            entities,
+            relationships,
+            queries,
+            workflow,
+            decisions,
+            notes,
+        } = to;
+        Sections {
+            format: differing(&from.format, format),
+            name: differing(&from.name, name),
+            keyspace: differing(&from.keyspace, keyspace),
+            thresholds: differing(&from.thresholds, thresholds),
+            types: differing(&from.types, types),
+            entities: differing(&from.entities, entities),
+            relationships: differing(&from.relationships, relationships),
+            queries: differing(&from.queries, queries),
+            workflow: differing(&from.workflow, workflow),
+            decisions: differing(&from.decisions, decisions),
+            notes: differing(&from.notes, notes),
+        }
+    }
+
+    /// Whether putting these parts back changes nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Sections::default()
+    }
+
+    /// Puts the parts in place; returns the parts they replaced, which undo this.
+    pub fn apply(&self, p: &mut Project) -> Sections {
+        let mut old = Sections::default();
+        let Project {
+            format,
+            name,
+            keyspace,
+            thresholds,
+            types,
+            entities,
+            relationships,
+            queries,
+            workflow,
+            decisions,
+            notes,
+        } = p;
+        put(format, &self.format, &mut old.format);
+        put(name, &self.name, &mut old.name);
+        put(keyspace, &self.keyspace, &mut old.keyspace);
+        put(thresholds, &self.thresholds, &mut old.thresholds);
+        put(types, &self.types, &mut old.types);
+        put(entities, &self.entities, &mut old.entities);
+        put(relationships, &self.relationships, &mut old.relationships);
+        put(queries, &self.queries, &mut old.queries);
+        put(workflow, &self.workflow, &mut old.workflow);
+        put(decisions, &self.decisions, &mut old.decisions);
+        put(notes, &self.notes, &mut old.notes);
+        old
+    }
+}

@@ -1,0 +1,78 @@
+//! How the reports and diagnostics write quantities: grouped digits, one
+//! decimal for small fractional counts, binary byte units. One module so
+//! diagnose and report share it without depending on each other.
+
+/// Rows and values per partition shown with one decimal when fractional.
+pub fn count(v: f64) -> String {
+    if v.is_finite() && v.fract().abs() > 1e-9 && v < 1000.0 {
+        format!("{v:.1}")
+    } else {
+        group_digits(v)
+    }
+}
+
+/// `1,095,005` style grouping for reports.
+pub fn group_digits(v: f64) -> String {
+    if !v.is_finite() {
+        return "∞".into();
+    }
+    let n = v.round() as i128;
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Human-readable bytes: `1.04 MiB`.
+pub fn human_bytes(b: f64) -> String {
+    if !b.is_finite() {
+        return "∞".into();
+    }
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b;
+    let mut u = 0;
+    while v >= 1024.0 && u < units.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{} B", v.round())
+    } else {
+        format!("{v:.2} {}", units[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_grouped_by_thousands() {
+        assert_eq!(group_digits(1_095_005.0), "1,095,005");
+        assert_eq!(group_digits(-1234.4), "-1,234");
+        assert_eq!(group_digits(999.0), "999");
+        assert_eq!(group_digits(f64::INFINITY), "∞");
+    }
+
+    #[test]
+    fn small_fractional_counts_keep_one_decimal() {
+        assert_eq!(count(2.25), "2.2");
+        assert_eq!(count(3.0), "3");
+        assert_eq!(count(1500.5), "1,501");
+    }
+
+    #[test]
+    fn bytes_use_binary_units() {
+        assert_eq!(human_bytes(512.0), "512 B");
+        assert_eq!(human_bytes(1024.0 * 1024.0 * 1.04), "1.04 MiB");
+        assert_eq!(human_bytes(f64::NAN), "∞");
+    }
+}

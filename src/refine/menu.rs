@@ -1,0 +1,188 @@
+//! The refinement menu of a table: what to offer, in which order, under
+//! which labels, and which entry is proposed. The workbench only shows it.
+
+use crate::derive::Table;
+use crate::diagnose::Refinement;
+use crate::model::{Period, Project};
+
+/// Which refinements a menu offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Bucket,
+    Shard,
+}
+
+/// Shard counts offered besides the proposed one.
+pub const SHARD_COUNTS: [u32; 5] = [2, 4, 8, 16, 32];
+
+/// The entries of a refinement menu, parallel to their labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Menu {
+    pub entries: Vec<Refinement>,
+    pub labels: Vec<String>,
+    /// The entry to start on: the proposed one, else the first.
+    pub cursor: usize,
+}
+
+/// The refinements of `table`, the proposed bucket period first (marked
+/// and preselected) with the other periods after it, the proposed shard
+/// count with the other counts after it; `only` narrows to one kind. When
+/// nothing applies, says so.
+pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, String> {
+    let mut list = super::options(p, &table.origin);
+    let mut proposed = None;
+    if let Some(pos) = list
+        .iter()
+        .position(|r| matches!(r, Refinement::AddBucket { .. }))
+    {
+        if let Refinement::AddBucket {
+            query,
+            source,
+            period,
+            ..
+        } = list[pos].clone()
+        {
+            proposed = Some(list[pos].clone());
+            let others: Vec<Refinement> = Period::ALL
+                .into_iter()
+                .filter(|p| *p != period)
+                .map(|p| Refinement::AddBucket {
+                    query: query.clone(),
+                    column: crate::diagnose::partition_extra_name(table, p.name()),
+                    source: source.clone(),
+                    period: p,
+                })
+                .collect();
+            list.splice(pos + 1..pos + 1, others);
+        }
+    }
+    if let Some(pos) = list
+        .iter()
+        .position(|r| matches!(r, Refinement::AddShard { .. }))
+    {
+        if let Refinement::AddShard {
+            query,
+            column,
+            count,
+        } = list[pos].clone()
+        {
+            let others: Vec<Refinement> = SHARD_COUNTS
+                .into_iter()
+                .filter(|c| *c != count)
+                .map(|c| Refinement::AddShard {
+                    query: query.clone(),
+                    column: column.clone(),
+                    count: c,
+                })
+                .collect();
+            list.splice(pos + 1..pos + 1, others);
+        }
+    }
+    list.retain(|r| match only {
+        Some(Kind::Bucket) => matches!(r, Refinement::AddBucket { .. }),
+        Some(Kind::Shard) => matches!(r, Refinement::AddShard { .. }),
+        None => true,
+    });
+    if list.is_empty() {
+        let what = match only {
+            Some(Kind::Bucket) => "no date or time column to bucket by",
+            Some(Kind::Shard) => "a shard already",
+            None => "no refinement that applies",
+        };
+        return Err(format!("{} has {what}", table.name));
+    }
+    let labels = list
+        .iter()
+        .map(|r| {
+            if Some(r) == proposed.as_ref() {
+                format!("{} (proposed)", r.label())
+            } else {
+                r.label()
+            }
+        })
+        .collect();
+    let cursor = proposed
+        .and_then(|p| list.iter().position(|r| *r == p))
+        .unwrap_or(0);
+    Ok(Menu {
+        entries: list,
+        labels,
+        cursor,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::load;
+
+    fn hotel() -> Project {
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample")
+    }
+
+    #[test]
+    fn labels_follow_entries_and_the_cursor_is_in_range() {
+        let p = hotel();
+        let m = crate::derive::derive(&p);
+        let mut offered = 0;
+        for t in &m.tables {
+            if let Ok(menu) = menu(&p, t, None) {
+                offered += 1;
+                assert_eq!(menu.entries.len(), menu.labels.len());
+                assert!(menu.cursor < menu.entries.len());
+                for (r, l) in menu.entries.iter().zip(&menu.labels) {
+                    assert!(l.starts_with(&r.label()), "{l} labels {r:?}");
+                }
+            }
+        }
+        assert!(offered > 0, "no table of the sample has a refinement");
+    }
+
+    #[test]
+    fn a_bucket_menu_offers_every_period_with_the_proposed_one_first() {
+        let p = hotel();
+        let m = crate::derive::derive(&p);
+        let Some(menu) = m
+            .tables
+            .iter()
+            .find_map(|t| menu(&p, t, Some(Kind::Bucket)).ok())
+        else {
+            panic!("no table of the sample can be bucketed");
+        };
+        assert_eq!(menu.entries.len(), Period::ALL.len());
+        assert!(menu
+            .entries
+            .iter()
+            .all(|r| matches!(r, Refinement::AddBucket { .. })));
+        assert!(menu.labels[menu.cursor].ends_with("(proposed)"));
+        assert_eq!(
+            menu.labels
+                .iter()
+                .filter(|l| l.ends_with("(proposed)"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_shard_menu_offers_each_count_once() {
+        let p = hotel();
+        let m = crate::derive::derive(&p);
+        for t in &m.tables {
+            if let Ok(menu) = menu(&p, t, Some(Kind::Shard)) {
+                let mut counts: Vec<u32> = menu
+                    .entries
+                    .iter()
+                    .filter_map(|r| match r {
+                        Refinement::AddShard { count, .. } => Some(*count),
+                        _ => None,
+                    })
+                    .collect();
+                counts.sort_unstable();
+                counts.dedup();
+                assert_eq!(counts.len(), menu.entries.len());
+                assert!(SHARD_COUNTS.iter().all(|c| counts.contains(c)));
+            }
+        }
+    }
+}

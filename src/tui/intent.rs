@@ -1,0 +1,91 @@
+//! What the user asked for, and what only the shell can do: the intent
+//! type sits below the app, the popups and the updater, so popups return
+//! intents without knowing the updater.
+
+use super::app::Focus;
+use super::keymap::Command;
+use super::popup::Picker;
+use crate::diagnose::Refinement;
+use crate::edit::Edit;
+use crossterm::event::{KeyEvent, MouseEvent};
+use std::path::PathBuf;
+
+/// An intent: a key, a command, an edit, a request for the shell.
+pub enum Action {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Command(Command),
+    Edit(Edit),
+    OpenPicker(Picker),
+    /// Shows what a refinement would do; its popup applies it.
+    PreviewRefinement(Refinement),
+    PickRowsForNewQuery(String),
+    SetFilter(Focus, String),
+    Save {
+        path: Option<PathBuf>,
+        force: bool,
+    },
+    Open(PathBuf),
+    /// Open even though there are unsaved changes (after asking).
+    OpenAnyway(PathBuf),
+    Export(ExportKind, PathBuf),
+    /// Export even over an existing file (the user said yes).
+    ExportOver(ExportKind, PathBuf),
+    /// `:wq`: save, then quit once the save went through.
+    SaveAndQuit(Option<PathBuf>),
+    Quit {
+        force: bool,
+    },
+    Recent,
+    Message(String),
+    RestoreRecovery(PathBuf),
+    DiscardRecovery(PathBuf),
+    /// Text pasted into the terminal (bracketed paste).
+    Paste(String),
+}
+
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Key(k) => write!(f, "Key({k:?})"),
+            Action::Command(c) => write!(f, "Command({c:?})"),
+            Action::Edit(e) => write!(f, "Edit({e:?})"),
+            Action::Save { path, force } => write!(f, "Save({path:?}, {force})"),
+            Action::Quit { force } => write!(f, "Quit({force})"),
+            Action::Open(p) => write!(f, "Open({p:?})"),
+            Action::Export(k, p) => write!(f, "Export({k:?}, {p:?})"),
+            Action::Message(m) => write!(f, "Message({m})"),
+            _ => f.write_str("Action"),
+        }
+    }
+}
+
+/// What an `:export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportKind {
+    Cql,
+    /// The design report (Markdown for `.md`, else HTML).
+    Report,
+    /// One diagram view, in the format of the file's extension (SVG by default).
+    Diagram(crate::diagram::View),
+}
+
+/// Work only the shell can do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Save {
+        path: Option<PathBuf>,
+        force: bool,
+    },
+    Open(PathBuf),
+    Export {
+        kind: ExportKind,
+        path: PathBuf,
+        force: bool,
+    },
+    Quit,
+    /// Quit only if nothing is left unsaved (after a `:wq` save).
+    QuitIfSaved,
+    RestoreRecovery(PathBuf),
+    DiscardRecovery(PathBuf),
+}
