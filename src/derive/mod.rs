@@ -3,9 +3,11 @@
 //! decisions, then names, sharing, SELECTs and write paths.
 
 mod naming_rules;
+mod placement;
 pub mod serve;
 pub mod writes;
 
+use crate::estimate::Estimator;
 use crate::model::load::Problem;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
@@ -20,6 +22,9 @@ pub use writes::{AttrWrites, WritePath};
 pub enum Rule {
     /// MR2: an equality search attribute, in the partition key.
     Equality,
+    /// MR2: an equality search attribute kept as a leading clustering
+    /// column (a filter within a small partition).
+    Filter,
     /// MR3: the range search attribute, first clustering column after them.
     Range,
     /// MR4: an ordering attribute, clustering with its direction.
@@ -49,6 +54,7 @@ impl Rule {
     pub fn label(self) -> &'static str {
         match self {
             Rule::Equality => "MR2 equality search → partition key",
+            Rule::Filter => "MR2 equality search → leading clustering column (filter)",
             Rule::Range => "MR3 range search → clustering",
             Rule::Order => "MR4 ordering → clustering",
             Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
@@ -138,6 +144,10 @@ pub struct Column {
     pub ty: CqlType,
     pub role: Role,
     pub rule: Rule,
+    /// Why the rule put the column where it is, when the rule alone does
+    /// not say (the figures behind an equality attribute's placement).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub why: String,
     /// The query whose derivation placed the column.
     pub query: String,
     pub source: Source,
@@ -163,6 +173,17 @@ pub struct Table {
     /// name: a query returning them reads the collection.
     #[serde(skip)]
     pub collected: Vec<(Reached, String)>,
+}
+
+impl Column {
+    /// The rule that placed the column, with its figures when it has any.
+    pub fn reason(&self) -> String {
+        if self.why.is_empty() {
+            self.rule.label().to_string()
+        } else {
+            format!("{}: {}", self.rule.label(), self.why)
+        }
+    }
 }
 
 impl Table {
@@ -283,17 +304,22 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                 .is_none()
         })
         .collect();
-    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map(&own, |&(qi, q)| {
-        let mut found = Vec::new();
-        let d = build(
-            graph,
-            q,
-            qi,
-            decisions.get(q.id.as_str()).copied(),
-            &mut found,
-        );
-        (d, found)
-    });
+    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map_with(
+        &own,
+        || None,
+        |est, &(qi, q)| {
+            let mut found = Vec::new();
+            let d = build(
+                graph,
+                q,
+                qi,
+                decisions.get(q.id.as_str()).copied(),
+                est,
+                &mut found,
+            );
+            (d, found)
+        },
+    );
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::default();
     let mut own_draft: HashMap<&str, usize> = HashMap::default();
@@ -376,6 +402,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                             ty: graph.attr(reached.attr).ty.clone(),
                             role: Role::Regular,
                             rule: Rule::Merged,
+                            why: String::new(),
                             query: q.id.clone(),
                             source: attr_source(graph, d.root, &reached),
                         });
@@ -483,8 +510,22 @@ const PARALLEL_MIN: usize = 128;
 /// `items.iter().map(f)`, in order, split across the machine's cores for
 /// large inputs. Deterministic: results keep the input order.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_with(items, || (), |_, x| f(x))
+}
+
+/// [`par_map`] with per-thread state made by `init` (caches that are not
+/// shared between threads).
+fn par_map_with<T: Sync, R: Send, S>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let sequential = || {
+        let mut state = init();
+        items.iter().map(|x| f(&mut state, x)).collect()
+    };
     if items.len() < PARALLEL_MIN {
-        return items.iter().map(f).collect();
+        return sequential();
     }
     // Asking the OS is slow (it reads cgroup limits): once per process.
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
@@ -494,14 +535,19 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
             .min(8)
     });
     if cores < 2 {
-        return items.iter().map(f).collect();
+        return sequential();
     }
     let chunk = items.len().div_ceil(cores);
     std::thread::scope(|s| {
-        let f = &f;
+        let (f, init) = (&f, &init);
         let handles: Vec<_> = items
             .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .map(|part| {
+                s.spawn(move || {
+                    let mut state = init();
+                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
+                })
+            })
             .collect();
         let mut out = Vec::with_capacity(items.len());
         for h in handles {
@@ -639,12 +685,14 @@ fn encoded_by(graph: &Graph, r: Reached) -> Reached {
     }
 }
 
-/// Builds the table of one query from the mapping rules and its decision.
-fn build(
-    graph: &Graph,
+/// Builds the table of one query from the mapping rules and its decision;
+/// `est` is made on first use (only equality placement needs it).
+fn build<'g, 'p>(
+    graph: &'g Graph<'p>,
     q: &Query,
     qi: usize,
     decision: Option<&Decision>,
+    est: &mut Option<Estimator<'g, 'p>>,
     problems: &mut Vec<Problem>,
 ) -> Option<Draft> {
     let root = graph.node(&q.rows)?;
@@ -706,6 +754,7 @@ fn build(
                 ty: graph.attr(r.attr).ty.clone(),
                 role,
                 rule,
+                why: String::new(),
                 query: q.id.clone(),
                 source: attr_source(graph, root, r),
             });
@@ -757,55 +806,22 @@ fn build(
         add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
     }
 
-    // A query that searches nothing but ranges or orders gets one constant
-    // partition, so its SELECT stays legal; the review flags the hot spot.
-    if !t.columns.iter().any(|c| c.role == Role::Partition) {
-        if range.is_some() || !order.is_empty() {
-            t.columns.insert(
-                0,
-                Column {
-                    name: unique_column_name(&t, "bucket".to_string()),
-                    ty: CqlType::Native(Native::Int),
-                    role: Role::Partition,
-                    rule: Rule::WholeTable,
-                    query: q.id.clone(),
-                    source: Source::Constant,
-                },
-            );
-            ids.insert(0, None);
-        } else {
-            // A lookup of everything: each row its own partition.
-            let mut first = true;
-            for (c, id) in t.columns.iter_mut().zip(&ids) {
-                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
-                    c.role = if first {
-                        Role::Partition
-                    } else {
-                        Role::Clustering(Dir::Asc)
-                    };
-                    first = false;
-                }
-            }
-        }
-    }
-
-    let mut pinned = None;
-    if let Some(d) = decision {
-        apply_decision(graph, q, d, &mut t, &mut ids, problems);
-        pinned = d.name.clone();
-    }
-    order_key_first(&mut t, &mut ids);
-    mark_static(graph, root, &mut t, &ids);
-    counter_rules(&mut t, &mut ids);
-    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
-        let ent = graph.entity(e);
-        if ent.ttl {
-            let days = ent
-                .retention_days
-                .unwrap_or(graph.project.thresholds.horizon_days);
-            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
-        }
-    }
+    // Equality attributes: the partition key or leading clustering
+    // columns, by the estimates of the finished table.
+    let searches = range.is_some() || !order.is_empty();
+    let cx = placement::Context {
+        graph,
+        query: q,
+        root,
+        decision,
+        searches,
+    };
+    let mut trial = |tab: &Table| {
+        let e = est.get_or_insert_with(|| Estimator::new(graph));
+        placement::finished_estimate(&cx, e, tab, &ids)
+    };
+    placement::place(&cx, &equality, &mut t, &ids, &mut trial);
+    let pinned = finish(graph, q, root, decision, searches, &mut t, &mut ids, problems);
     let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
     let complete = equality.len() == q.equality.len()
         && range.is_some() == q.range.is_some()
@@ -826,6 +842,73 @@ fn build(
         resolved,
         separate: decision.is_some_and(|d| d.separate),
     })
+}
+
+/// Everything after the mapping rules: the constant partition of a query
+/// that searches nothing, the designer's decision, key-first order, static
+/// and counter columns, the TTL. Returns the pinned name.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    graph: &Graph,
+    q: &Query,
+    root: NodeId,
+    decision: Option<&Decision>,
+    searches: bool,
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    // A query that searches nothing but ranges or orders gets one constant
+    // partition, so its SELECT stays legal; the review flags the hot spot.
+    if !t.columns.iter().any(|c| c.role == Role::Partition) {
+        if searches {
+            t.columns.insert(
+                0,
+                Column {
+                    name: unique_column_name(t, "bucket".to_string()),
+                    ty: CqlType::Native(Native::Int),
+                    role: Role::Partition,
+                    rule: Rule::WholeTable,
+                    why: String::new(),
+                    query: q.id.clone(),
+                    source: Source::Constant,
+                },
+            );
+            ids.insert(0, None);
+        } else {
+            // A lookup of everything: each row its own partition.
+            let mut first = true;
+            for (c, id) in t.columns.iter_mut().zip(ids.iter()) {
+                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
+                    c.role = if first {
+                        Role::Partition
+                    } else {
+                        Role::Clustering(Dir::Asc)
+                    };
+                    first = false;
+                }
+            }
+        }
+    }
+
+    let mut pinned = None;
+    if let Some(d) = decision {
+        apply_decision(graph, q, d, t, ids, problems);
+        pinned = d.name.clone();
+    }
+    order_key_first(t, ids);
+    mark_static(graph, root, t, ids);
+    counter_rules(t, ids);
+    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
+        let ent = graph.entity(e);
+        if ent.ttl {
+            let days = ent
+                .retention_days
+                .unwrap_or(graph.project.thresholds.horizon_days);
+            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
+        }
+    }
+    pinned
 }
 
 fn apply_decision(
@@ -975,6 +1058,7 @@ fn apply_decision(
                 ty,
                 role: Role::Partition,
                 rule,
+                why: String::new(),
                 query: q.id.clone(),
                 source,
             },
@@ -1092,6 +1176,7 @@ fn push_up_relationships(
             ty,
             role: Role::Regular,
             rule: Rule::Collection,
+            why: String::new(),
             query: q.id.clone(),
             source,
         });

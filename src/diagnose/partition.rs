@@ -185,6 +185,7 @@ fn with_shard(t: &Table, column: &str, count: u32) -> Table {
             ty: CqlType::Native(Native::Int),
             role: Role::Partition,
             rule: Rule::Shard,
+            why: String::new(),
             query: t.origin.clone(),
             source: Source::Shard { count },
         },
@@ -608,6 +609,7 @@ pub fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
             ty: CqlType::Native(ty),
             role: Role::Partition,
             rule: Rule::Bucket,
+            why: String::new(),
             query: t.origin.clone(),
             source: Source::Bucket {
                 source: source.to_string(),
