@@ -4,6 +4,7 @@
 
 mod naming_rules;
 mod placement;
+mod share;
 pub mod serve;
 pub mod writes;
 
@@ -355,6 +356,21 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     for (i, first) in shared {
         let q = drafts[i].table.queries[0].clone();
         drafts[first].table.queries.push(q);
+    }
+    // 2b. A query another table already answers directly is served by it.
+    let candidates: Vec<usize> = (0..drafts.len())
+        .filter(|i| !merged_into.contains_key(i))
+        .collect();
+    for (guest, host) in share::hosts(project, &drafts, &candidates, &decisions) {
+        let moved = std::mem::take(&mut drafts[guest].table.queries);
+        drafts[host].table.queries.extend(moved);
+        drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
+        for target in merged_into.values_mut() {
+            if *target == guest {
+                *target = host;
+            }
+        }
+        merged_into.insert(guest, host);
     }
     for q in &project.queries {
         if let Some(i) = draft_of.get_mut(q.id.as_str()) {
@@ -1334,5 +1350,7 @@ pub fn range_clause(col: &str, op: RangeOp) -> String {
 
 #[cfg(test)]
 mod identity_tests;
+#[cfg(test)]
+mod placement_tests;
 #[cfg(test)]
 mod tests;

@@ -35,10 +35,11 @@ pub struct Anchor {
 
 /// The equality attributes that form the key of the entity the query reads
 /// from, as indices into `equality`: the largest complete identifier (key or
-/// `unique`) of a node on their paths that holds an attribute of that node
-/// itself, the first in query order among equals. A relationship's or an
-/// association entity's key, made only of other entities' keys, is no
-/// such key: "the rating a user gave an item" reads the item's partition.
+/// `unique`) of a node on their paths, the first in query order among
+/// equals. The rows' own identifier counts only when it holds an attribute
+/// of the rows themselves: a relationship's or an association entity's
+/// key is made of other entities' keys, and "the rating a user gave an
+/// item" reads the item's partition.
 pub fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Option<Anchor> {
     let mut best: Option<Anchor> = None;
     for r in equality {
@@ -49,7 +50,8 @@ pub fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Option<Ancho
             };
             for (n, ident) in graph.identifiers_at(root, at).into_iter().enumerate() {
                 let ident: Vec<Reached> = ident.into_iter().map(super::normalize).collect();
-                if !ident.contains(r) || !ident.iter().any(|x| x.attr.node() == node) {
+                let own = k > 0 || ident.iter().any(|x| x.attr.node() == node);
+                if !ident.contains(r) || !own {
                     continue;
                 }
                 let Some(mut at_eq) = ident

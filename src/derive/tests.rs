@@ -177,7 +177,7 @@ fn no_static_column_without_clustering() {
 fn a_lookup_by_the_own_key_is_the_bare_plural_and_weak_keys_name_the_owner() {
     let (_, m) = one(
         r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id", "order_id"], returns: ["total"]),
-           Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["total"])"#,
+           Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["placed_at"])"#,
     );
     assert_eq!(m.tables[0].name, "orders");
     assert_eq!(
