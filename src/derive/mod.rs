@@ -4,7 +4,7 @@
 
 mod naming_rules;
 mod placement;
-mod share;
+pub mod share;
 pub mod serve;
 pub mod writes;
 

@@ -8,8 +8,9 @@
 //! a table serving another one that cannot serve it back hosts it; when two
 //! serve each other, the one built for the smaller query id hosts.
 
-use super::serve::{access, request, KeyShape};
-use super::{Draft, Source};
+use super::serve::{access, request, resolve_query, KeyShape};
+use super::{Draft, LogicalModel, Source};
+use crate::model::resolve::{Graph, Reached};
 use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -100,5 +101,111 @@ pub(super) fn hosts(
         }
     }
     out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
+    out
+}
+
+/// A query that could share another query's table if that table held the
+/// columns it lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeHint {
+    pub query: String,
+    /// The query whose table would serve it.
+    pub with: String,
+    /// That table's name.
+    pub table: String,
+    /// The query's returned attributes the table lacks, as written.
+    pub missing: Vec<String>,
+}
+
+/// For each query with a table of its own and no decision, the other table
+/// of the same rows that answers it directly once it gains the query's
+/// missing returned attributes (each reached without a to-many step, so
+/// the table's rows stay the same): the one lacking the fewest, then by
+/// query id.
+pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
+    let project = graph.project;
+    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
+    for (i, t) in model.tables.iter().enumerate() {
+        by_rows.entry(t.rows.as_str()).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for (gi, guest) in model.tables.iter().enumerate() {
+        let Some(q) = project.query(&guest.origin) else {
+            continue;
+        };
+        if guest.queries.len() != 1 || project.decision(&q.id).is_some() || q.consumes {
+            continue;
+        }
+        let Some(root) = graph.node(&q.rows) else {
+            continue;
+        };
+        let Ok(res) = resolve_query(graph, root, q) else {
+            continue;
+        };
+        let mut best: Option<MergeHint> = None;
+        for &hi in by_rows.get(q.rows.as_str()).into_iter().flatten() {
+            let host = &model.tables[hi];
+            if hi == gi || host.is_counter_table() {
+                continue;
+            }
+            let Some(hq) = project.query(&host.origin) else {
+                continue;
+            };
+            if hq.consumes
+                || hq.written_by_job != q.written_by_job
+                || host
+                    .partition_key()
+                    .any(|c| matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
+            {
+                continue;
+            }
+            let ids: Vec<Option<Reached>> = host
+                .columns
+                .iter()
+                .map(|c| match &c.source {
+                    Source::Attr { reached, .. } => Some(reached.clone()),
+                    _ => None,
+                })
+                .collect();
+            let held = |r: &Reached| {
+                ids.iter().any(|x| x.as_ref() == Some(r)) || host.collected.iter().any(|(x, _)| x == r)
+            };
+            let mut part = q.clone();
+            let mut part_res = res.clone();
+            part.returns.clear();
+            part_res.returns.clear();
+            let mut missing = Vec::new();
+            let mut mergeable = true;
+            for (r, text) in res.returns.iter().zip(&q.returns) {
+                if held(r) {
+                    part.returns.push(text.clone());
+                    part_res.returns.push(r.clone());
+                } else {
+                    mergeable &= !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
+                    missing.push(text.clone());
+                }
+            }
+            if !mergeable || missing.is_empty() {
+                continue;
+            }
+            let direct = request(&part, &part_res, host, &ids)
+                .is_ok_and(|req| access(&KeyShape::of(host), &req).0.is_direct());
+            if !direct {
+                continue;
+            }
+            let better = best.as_ref().is_none_or(|b| {
+                (missing.len(), hq.id.as_str()) < (b.missing.len(), b.with.as_str())
+            });
+            if better {
+                best = Some(MergeHint {
+                    query: q.id.clone(),
+                    with: hq.id.clone(),
+                    table: host.name.clone(),
+                    missing,
+                });
+            }
+        }
+        out.extend(best);
+    }
     out
 }
