@@ -937,75 +937,7 @@ fn apply_decision(
 ) {
     let path = format!("decisions({})", q.id);
 
-    // A hand-written candidate key replaces the derived one.
-    if let Some(name) = &d.use_candidate {
-        if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
-            let mut ok = true;
-            for col in c
-                .partition
-                .iter()
-                .chain(c.clustering.iter().map(|o| &o.attr))
-            {
-                if t.column(col).is_none() {
-                    problems.push(missing(&path, &q.id, "candidates", col, t));
-                    ok = false;
-                }
-            }
-            if ok {
-                for col in t.columns.iter_mut() {
-                    col.role = Role::Regular;
-                }
-                for p in &c.partition {
-                    if let Some(col) = t.columns.iter_mut().find(|x| &x.name == p) {
-                        col.role = Role::Partition;
-                        col.rule = Rule::Candidate;
-                    }
-                }
-                for o in &c.clustering {
-                    if let Some(col) = t.columns.iter_mut().find(|x| x.name == o.attr) {
-                        if col.role == Role::Regular {
-                            col.role = Role::Clustering(o.dir);
-                            col.rule = Rule::Candidate;
-                        }
-                    }
-                }
-                // Key columns in the candidate's order.
-                let mut order: Vec<usize> = Vec::new();
-                for p in c
-                    .partition
-                    .iter()
-                    .chain(c.clustering.iter().map(|o| &o.attr))
-                {
-                    if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
-                        if !order.contains(&i) {
-                            order.push(i);
-                        }
-                    }
-                }
-                for i in 0..t.columns.len() {
-                    if !order.contains(&i) {
-                        order.push(i);
-                    }
-                }
-                permute(t, ids, &order);
-                t.candidate = Some(c.name.clone());
-                for ix in &c.indexes {
-                    if !t.indexes.contains(ix) {
-                        t.indexes.push(ix.clone());
-                    }
-                }
-            }
-        }
-    }
-
-    for col in &d.promote {
-        match t.columns.iter_mut().find(|c| &c.name == col) {
-            Some(c) if matches!(c.role, Role::Clustering(_)) => c.role = Role::Partition,
-            Some(_) => {}
-            None => problems.push(missing(&path, &q.id, "promote", col, t)),
-        }
-    }
-
+    // Buckets and shards first, so a candidate key can name them.
     for x in &d.partition_extra {
         if t.column(&x.column).is_some() {
             problems.push(Problem {
@@ -1080,6 +1012,79 @@ fn apply_decision(
             },
         );
         ids.insert(at, None);
+    }
+
+    // A hand-written candidate key replaces the derived one.
+    if let Some(name) = &d.use_candidate {
+        if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
+            let mut ok = true;
+            for col in c
+                .partition
+                .iter()
+                .chain(c.clustering.iter().map(|o| &o.attr))
+            {
+                if t.column(col).is_none() {
+                    problems.push(missing(&path, &q.id, "candidates", col, t));
+                    ok = false;
+                }
+            }
+            if ok {
+                // A bucket or shard the candidate leaves out stays in the
+                // partition key after the candidate's columns.
+                for col in t.columns.iter_mut() {
+                    if !matches!(col.rule, Rule::Bucket | Rule::Shard) {
+                        col.role = Role::Regular;
+                    }
+                }
+                for p in &c.partition {
+                    if let Some(col) = t.columns.iter_mut().find(|x| &x.name == p) {
+                        col.role = Role::Partition;
+                        col.rule = Rule::Candidate;
+                    }
+                }
+                for o in &c.clustering {
+                    if let Some(col) = t.columns.iter_mut().find(|x| x.name == o.attr) {
+                        if col.role == Role::Regular {
+                            col.role = Role::Clustering(o.dir);
+                            col.rule = Rule::Candidate;
+                        }
+                    }
+                }
+                // Key columns in the candidate's order.
+                let mut order: Vec<usize> = Vec::new();
+                for p in c
+                    .partition
+                    .iter()
+                    .chain(c.clustering.iter().map(|o| &o.attr))
+                {
+                    if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
+                        if !order.contains(&i) {
+                            order.push(i);
+                        }
+                    }
+                }
+                for i in 0..t.columns.len() {
+                    if !order.contains(&i) {
+                        order.push(i);
+                    }
+                }
+                permute(t, ids, &order);
+                t.candidate = Some(c.name.clone());
+                for ix in &c.indexes {
+                    if !t.indexes.contains(ix) {
+                        t.indexes.push(ix.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    for col in &d.promote {
+        match t.columns.iter_mut().find(|c| &c.name == col) {
+            Some(c) if matches!(c.role, Role::Clustering(_)) => c.role = Role::Partition,
+            Some(_) => {}
+            None => problems.push(missing(&path, &q.id, "promote", col, t)),
+        }
     }
 
     for col in &d.flip {

@@ -455,3 +455,77 @@ fn no_sharing_when_the_order_disagrees_or_a_column_is_missing() {
     );
     assert_eq!(m.tables.len(), 2);
 }
+
+#[test]
+fn a_candidate_key_can_name_a_time_bucket_or_the_constant_bucket() {
+    let q = r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id"],
+        range: Some(Range(attr: "placed_at")), returns: ["total"])"#;
+    let mut p = shop(q);
+    let d = p.decision_mut("Q1");
+    d.partition_extra.push(crate::model::ExtraColumn {
+        column: "day".into(),
+        kind: crate::model::ExtraKind::Bucket {
+            source: "placed_at".into(),
+            period: crate::model::Period::Day,
+        },
+    });
+    d.candidates.push(crate::model::Candidate {
+        name: "by_day".into(),
+        partition: vec!["day".into(), "customer_id".into()],
+        clustering: vec![
+            crate::model::Order {
+                attr: "placed_at".into(),
+                dir: Dir::Desc,
+            },
+            crate::model::Order {
+                attr: "order_id".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_day".into());
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(
+        layout(&m.tables[0]),
+        ["K day", "K customer_id", "C↓ placed_at", "C↑ order_id", "total"]
+    );
+    // Without the candidate naming it, the bucket still joins the key.
+    p.decision_mut("Q1").candidates[0].partition = vec!["customer_id".into()];
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(
+        layout(&m.tables[0])[..2],
+        ["K customer_id".to_string(), "K day".to_string()]
+    );
+
+    // The constant partition of a query that searches nothing.
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Order", order: [Order(attr: "placed_at", dir: Desc)], returns: ["total"])"#,
+    );
+    let d = p.decision_mut("Q1");
+    d.candidates.push(crate::model::Candidate {
+        name: "c".into(),
+        partition: vec!["bucket".into()],
+        clustering: vec![
+            crate::model::Order {
+                attr: "placed_at".into(),
+                dir: Dir::Desc,
+            },
+            crate::model::Order {
+                attr: "customer_id".into(),
+                dir: Dir::Asc,
+            },
+            crate::model::Order {
+                attr: "order_id".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("c".into());
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(layout(&m.tables[0])[0], "K bucket");
+}
