@@ -851,13 +851,18 @@ fn shareable_table_when_another_table_lacks_only_returned_columns() {
     let Some(r @ Refinement::ShareTable { query, with }) = &d.refinement else {
         panic!("no share refinement: {d:?}");
     };
-    assert!(d.message.contains(&format!("{query} has a table of its own")));
+    assert!(d
+        .message
+        .contains(&format!("{query} has a table of its own")));
     // The one-key merge: the guest is served by the host's table, which
     // gains the column, and the hint is gone.
     let next = cqlmodel::refine::apply(&p, r).expect("applies");
     let m = derive(&next);
     assert_eq!(m.tables.len(), 1);
-    assert_eq!(m.table_of(query).map(|t| t.origin.as_str()), Some(with.as_str()));
+    assert_eq!(
+        m.table_of(query).map(|t| t.origin.as_str()),
+        Some(with.as_str())
+    );
     assert_eq!(m.plan(query).map(|p| &p.access), Some(&Access::Direct));
     quiet(&next, "shareable-table");
     // A query the designer keeps apart gets no hint.

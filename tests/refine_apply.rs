@@ -454,7 +454,11 @@ fn an_equality_column_moves_between_partition_and_clustering() {
         .collect();
     assert_eq!(
         key,
-        [("K", "hotel_id"), ("C↑", "room_number"), ("C↑", "amenity_name")]
+        [
+            ("K", "hotel_id"),
+            ("C↑", "room_number"),
+            ("C↑", "amenity_name")
+        ]
     );
     assert!(t
         .column("room_number")
@@ -493,7 +497,11 @@ fn a_query_shares_another_table_and_gets_its_own_again() {
         query: "Q10".into(),
         with: "Q2".into(),
     };
-    assert!(options(&p, "Q10").contains(&share), "{:?}", options(&p, "Q10"));
+    assert!(
+        options(&p, "Q10").contains(&share),
+        "{:?}",
+        options(&p, "Q10")
+    );
     let pv = preview(&p, &share);
     assert_eq!(pv.error, None);
     assert!(pv.resolved.iter().any(|d| d.rule == "shareable-table"));

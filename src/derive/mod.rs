@@ -4,8 +4,8 @@
 
 mod naming_rules;
 mod placement;
-pub mod share;
 pub mod serve;
+pub mod share;
 pub mod writes;
 
 use crate::estimate::Estimator;
@@ -837,7 +837,9 @@ fn build<'g, 'p>(
         placement::finished_estimate(&cx, e, tab, &ids)
     };
     placement::place(&cx, &equality, &mut t, &ids, &mut trial);
-    let pinned = finish(graph, q, root, decision, searches, &mut t, &mut ids, problems);
+    let pinned = finish(
+        graph, q, root, decision, searches, &mut t, &mut ids, problems,
+    );
     let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
     let complete = equality.len() == q.equality.len()
         && range.is_some() == q.range.is_some()

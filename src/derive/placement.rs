@@ -184,7 +184,13 @@ pub(super) fn place(
     // yet placed stay in the partition key meanwhile (the smallest
     // partition they allow).
     for &i in &open {
-        set(t, i, Role::Clustering(Default::default()), Rule::Filter, String::new());
+        set(
+            t,
+            i,
+            Role::Clustering(Default::default()),
+            Rule::Filter,
+            String::new(),
+        );
         let e = est(t);
         let th = &g.project.thresholds;
         let fits = e.values_max <= th.max_values && e.partition_bytes_max <= th.max_bytes;

@@ -108,7 +108,9 @@ fn the_rating_a_user_gave_an_item_reads_the_items_partition() {
     let m = derive(&store(20, 500, ""));
     let t = table(&m, "Q2");
     assert_eq!(key(t), "((item_id), user_id)");
-    assert!(t.column("item_id").is_some_and(|c| c.why.contains("key of Item")));
+    assert!(t
+        .column("item_id")
+        .is_some_and(|c| c.why.contains("key of Item")));
     assert_eq!(m.plan("Q2").map(|p| &p.access), Some(&Access::Direct));
 }
 
@@ -160,7 +162,9 @@ fn a_decision_forces_either_placement() {
     let m = derive(&p);
     let t = table(&m, "Q1");
     assert_eq!(key(t), "((user_id, status), created_at↓, order_id)");
-    assert!(t.column("status").is_some_and(|c| c.why.contains("decision")));
+    assert!(t
+        .column("status")
+        .is_some_and(|c| c.why.contains("decision")));
 
     let mut p = store(20_000, 400_000, "");
     p.decision_mut("Q1").equality_clustering = vec!["status".into()];

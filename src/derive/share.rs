@@ -168,7 +168,8 @@ pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
                 })
                 .collect();
             let held = |r: &Reached| {
-                ids.iter().any(|x| x.as_ref() == Some(r)) || host.collected.iter().any(|(x, _)| x == r)
+                ids.iter().any(|x| x.as_ref() == Some(r))
+                    || host.collected.iter().any(|(x, _)| x == r)
             };
             let mut part = q.clone();
             let mut part_res = res.clone();
@@ -181,7 +182,8 @@ pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
                     part.returns.push(text.clone());
                     part_res.returns.push(r.clone());
                 } else {
-                    mergeable &= !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
+                    mergeable &=
+                        !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
                     missing.push(text.clone());
                 }
             }

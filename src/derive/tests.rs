@@ -489,7 +489,13 @@ fn a_candidate_key_can_name_a_time_bucket_or_the_constant_bucket() {
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     assert_eq!(
         layout(&m.tables[0]),
-        ["K day", "K customer_id", "C↓ placed_at", "C↑ order_id", "total"]
+        [
+            "K day",
+            "K customer_id",
+            "C↓ placed_at",
+            "C↑ order_id",
+            "total"
+        ]
     );
     // Without the candidate naming it, the bucket still joins the key.
     p.decision_mut("Q1").candidates[0].partition = vec!["customer_id".into()];

@@ -351,9 +351,21 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                 group_digits(parts),
                 group_digits(e.partitions)
             );
-            d.refinement = Some(Refinement::Promote {
-                query: t.origin.clone(),
-                column,
+            // An equality filter moves by its own placement refinement.
+            let filter = t
+                .column(&column)
+                .is_some_and(|c| c.rule == crate::derive::Rule::Filter);
+            d.refinement = Some(if filter {
+                Refinement::PlaceEquality {
+                    query: t.origin.clone(),
+                    column,
+                    partition: true,
+                }
+            } else {
+                Refinement::Promote {
+                    query: t.origin.clone(),
+                    column,
+                }
             });
         }
         None => {
