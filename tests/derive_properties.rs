@@ -21,7 +21,6 @@ use cqlmodel::model::{
 };
 use proptest::prelude::*;
 
-#[allow(dead_code)]
 mod oracle;
 use oracle::cassandra;
 
