@@ -837,6 +837,32 @@ fn build<'g, 'p>(
         placement::finished_estimate(&cx, e, tab, &ids)
     };
     placement::place(&cx, &equality, &mut t, &ids, &mut trial);
+    if let Some(d) = decision {
+        // A forced placement must name one of the query's equality columns.
+        for (field, list) in [
+            ("equality_partition", &d.equality_partition),
+            ("equality_clustering", &d.equality_clustering),
+        ] {
+            let searched = || {
+                t.columns
+                    .iter()
+                    .filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter))
+                    .map(|c| c.name.as_str())
+            };
+            for name in list {
+                if !searched().any(|c| c == name) {
+                    let hint = crate::naming::did_you_mean(name, searched());
+                    problems.push(Problem {
+                        path: format!("decisions({}).{field}", q.id),
+                        message: format!(
+                            "\"{name}\" is no equality column of the table of {}{hint}",
+                            q.id
+                        ),
+                    });
+                }
+            }
+        }
+    }
     let pinned = finish(
         graph, q, root, decision, searches, &mut t, &mut ids, problems,
     );

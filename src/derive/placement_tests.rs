@@ -195,3 +195,23 @@ fn the_entity_key_is_the_largest_complete_identifier_but_not_a_relationships_own
     let eq = vec![normalize(g.resolve(root, "status").expect("resolves"))];
     assert!(placement::anchor(&g, root, &eq).is_none());
 }
+
+#[test]
+fn a_forced_placement_of_a_column_that_is_no_equality_column_is_a_problem() {
+    let mut p = store(20, 500, "");
+    p.decision_mut("Q1").equality_clustering = vec!["total".into(), "statuss".into()];
+    let m = derive(&p);
+    let paths: Vec<&str> = m.problems.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "decisions(Q1).equality_clustering",
+            "decisions(Q1).equality_clustering"
+        ]
+    );
+    assert!(
+        m.problems[1].message.contains("did you mean"),
+        "{:?}",
+        m.problems
+    );
+}
