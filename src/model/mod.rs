@@ -477,7 +477,8 @@ pub struct Decision {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_candidate: Option<String>,
     /// Keep this query's table apart even when another query needs exactly
-    /// the same one (undoes automatic sharing).
+    /// the same one, or another query's table answers it (undoes automatic
+    /// sharing).
     #[serde(default, skip_serializing_if = "is_false")]
     pub separate: bool,
 }
