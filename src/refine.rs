@@ -6,7 +6,7 @@
 pub mod menu;
 
 use crate::analysis::{analyze, Analysis};
-use crate::derive::{Role, Source, Table};
+use crate::derive::{Role, Rule, Source, Table};
 use crate::diagnose::{choose_bucket_for, Diagnostic, Refinement};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Edge, Graph};
@@ -72,6 +72,26 @@ pub fn inverse(r: &Refinement) -> Refinement {
         UseCandidate { query, candidate } => UseDerivedKey { query, candidate },
         Ttl { query, entity } => NoTtl { query, entity },
         NoTtl { query, entity } => Ttl { query, entity },
+        PlaceEquality {
+            query,
+            column,
+            partition,
+        } => UnplaceEquality {
+            query,
+            column,
+            partition,
+        },
+        UnplaceEquality {
+            query,
+            column,
+            partition,
+        } => PlaceEquality {
+            query,
+            column,
+            partition,
+        },
+        ShareTable { query, with } => UnshareTable { query, with },
+        UnshareTable { query, with } => ShareTable { query, with },
     }
 }
 
@@ -92,6 +112,9 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
     let q = r.query();
     if project.query(q).is_none() {
         return Err(format!("no query \"{q}\""));
+    }
+    if let Refinement::ShareTable { with, .. } | Refinement::UnshareTable { with, .. } = r {
+        return share(project, r, q, with);
     }
     if let Some(by) = project.decision(q).and_then(|d| d.served_by.as_deref()) {
         return Err(format!(
@@ -247,8 +270,43 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
             }
             d.use_candidate = Some(candidate.clone());
         }
-        // Handled above: they change the entity, not the decision.
-        Refinement::Ttl { .. } | Refinement::NoTtl { .. } => {}
+        Refinement::PlaceEquality {
+            column, partition, ..
+        } => {
+            let Some(c) = col(column).filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter))
+            else {
+                return Err(format!("\"{column}\" is no equality column of {q}'s table"));
+            };
+            if d.equality_partition.contains(column) || d.equality_clustering.contains(column) {
+                return Err(format!("{column} is placed by a decision already"));
+            }
+            match (*partition, c.role) {
+                (true, Role::Partition) => {
+                    return Err(format!("{column} is in the partition key already"))
+                }
+                (false, Role::Clustering(_)) => {
+                    return Err(format!("{column} is a clustering column already"))
+                }
+                (true, _) => d.equality_partition.push(column.clone()),
+                (false, _) => d.equality_clustering.push(column.clone()),
+            }
+        }
+        Refinement::UnplaceEquality {
+            column, partition, ..
+        } => {
+            let list = if *partition {
+                &mut d.equality_partition
+            } else {
+                &mut d.equality_clustering
+            };
+            remove(list, column, q, "placed equality column")?
+        }
+        // Handled above: they change the entity or the sharing, not the
+        // decision's table shape.
+        Refinement::Ttl { .. }
+        | Refinement::NoTtl { .. }
+        | Refinement::ShareTable { .. }
+        | Refinement::UnshareTable { .. } => {}
     }
     next.prune_decisions();
     let after = crate::derive::derive(&next);
@@ -260,6 +318,50 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         .collect();
     if !new.is_empty() {
         return Err(new.join("; "));
+    }
+    Ok(next)
+}
+
+/// Serves a query from another query's table (`served_by`), or back.
+fn share(project: &Project, r: &Refinement, q: &str, with: &str) -> Result<Project, String> {
+    if project.query(with).is_none() {
+        return Err(format!("no query \"{with}\""));
+    }
+    if q == with {
+        return Err(format!("{q} cannot be served by its own table"));
+    }
+    let mut next = project.clone();
+    let d = next.decision_mut(q);
+    match r {
+        Refinement::ShareTable { .. } => {
+            if let Some(by) = &d.served_by {
+                return Err(format!("{q} is served by {by}'s table already"));
+            }
+            d.served_by = Some(with.to_string());
+        }
+        _ => {
+            if d.served_by.as_deref() != Some(with) {
+                return Err(format!("{q} is not served by {with}'s table"));
+            }
+            d.served_by = None;
+        }
+    }
+    next.prune_decisions();
+    let before = crate::derive::derive(project);
+    let after = crate::derive::derive(&next);
+    let new: Vec<String> = after
+        .problems
+        .iter()
+        .filter(|p| !before.problems.contains(p))
+        .map(|p| p.message.clone())
+        .collect();
+    if !new.is_empty() {
+        return Err(new.join("; "));
+    }
+    if let Refinement::ShareTable { .. } = r {
+        if !after.plan(q).is_some_and(|p| p.access.is_direct()) {
+            return Err(format!("{with}'s table cannot answer {q} directly"));
+        }
     }
     Ok(next)
 }
@@ -276,7 +378,11 @@ fn remove(list: &mut Vec<String>, item: &str, q: &str, what: &str) -> Result<(),
 
 /// Estimates, reads and diagnostics before and after a refinement.
 pub fn preview(project: &Project, r: &Refinement) -> Preview {
-    let q = r.query().to_string();
+    // Sharing shapes the serving table, not the query's own.
+    let q = match r {
+        Refinement::ShareTable { with, .. } | Refinement::UnshareTable { with, .. } => with.clone(),
+        _ => r.query().to_string(),
+    };
     let before = analyze(project);
     let (table, est_before) = match own_table(&before, &q) {
         Some((i, t)) => (Some(t.name.clone()), before.estimates.get(i).cloned()),
@@ -445,8 +551,35 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
         });
     }
     let d = project.decision(&q);
+    // The other placement of each equality column, one key away.
+    let forced = |c: &str| {
+        d.is_some_and(|d| {
+            d.equality_partition.iter().any(|x| x == c)
+                || d.equality_clustering.iter().any(|x| x == c)
+        })
+    };
+    let partition_equalities = t
+        .partition_key()
+        .filter(|c| c.rule == Rule::Equality)
+        .count();
     for c in &t.columns {
-        if matches!(c.role, Role::Clustering(_)) {
+        if !matches!(c.rule, Rule::Equality | Rule::Filter) || c.query != q || forced(&c.name) {
+            continue;
+        }
+        let in_partition = c.role == Role::Partition;
+        // The partition key keeps at least one search attribute.
+        if in_partition && partition_equalities < 2 {
+            continue;
+        }
+        out.push(Refinement::PlaceEquality {
+            query: q.clone(),
+            column: c.name.clone(),
+            partition: !in_partition,
+        });
+    }
+    for c in &t.columns {
+        // A filter column moves by the placement above.
+        if matches!(c.role, Role::Clustering(_)) && c.rule != Rule::Filter {
             out.push(Refinement::Promote {
                 query: q.clone(),
                 column: c.name.clone(),
@@ -480,7 +613,41 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
             relationship: rel,
         });
     }
+    // Sharing: another table that would serve this query with a few more
+    // columns, and the queries this table serves by decision.
+    let graph_hints = crate::derive::share::merge_hints(&Graph::new(project), &a.model);
+    for h in graph_hints.into_iter().filter(|h| h.query == q) {
+        out.push(Refinement::ShareTable {
+            query: h.query,
+            with: h.with,
+        });
+    }
+    for other in &t.queries {
+        if project
+            .decision(other)
+            .is_some_and(|x| x.served_by.as_deref() == Some(q.as_str()))
+        {
+            out.push(Refinement::UnshareTable {
+                query: other.clone(),
+                with: q.clone(),
+            });
+        }
+    }
     if let Some(d) = d {
+        for c in &d.equality_partition {
+            out.push(Refinement::UnplaceEquality {
+                query: q.clone(),
+                column: c.clone(),
+                partition: true,
+            });
+        }
+        for c in &d.equality_clustering {
+            out.push(Refinement::UnplaceEquality {
+                query: q.clone(),
+                column: c.clone(),
+                partition: false,
+            });
+        }
         for x in &d.partition_extra {
             out.push(Refinement::RemoveExtra {
                 query: q.clone(),

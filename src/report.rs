@@ -68,14 +68,28 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             .map(|c| c.name.chars().count())
             .max()
             .unwrap_or(0);
+        let type_width = t
+            .columns
+            .iter()
+            .filter(|c| c.role.is_key())
+            .map(|c| c.ty.to_string().chars().count())
+            .max()
+            .unwrap_or(0);
         for c in &t.columns {
-            let _ = writeln!(
-                s,
-                "  {:<3} {}  {}",
-                c.role.marker(),
-                crate::terminal_text::pad_end(&for_terminal(&c.name), width),
-                for_terminal(&c.ty.to_string())
-            );
+            let name = crate::terminal_text::pad_end(&for_terminal(&c.name), width);
+            let ty = for_terminal(&c.ty.to_string()).into_owned();
+            if c.role.is_key() {
+                // Each key column says why it is there.
+                let _ = writeln!(
+                    s,
+                    "  {:<3} {name}  {}  ← {}",
+                    c.role.marker(),
+                    crate::terminal_text::pad_end(&ty, type_width),
+                    for_terminal(&c.reason())
+                );
+            } else {
+                let _ = writeln!(s, "  {:<3} {name}  {ty}", c.role.marker());
+            }
         }
         if let Some(e) = a.estimates.get(i) {
             let _ = writeln!(s, "  estimate: {}", estimate_line(e, rf));

@@ -117,3 +117,62 @@ fn config_prints_a_default_that_loads_cleanly_and_reports_a_broken_one() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("using defaults"), "{out}");
 }
+
+/// Each key column's reason, in the text report and in JSON: the entity
+/// key, the date that bounds growth, the uniqueness key.
+#[test]
+fn derive_explains_each_key_column() {
+    let (code, out, _) = run(&["derive", "sample-projects/hotel.cqlm.ron"]);
+    assert_eq!(code, 0);
+    let line = |name: &str| -> String {
+        let after = out
+            .split_once("reservations_by_hotel_date  (")
+            .map(|(_, rest)| rest)
+            .unwrap_or_default();
+        after
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line("hotel_id").contains("← MR2 equality search → partition key: the key of Hotel"));
+    assert!(line("start_date").contains("a date or time"));
+    assert!(
+        line("room_number").contains("← MR4 ordering"),
+        "{}",
+        line("room_number")
+    );
+    assert!(
+        line("confirm_number").contains("← MR5"),
+        "{}",
+        line("confirm_number")
+    );
+
+    let (code, out, _) = run(&[
+        "derive",
+        "--format",
+        "json",
+        "sample-projects/hotel.cqlm.ron",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let tables = v["tables"].as_array().expect("tables");
+    let t = tables
+        .iter()
+        .find(|t| t["name"] == "reservations_by_hotel_date")
+        .expect("table");
+    let col = |name: &str| {
+        t["columns"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["name"] == name))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(col("start_date")["rule"], "Equality");
+    assert!(col("start_date")["why"]
+        .as_str()
+        .is_some_and(|w| w.contains("bounds the partition")));
+    assert!(col("confirm_number")["reason"]
+        .as_str()
+        .is_some_and(|r| r.starts_with("MR5")));
+}

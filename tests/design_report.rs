@@ -104,7 +104,12 @@ fn no_two_boxes_overlap_in_the_samples() {
 
 #[test]
 fn no_two_boxes_overlap_at_a_hundred_tables() {
-    let p = synthetic::project(60, 120, 11);
+    let mut p = synthetic::project(60, 120, 11);
+    // One table per query, however many could share.
+    let ids: Vec<String> = p.queries.iter().map(|q| q.id.clone()).collect();
+    for id in ids {
+        p.decision_mut(&id).separate = true;
+    }
     let a = analyze(&p);
     assert!(
         a.model.tables.len() >= 100,

@@ -690,6 +690,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         a_query_with_no_search_is_a_full_scan,
         a_partition_resting_on_default_numbers_says_what_to_enter,
         a_child_count_that_disagrees_with_its_parents_is_reported,
+        shareable_table_when_another_table_lacks_only_returned_columns,
     ];
     SEEN.with(|s| *s.borrow_mut() = Default::default());
     for t in tests {
@@ -833,4 +834,40 @@ fn mutable_clustering_key_of_children_offers_a_collection() {
             .any(|d| d.refinement.is_none() && d.message.contains("Message.message_time")),
         "{hits:#?}"
     );
+}
+
+#[test]
+fn shareable_table_when_another_table_lacks_only_returned_columns() {
+    quiet(&base(), "shareable-table");
+    // The same search as Q1, returning the level Q1's table lacks.
+    let mut p = base();
+    let mut q2 = query("Q2", &["Source.source_id"], &["level"]);
+    q2.order = vec![Order {
+        attr: "message_time".into(),
+        dir: cqlmodel::model::Dir::Desc,
+    }];
+    p.queries.push(q2);
+    let d = fires(&p, "shareable-table");
+    let Some(r @ Refinement::ShareTable { query, with }) = &d.refinement else {
+        panic!("no share refinement: {d:?}");
+    };
+    assert!(d
+        .message
+        .contains(&format!("{query} has a table of its own")));
+    // The one-key merge: the guest is served by the host's table, which
+    // gains the column, and the hint is gone.
+    let next = cqlmodel::refine::apply(&p, r).expect("applies");
+    let m = derive(&next);
+    assert_eq!(m.tables.len(), 1);
+    assert_eq!(
+        m.table_of(query).map(|t| t.origin.as_str()),
+        Some(with.as_str())
+    );
+    assert_eq!(m.plan(query).map(|p| &p.access), Some(&Access::Direct));
+    quiet(&next, "shareable-table");
+    // A query the designer keeps apart gets no hint.
+    let mut apart = p.clone();
+    apart.decision_mut("Q1").separate = true;
+    apart.decision_mut("Q2").separate = true;
+    quiet(&apart, "shareable-table");
 }

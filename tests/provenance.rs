@@ -13,8 +13,10 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use support::key;
 
-const RULES: [(Rule, &[&str]); 11] = [
+const RULES: [(Rule, &[&str]); 13] = [
     (Rule::Equality, &["MR2", "equality", "partition key"]),
+    (Rule::Filter, &["MR2", "equality", "clustering"]),
+    (Rule::Identifier, &["MR5", "identifier", "unique"]),
     (Rule::Range, &["MR3", "range", "clustering"]),
     (Rule::Order, &["MR4", "order", "clustering"]),
     (Rule::Key, &["MR5", "key", "unique"]),
@@ -111,6 +113,10 @@ fn the_provenance_popup_shows_rule_and_flow() {
         let (rule, flow) = expect(&c.name);
         assert!(s.contains(&format!("rule:  {rule}")), "{}:\n{s}", c.name);
         assert!(s.contains(c.rule.label()), "{}:\n{s}", c.name);
+        if !c.why.is_empty() {
+            let start: String = c.why.chars().take(30).collect();
+            assert!(s.contains(&format!("why:   {start}")), "{}:\n{s}", c.name);
+        }
         if let Some(flow) = flow {
             assert!(s.contains(&format!("flow:  {flow}")), "{}:\n{s}", c.name);
         }

@@ -427,3 +427,97 @@ fn retention_without_ttl_offers_the_ttl_and_it_undoes() {
         "the preview shows the finding go away"
     );
 }
+
+/// The other placement of an equality column is one refinement away, with
+/// its preview, and undoes exactly.
+#[test]
+fn an_equality_column_moves_between_partition_and_clustering() {
+    let p = hotel();
+    let to_clustering = Refinement::PlaceEquality {
+        query: "Q5".into(),
+        column: "room_number".into(),
+        partition: false,
+    };
+    assert!(
+        options(&p, "Q5").contains(&to_clustering),
+        "{:?}",
+        options(&p, "Q5")
+    );
+    let next = apply(&p, &to_clustering).expect("applies");
+    let a = analyze(&next);
+    let t = a.model.table_of("Q5").expect("Q5's table");
+    let key: Vec<(&str, &str)> = t
+        .columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .map(|c| (c.role.marker(), c.name.as_str()))
+        .collect();
+    assert_eq!(
+        key,
+        [
+            ("K", "hotel_id"),
+            ("C↑", "room_number"),
+            ("C↑", "amenity_name")
+        ]
+    );
+    assert!(t
+        .column("room_number")
+        .is_some_and(|c| c.why.contains("decision")));
+    assert!(a.model.plan("Q5").is_some_and(|p| p.access.is_direct()));
+    // Back: the options now offer the estimates' placement again.
+    let back = inverse(&to_clustering);
+    assert!(options(&next, "Q5").contains(&back));
+    assert_eq!(apply(&next, &back).expect("undo"), p);
+    // The preview shows the table before and after.
+    let pv = preview(&p, &to_clustering);
+    assert_eq!(pv.error, None);
+    assert!(pv.before.is_some() && pv.after.is_some());
+    assert!(pv.after.as_ref().map(|e| e.partitions) < pv.before.as_ref().map(|e| e.partitions));
+    // Moving what is already there is refused.
+    let again = Refinement::PlaceEquality {
+        query: "Q5".into(),
+        column: "hotel_id".into(),
+        partition: true,
+    };
+    assert!(apply(&p, &again).is_err());
+}
+
+/// A query served from another query's table by one refinement, and back.
+#[test]
+fn a_query_shares_another_table_and_gets_its_own_again() {
+    let mut p = hotel();
+    // Q2 no longer returns the phone; Q10 asks for it by the same search.
+    let q2 = p.queries.iter_mut().find(|q| q.id == "Q2").expect("Q2");
+    q2.returns.retain(|r| r != "phone");
+    let mut q10 = q2.clone();
+    q10.id = "Q10".into();
+    q10.returns = vec!["name".into(), "phone".into()];
+    p.queries.push(q10);
+    let share = Refinement::ShareTable {
+        query: "Q10".into(),
+        with: "Q2".into(),
+    };
+    assert!(
+        options(&p, "Q10").contains(&share),
+        "{:?}",
+        options(&p, "Q10")
+    );
+    let pv = preview(&p, &share);
+    assert_eq!(pv.error, None);
+    assert!(pv.resolved.iter().any(|d| d.rule == "shareable-table"));
+    let next = apply(&p, &share).expect("applies");
+    let a = analyze(&next);
+    let t = a.model.table_of("Q10").expect("served");
+    assert_eq!(t.origin, "Q2");
+    assert!(t.column("phone").is_some());
+    assert_eq!(a.model.tables.len(), analyze(&p).model.tables.len() - 1);
+    let unshare = inverse(&share);
+    assert!(options(&next, "Q2").contains(&unshare));
+    assert_eq!(apply(&next, &unshare).expect("undo"), p);
+    // Serving a query from a table that cannot answer it is refused.
+    let wrong = Refinement::ShareTable {
+        query: "Q10".into(),
+        with: "Q1".into(),
+    };
+    assert!(apply(&p, &wrong).is_err());
+}

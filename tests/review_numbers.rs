@@ -193,7 +193,10 @@ fn contradicting_counts_are_reported() {
         .any(|d| d.rule == "contradicting-counts"));
 }
 
+// Every equality attribute in the partition key: the estimate pairs the
+// two entities the key names.
 const MEMBERS: &str = r#"Project(format: 1, name: "Members", keyspace: Keyspace(name: "m", replication: Simple(3)),
+  partition_keys: AllEquality,
   entities: [
     Entity(name: "Room", key: ["room_id"], attributes: [Attribute(name: "room_id", type: "uuid")], count: Some(100)),
     Entity(name: "User", key: ["user_id"], attributes: [Attribute(name: "user_id", type: "uuid")], count: Some(10000)),

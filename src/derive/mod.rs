@@ -3,9 +3,12 @@
 //! decisions, then names, sharing, SELECTs and write paths.
 
 mod naming_rules;
+mod placement;
 pub mod serve;
+pub mod share;
 pub mod writes;
 
+use crate::estimate::Estimator;
 use crate::model::load::Problem;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
@@ -20,6 +23,9 @@ pub use writes::{AttrWrites, WritePath};
 pub enum Rule {
     /// MR2: an equality search attribute, in the partition key.
     Equality,
+    /// MR2: an equality search attribute kept as a leading clustering
+    /// column (a filter within a small partition).
+    Filter,
     /// MR3: the range search attribute, first clustering column after them.
     Range,
     /// MR4: an ordering attribute, clustering with its direction.
@@ -49,6 +55,7 @@ impl Rule {
     pub fn label(self) -> &'static str {
         match self {
             Rule::Equality => "MR2 equality search → partition key",
+            Rule::Filter => "MR2 equality search → leading clustering column (filter)",
             Rule::Range => "MR3 range search → clustering",
             Rule::Order => "MR4 ordering → clustering",
             Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
@@ -138,6 +145,10 @@ pub struct Column {
     pub ty: CqlType,
     pub role: Role,
     pub rule: Rule,
+    /// Why the rule put the column where it is, when the rule alone does
+    /// not say (the figures behind an equality attribute's placement).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub why: String,
     /// The query whose derivation placed the column.
     pub query: String,
     pub source: Source,
@@ -163,6 +174,17 @@ pub struct Table {
     /// name: a query returning them reads the collection.
     #[serde(skip)]
     pub collected: Vec<(Reached, String)>,
+}
+
+impl Column {
+    /// The rule that placed the column, with its figures when it has any.
+    pub fn reason(&self) -> String {
+        if self.why.is_empty() {
+            self.rule.label().to_string()
+        } else {
+            format!("{}: {}", self.rule.label(), self.why)
+        }
+    }
 }
 
 impl Table {
@@ -283,17 +305,22 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                 .is_none()
         })
         .collect();
-    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map(&own, |&(qi, q)| {
-        let mut found = Vec::new();
-        let d = build(
-            graph,
-            q,
-            qi,
-            decisions.get(q.id.as_str()).copied(),
-            &mut found,
-        );
-        (d, found)
-    });
+    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map_with(
+        &own,
+        || None,
+        |est, &(qi, q)| {
+            let mut found = Vec::new();
+            let d = build(
+                graph,
+                q,
+                qi,
+                decisions.get(q.id.as_str()).copied(),
+                est,
+                &mut found,
+            );
+            (d, found)
+        },
+    );
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::default();
     let mut own_draft: HashMap<&str, usize> = HashMap::default();
@@ -329,6 +356,21 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     for (i, first) in shared {
         let q = drafts[i].table.queries[0].clone();
         drafts[first].table.queries.push(q);
+    }
+    // 2b. A query another table already answers directly is served by it.
+    let candidates: Vec<usize> = (0..drafts.len())
+        .filter(|i| !merged_into.contains_key(i))
+        .collect();
+    for (guest, host) in share::hosts(project, &drafts, &candidates, &decisions) {
+        let moved = std::mem::take(&mut drafts[guest].table.queries);
+        drafts[host].table.queries.extend(moved);
+        drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
+        for target in merged_into.values_mut() {
+            if *target == guest {
+                *target = host;
+            }
+        }
+        merged_into.insert(guest, host);
     }
     for q in &project.queries {
         if let Some(i) = draft_of.get_mut(q.id.as_str()) {
@@ -376,6 +418,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                             ty: graph.attr(reached.attr).ty.clone(),
                             role: Role::Regular,
                             rule: Rule::Merged,
+                            why: String::new(),
                             query: q.id.clone(),
                             source: attr_source(graph, d.root, &reached),
                         });
@@ -483,8 +526,22 @@ const PARALLEL_MIN: usize = 128;
 /// `items.iter().map(f)`, in order, split across the machine's cores for
 /// large inputs. Deterministic: results keep the input order.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_with(items, || (), |_, x| f(x))
+}
+
+/// [`par_map`] with per-thread state made by `init` (caches that are not
+/// shared between threads).
+fn par_map_with<T: Sync, R: Send, S>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let sequential = || {
+        let mut state = init();
+        items.iter().map(|x| f(&mut state, x)).collect()
+    };
     if items.len() < PARALLEL_MIN {
-        return items.iter().map(f).collect();
+        return sequential();
     }
     // Asking the OS is slow (it reads cgroup limits): once per process.
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
@@ -494,14 +551,19 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
             .min(8)
     });
     if cores < 2 {
-        return items.iter().map(f).collect();
+        return sequential();
     }
     let chunk = items.len().div_ceil(cores);
     std::thread::scope(|s| {
-        let f = &f;
+        let (f, init) = (&f, &init);
         let handles: Vec<_> = items
             .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .map(|part| {
+                s.spawn(move || {
+                    let mut state = init();
+                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
+                })
+            })
             .collect();
         let mut out = Vec::with_capacity(items.len());
         for h in handles {
@@ -639,12 +701,14 @@ fn encoded_by(graph: &Graph, r: Reached) -> Reached {
     }
 }
 
-/// Builds the table of one query from the mapping rules and its decision.
-fn build(
-    graph: &Graph,
+/// Builds the table of one query from the mapping rules and its decision;
+/// `est` is made on first use (only equality placement needs it).
+fn build<'g, 'p>(
+    graph: &'g Graph<'p>,
     q: &Query,
     qi: usize,
     decision: Option<&Decision>,
+    est: &mut Option<Estimator<'g, 'p>>,
     problems: &mut Vec<Problem>,
 ) -> Option<Draft> {
     let root = graph.node(&q.rows)?;
@@ -706,6 +770,7 @@ fn build(
                 ty: graph.attr(r.attr).ty.clone(),
                 role,
                 rule,
+                why: String::new(),
                 query: q.id.clone(),
                 source: attr_source(graph, root, r),
             });
@@ -757,55 +822,50 @@ fn build(
         add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
     }
 
-    // A query that searches nothing but ranges or orders gets one constant
-    // partition, so its SELECT stays legal; the review flags the hot spot.
-    if !t.columns.iter().any(|c| c.role == Role::Partition) {
-        if range.is_some() || !order.is_empty() {
-            t.columns.insert(
-                0,
-                Column {
-                    name: unique_column_name(&t, "bucket".to_string()),
-                    ty: CqlType::Native(Native::Int),
-                    role: Role::Partition,
-                    rule: Rule::WholeTable,
-                    query: q.id.clone(),
-                    source: Source::Constant,
-                },
-            );
-            ids.insert(0, None);
-        } else {
-            // A lookup of everything: each row its own partition.
-            let mut first = true;
-            for (c, id) in t.columns.iter_mut().zip(&ids) {
-                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
-                    c.role = if first {
-                        Role::Partition
-                    } else {
-                        Role::Clustering(Dir::Asc)
-                    };
-                    first = false;
+    // Equality attributes: the partition key or leading clustering
+    // columns, by the estimates of the finished table.
+    let searches = range.is_some() || !order.is_empty();
+    let cx = placement::Context {
+        graph,
+        query: q,
+        root,
+        decision,
+        searches,
+    };
+    let mut trial = |tab: &Table| {
+        let e = est.get_or_insert_with(|| Estimator::new(graph));
+        placement::finished_estimate(&cx, e, tab, &ids)
+    };
+    placement::place(&cx, &equality, &mut t, &ids, &mut trial);
+    if let Some(d) = decision {
+        // A forced placement must name one of the query's equality columns.
+        for (field, list) in [
+            ("equality_partition", &d.equality_partition),
+            ("equality_clustering", &d.equality_clustering),
+        ] {
+            let searched = || {
+                t.columns
+                    .iter()
+                    .filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter))
+                    .map(|c| c.name.as_str())
+            };
+            for name in list {
+                if !searched().any(|c| c == name) {
+                    let hint = crate::naming::did_you_mean(name, searched());
+                    problems.push(Problem {
+                        path: format!("decisions({}).{field}", q.id),
+                        message: format!(
+                            "\"{name}\" is no equality column of the table of {}{hint}",
+                            q.id
+                        ),
+                    });
                 }
             }
         }
     }
-
-    let mut pinned = None;
-    if let Some(d) = decision {
-        apply_decision(graph, q, d, &mut t, &mut ids, problems);
-        pinned = d.name.clone();
-    }
-    order_key_first(&mut t, &mut ids);
-    mark_static(graph, root, &mut t, &ids);
-    counter_rules(&mut t, &mut ids);
-    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
-        let ent = graph.entity(e);
-        if ent.ttl {
-            let days = ent
-                .retention_days
-                .unwrap_or(graph.project.thresholds.horizon_days);
-            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
-        }
-    }
+    let pinned = finish(
+        graph, q, root, decision, searches, &mut t, &mut ids, problems,
+    );
     let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
     let complete = equality.len() == q.equality.len()
         && range.is_some() == q.range.is_some()
@@ -828,6 +888,73 @@ fn build(
     })
 }
 
+/// Everything after the mapping rules: the constant partition of a query
+/// that searches nothing, the designer's decision, key-first order, static
+/// and counter columns, the TTL. Returns the pinned name.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    graph: &Graph,
+    q: &Query,
+    root: NodeId,
+    decision: Option<&Decision>,
+    searches: bool,
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    // A query that searches nothing but ranges or orders gets one constant
+    // partition, so its SELECT stays legal; the review flags the hot spot.
+    if !t.columns.iter().any(|c| c.role == Role::Partition) {
+        if searches {
+            t.columns.insert(
+                0,
+                Column {
+                    name: unique_column_name(t, "bucket".to_string()),
+                    ty: CqlType::Native(Native::Int),
+                    role: Role::Partition,
+                    rule: Rule::WholeTable,
+                    why: String::new(),
+                    query: q.id.clone(),
+                    source: Source::Constant,
+                },
+            );
+            ids.insert(0, None);
+        } else {
+            // A lookup of everything: each row its own partition.
+            let mut first = true;
+            for (c, id) in t.columns.iter_mut().zip(ids.iter()) {
+                if matches!(c.rule, Rule::Key | Rule::Identifier) && id.is_some() {
+                    c.role = if first {
+                        Role::Partition
+                    } else {
+                        Role::Clustering(Dir::Asc)
+                    };
+                    first = false;
+                }
+            }
+        }
+    }
+
+    let mut pinned = None;
+    if let Some(d) = decision {
+        apply_decision(graph, q, d, t, ids, problems);
+        pinned = d.name.clone();
+    }
+    order_key_first(t, ids);
+    mark_static(graph, root, t, ids);
+    counter_rules(t, ids);
+    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
+        let ent = graph.entity(e);
+        if ent.ttl {
+            let days = ent
+                .retention_days
+                .unwrap_or(graph.project.thresholds.horizon_days);
+            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
+        }
+    }
+    pinned
+}
+
 fn apply_decision(
     graph: &Graph,
     q: &Query,
@@ -838,75 +965,7 @@ fn apply_decision(
 ) {
     let path = format!("decisions({})", q.id);
 
-    // A hand-written candidate key replaces the derived one.
-    if let Some(name) = &d.use_candidate {
-        if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
-            let mut ok = true;
-            for col in c
-                .partition
-                .iter()
-                .chain(c.clustering.iter().map(|o| &o.attr))
-            {
-                if t.column(col).is_none() {
-                    problems.push(missing(&path, &q.id, "candidates", col, t));
-                    ok = false;
-                }
-            }
-            if ok {
-                for col in t.columns.iter_mut() {
-                    col.role = Role::Regular;
-                }
-                for p in &c.partition {
-                    if let Some(col) = t.columns.iter_mut().find(|x| &x.name == p) {
-                        col.role = Role::Partition;
-                        col.rule = Rule::Candidate;
-                    }
-                }
-                for o in &c.clustering {
-                    if let Some(col) = t.columns.iter_mut().find(|x| x.name == o.attr) {
-                        if col.role == Role::Regular {
-                            col.role = Role::Clustering(o.dir);
-                            col.rule = Rule::Candidate;
-                        }
-                    }
-                }
-                // Key columns in the candidate's order.
-                let mut order: Vec<usize> = Vec::new();
-                for p in c
-                    .partition
-                    .iter()
-                    .chain(c.clustering.iter().map(|o| &o.attr))
-                {
-                    if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
-                        if !order.contains(&i) {
-                            order.push(i);
-                        }
-                    }
-                }
-                for i in 0..t.columns.len() {
-                    if !order.contains(&i) {
-                        order.push(i);
-                    }
-                }
-                permute(t, ids, &order);
-                t.candidate = Some(c.name.clone());
-                for ix in &c.indexes {
-                    if !t.indexes.contains(ix) {
-                        t.indexes.push(ix.clone());
-                    }
-                }
-            }
-        }
-    }
-
-    for col in &d.promote {
-        match t.columns.iter_mut().find(|c| &c.name == col) {
-            Some(c) if matches!(c.role, Role::Clustering(_)) => c.role = Role::Partition,
-            Some(_) => {}
-            None => problems.push(missing(&path, &q.id, "promote", col, t)),
-        }
-    }
-
+    // Buckets and shards first, so a candidate key can name them.
     for x in &d.partition_extra {
         if t.column(&x.column).is_some() {
             problems.push(Problem {
@@ -975,11 +1034,85 @@ fn apply_decision(
                 ty,
                 role: Role::Partition,
                 rule,
+                why: String::new(),
                 query: q.id.clone(),
                 source,
             },
         );
         ids.insert(at, None);
+    }
+
+    // A hand-written candidate key replaces the derived one.
+    if let Some(name) = &d.use_candidate {
+        if let Some(c) = d.candidates.iter().find(|c| &c.name == name) {
+            let mut ok = true;
+            for col in c
+                .partition
+                .iter()
+                .chain(c.clustering.iter().map(|o| &o.attr))
+            {
+                if t.column(col).is_none() {
+                    problems.push(missing(&path, &q.id, "candidates", col, t));
+                    ok = false;
+                }
+            }
+            if ok {
+                // A bucket or shard the candidate leaves out stays in the
+                // partition key after the candidate's columns.
+                for col in t.columns.iter_mut() {
+                    if !matches!(col.rule, Rule::Bucket | Rule::Shard) {
+                        col.role = Role::Regular;
+                    }
+                }
+                for p in &c.partition {
+                    if let Some(col) = t.columns.iter_mut().find(|x| &x.name == p) {
+                        col.role = Role::Partition;
+                        col.rule = Rule::Candidate;
+                    }
+                }
+                for o in &c.clustering {
+                    if let Some(col) = t.columns.iter_mut().find(|x| x.name == o.attr) {
+                        if col.role == Role::Regular {
+                            col.role = Role::Clustering(o.dir);
+                            col.rule = Rule::Candidate;
+                        }
+                    }
+                }
+                // Key columns in the candidate's order.
+                let mut order: Vec<usize> = Vec::new();
+                for p in c
+                    .partition
+                    .iter()
+                    .chain(c.clustering.iter().map(|o| &o.attr))
+                {
+                    if let Some(i) = t.columns.iter().position(|x| &x.name == p) {
+                        if !order.contains(&i) {
+                            order.push(i);
+                        }
+                    }
+                }
+                for i in 0..t.columns.len() {
+                    if !order.contains(&i) {
+                        order.push(i);
+                    }
+                }
+                permute(t, ids, &order);
+                t.candidate = Some(c.name.clone());
+                for ix in &c.indexes {
+                    if !t.indexes.contains(ix) {
+                        t.indexes.push(ix.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    for col in &d.promote {
+        match t.columns.iter_mut().find(|c| &c.name == col) {
+            Some(c) if matches!(c.role, Role::Clustering(_)) => c.role = Role::Partition,
+            Some(_) => {}
+            None => problems.push(missing(&path, &q.id, "promote", col, t)),
+        }
     }
 
     for col in &d.flip {
@@ -1092,6 +1225,7 @@ fn push_up_relationships(
             ty,
             role: Role::Regular,
             rule: Rule::Collection,
+            why: String::new(),
             query: q.id.clone(),
             source,
         });
@@ -1249,5 +1383,7 @@ pub fn range_clause(col: &str, op: RangeOp) -> String {
 
 #[cfg(test)]
 mod identity_tests;
+#[cfg(test)]
+mod placement_tests;
 #[cfg(test)]
 mod tests;

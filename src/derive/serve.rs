@@ -249,6 +249,11 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
                     vec![],
                 );
             }
+            // A column fixed by equality (a filter leading the clustering)
+            // orders nothing: ORDER BY may skip it.
+            if !ordered {
+                continue;
+            }
             let pos_in_req = req.order.iter().position(|(o, _)| o == c);
             if let Some(p) = pos_in_req {
                 // Requested columns must appear in declared order.

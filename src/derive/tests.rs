@@ -177,7 +177,7 @@ fn no_static_column_without_clustering() {
 fn a_lookup_by_the_own_key_is_the_bare_plural_and_weak_keys_name_the_owner() {
     let (_, m) = one(
         r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id", "order_id"], returns: ["total"]),
-           Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["total"])"#,
+           Query(id: "Q2", text: "t", rows: "Order", equality: ["Customer.customer_id"], returns: ["placed_at"])"#,
     );
     assert_eq!(m.tables[0].name, "orders");
     assert_eq!(
@@ -387,4 +387,151 @@ fn write_paths_list_tables_per_item_and_attribute() {
 fn derivation_is_deterministic() {
     let p = crate::model::synthetic::project(40, 80, 3);
     assert_eq!(derive(&p), derive(&p));
+}
+
+/// Sharing: a lookup of one order by its full key is answered by the table
+/// of a customer's orders (partition key plus a clustering prefix, the same
+/// returned columns): one table serves both.
+const BY_CUSTOMER_AND_LOOKUP: &str = r#"
+    Query(id: "Q2", text: "a customer's orders", rows: "Order", equality: ["customer_id"],
+        order: [Order(attr: "placed_at", dir: Desc)], returns: ["total"]),
+    Query(id: "Q1", text: "one order", rows: "Order", equality: ["customer_id", "placed_at"],
+        returns: ["total"])"#;
+
+#[test]
+fn a_table_that_answers_another_query_directly_serves_it() {
+    let (_, m) = one(BY_CUSTOMER_AND_LOOKUP);
+    assert_eq!(m.tables.len(), 1, "{:?}", m.tables);
+    let t = &m.tables[0];
+    assert_eq!(t.origin, "Q2");
+    assert_eq!(t.queries, ["Q2", "Q1"]);
+    assert_eq!(m.table_of("Q1").map(|t| &t.name), Some(&t.name));
+    let plan = m.plan("Q1").expect("plan");
+    assert_eq!(plan.access, Access::Direct, "{}", plan.select);
+    assert!(
+        plan.select.contains("customer_id = ? AND placed_at = ?"),
+        "{}",
+        plan.select
+    );
+}
+
+#[test]
+fn sharing_does_not_depend_on_the_order_of_queries() {
+    let (p, m) = one(BY_CUSTOMER_AND_LOOKUP);
+    let mut r = p.clone();
+    r.queries.reverse();
+    let n = derive(&r);
+    assert_eq!(n.tables.len(), 1);
+    assert_eq!(n.tables[0].origin, m.tables[0].origin);
+    assert_eq!(n.tables[0].name, m.tables[0].name);
+    assert_eq!(layout(&n.tables[0]), layout(&m.tables[0]));
+}
+
+#[test]
+fn separate_keeps_a_query_that_could_share_apart() {
+    let (mut p, _) = one(BY_CUSTOMER_AND_LOOKUP);
+    p.decision_mut("Q1").separate = true;
+    let m = derive(&p);
+    assert_eq!(m.tables.len(), 2);
+    assert_eq!(m.table_of("Q1").map(|t| t.origin.as_str()), Some("Q1"));
+}
+
+#[test]
+fn no_sharing_when_the_order_disagrees_or_a_column_is_missing() {
+    // Ascending by total: the customer's table clusters by placed_at.
+    let (_, m) = one(
+        r#"Query(id: "Q2", text: "t", rows: "Order", equality: ["customer_id"],
+               order: [Order(attr: "placed_at", dir: Desc)], returns: ["total"]),
+           Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id"],
+               order: [Order(attr: "total")], returns: ["placed_at"])"#,
+    );
+    assert_eq!(m.tables.len(), 2);
+    // Same key, but Q1 returns what Q2's table lacks.
+    let (_, m) = one(
+        r#"Query(id: "Q2", text: "t", rows: "Order", equality: ["customer_id"],
+               order: [Order(attr: "placed_at", dir: Desc)], returns: ["total"]),
+           Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id", "placed_at"],
+               returns: ["Customer.email"])"#,
+    );
+    assert_eq!(m.tables.len(), 2);
+}
+
+#[test]
+fn a_candidate_key_can_name_a_time_bucket_or_the_constant_bucket() {
+    let q = r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["customer_id"],
+        range: Some(Range(attr: "placed_at")), returns: ["total"])"#;
+    let mut p = shop(q);
+    let d = p.decision_mut("Q1");
+    d.partition_extra.push(crate::model::ExtraColumn {
+        column: "day".into(),
+        kind: crate::model::ExtraKind::Bucket {
+            source: "placed_at".into(),
+            period: crate::model::Period::Day,
+        },
+    });
+    d.candidates.push(crate::model::Candidate {
+        name: "by_day".into(),
+        partition: vec!["day".into(), "customer_id".into()],
+        clustering: vec![
+            crate::model::Order {
+                attr: "placed_at".into(),
+                dir: Dir::Desc,
+            },
+            crate::model::Order {
+                attr: "order_id".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_day".into());
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(
+        layout(&m.tables[0]),
+        [
+            "K day",
+            "K customer_id",
+            "C↓ placed_at",
+            "C↑ order_id",
+            "total"
+        ]
+    );
+    // Without the candidate naming it, the bucket still joins the key.
+    p.decision_mut("Q1").candidates[0].partition = vec!["customer_id".into()];
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(
+        layout(&m.tables[0])[..2],
+        ["K customer_id".to_string(), "K day".to_string()]
+    );
+
+    // The constant partition of a query that searches nothing.
+    let mut p = shop(
+        r#"Query(id: "Q1", text: "t", rows: "Order", order: [Order(attr: "placed_at", dir: Desc)], returns: ["total"])"#,
+    );
+    let d = p.decision_mut("Q1");
+    d.candidates.push(crate::model::Candidate {
+        name: "c".into(),
+        partition: vec!["bucket".into()],
+        clustering: vec![
+            crate::model::Order {
+                attr: "placed_at".into(),
+                dir: Dir::Desc,
+            },
+            crate::model::Order {
+                attr: "customer_id".into(),
+                dir: Dir::Asc,
+            },
+            crate::model::Order {
+                attr: "order_id".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("c".into());
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(layout(&m.tables[0])[0], "K bucket");
 }

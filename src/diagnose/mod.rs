@@ -10,6 +10,7 @@ mod counts;
 mod keys;
 mod partition;
 mod schema;
+mod sharing;
 mod workflow;
 mod workload;
 mod writes;
@@ -111,6 +112,24 @@ pub enum Refinement {
     Ttl { query: String, entity: String },
     /// Keeps the rows until deleted again.
     NoTtl { query: String, entity: String },
+    /// Puts an equality column in the partition key (`partition`) or keeps
+    /// it as a leading clustering column, whatever the estimates say.
+    PlaceEquality {
+        query: String,
+        column: String,
+        partition: bool,
+    },
+    /// Lets the estimates place the equality column again.
+    UnplaceEquality {
+        query: String,
+        column: String,
+        partition: bool,
+    },
+    /// Serves the query from the table of query `with`, which gains the
+    /// columns it lacks.
+    ShareTable { query: String, with: String },
+    /// Gives the query its own table again.
+    UnshareTable { query: String, with: String },
 }
 
 impl Refinement {
@@ -131,7 +150,11 @@ impl Refinement {
             | Refinement::UseDerivedKey { query, .. }
             | Refinement::UseCandidate { query, .. }
             | Refinement::Ttl { query, .. }
-            | Refinement::NoTtl { query, .. } => query,
+            | Refinement::NoTtl { query, .. }
+            | Refinement::PlaceEquality { query, .. }
+            | Refinement::UnplaceEquality { query, .. }
+            | Refinement::ShareTable { query, .. }
+            | Refinement::UnshareTable { query, .. } => query,
         }
     }
 
@@ -197,6 +220,25 @@ impl Refinement {
             }
             Refinement::NoTtl { entity, .. } => {
                 format!("Keep {entity} rows until deleted (no TTL)")
+            }
+            Refinement::PlaceEquality {
+                query,
+                column,
+                partition: true,
+            } => format!("Move {column} into the partition key of {query}'s table"),
+            Refinement::PlaceEquality {
+                query,
+                column,
+                partition: false,
+            } => format!("Move {column} to a leading clustering column of {query}'s table"),
+            Refinement::UnplaceEquality { query, column, .. } => {
+                format!("Let the estimates place {column} in {query}'s table again")
+            }
+            Refinement::ShareTable { query, with } => {
+                format!("Serve {query} from {with}'s table (adding the columns it lacks)")
+            }
+            Refinement::UnshareTable { query, with } => {
+                format!("Give {query} its own table again instead of {with}'s")
             }
         }
     }
@@ -411,6 +453,12 @@ pub const RULES: &[RuleInfo] = &[
         source: "seed 003 (queries answered from one partition); Cassandra CQL restriction rules",
     },
     RuleInfo {
+        id: "shareable-table",
+        severity: Severity::Hint,
+        title: "A query another table would answer directly if it held a few more columns",
+        source: "seed 003 (one table may serve several queries); seed 000 (Review & Tune)",
+    },
+    RuleInfo {
         id: "no-workflow",
         severity: Severity::Hint,
         title: "The project states no workflow",
@@ -513,6 +561,7 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
     workflow::check(&ctx, &mut out);
+    sharing::check(&ctx, &mut out);
     out.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)

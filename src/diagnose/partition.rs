@@ -185,6 +185,7 @@ fn with_shard(t: &Table, column: &str, count: u32) -> Table {
             ty: CqlType::Native(Native::Int),
             role: Role::Partition,
             rule: Rule::Shard,
+            why: String::new(),
             query: t.origin.clone(),
             source: Source::Shard { count },
         },
@@ -350,9 +351,21 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                 group_digits(parts),
                 group_digits(e.partitions)
             );
-            d.refinement = Some(Refinement::Promote {
-                query: t.origin.clone(),
-                column,
+            // An equality filter moves by its own placement refinement.
+            let filter = t
+                .column(&column)
+                .is_some_and(|c| c.rule == crate::derive::Rule::Filter);
+            d.refinement = Some(if filter {
+                Refinement::PlaceEquality {
+                    query: t.origin.clone(),
+                    column,
+                    partition: true,
+                }
+            } else {
+                Refinement::Promote {
+                    query: t.origin.clone(),
+                    column,
+                }
             });
         }
         None => {
@@ -608,6 +621,7 @@ pub fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
             ty: CqlType::Native(ty),
             role: Role::Partition,
             rule: Rule::Bucket,
+            why: String::new(),
             query: t.origin.clone(),
             source: Source::Bucket {
                 source: source.to_string(),

@@ -2,7 +2,8 @@
 //! be undone without a copy of the whole project.
 
 use crate::model::{
-    Decision, Entity, Keyspace, Note, Project, Query, Relationship, Thresholds, UserType, Workflow,
+    Decision, Entity, Keyspace, Note, PartitionKeys, Project, Query, Relationship, Thresholds,
+    UserType, Workflow,
 };
 
 /// Parts of a project, each present only when it is to be put back.
@@ -12,6 +13,7 @@ pub struct Sections {
     name: Option<String>,
     keyspace: Option<Keyspace>,
     thresholds: Option<Thresholds>,
+    partition_keys: Option<PartitionKeys>,
     types: Option<Vec<UserType>>,
     entities: Option<Vec<Entity>>,
     relationships: Option<Vec<Relationship>>,
@@ -44,6 +46,7 @@ impl Sections {
             name,
             keyspace,
             thresholds,
+            partition_keys,
             types,
             entities,
             relationships,
@@ -57,6 +60,7 @@ impl Sections {
             name: differing(&from.name, name),
             keyspace: differing(&from.keyspace, keyspace),
             thresholds: differing(&from.thresholds, thresholds),
+            partition_keys: differing(&from.partition_keys, partition_keys),
             types: differing(&from.types, types),
             entities: differing(&from.entities, entities),
             relationships: differing(&from.relationships, relationships),
@@ -80,6 +84,7 @@ impl Sections {
             name,
             keyspace,
             thresholds,
+            partition_keys,
             types,
             entities,
             relationships,
@@ -92,6 +97,11 @@ impl Sections {
         put(name, &self.name, &mut old.name);
         put(keyspace, &self.keyspace, &mut old.keyspace);
         put(thresholds, &self.thresholds, &mut old.thresholds);
+        put(
+            partition_keys,
+            &self.partition_keys,
+            &mut old.partition_keys,
+        );
         put(types, &self.types, &mut old.types);
         put(entities, &self.entities, &mut old.entities);
         put(relationships, &self.relationships, &mut old.relationships);

@@ -875,6 +875,8 @@ fn check_names(project: &Project, c: &mut Checker) {
         }
         for (field, list) in [
             ("promote", &d.promote),
+            ("equality_partition", &d.equality_partition),
+            ("equality_clustering", &d.equality_clustering),
             ("flip", &d.flip),
             ("collections", &d.collections),
             ("timeuuid", &d.timeuuid),

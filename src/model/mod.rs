@@ -30,6 +30,10 @@ pub struct Project {
     pub keyspace: Keyspace,
     #[serde(default, skip_serializing_if = "Thresholds::is_default")]
     pub thresholds: Thresholds,
+    /// How equality search attributes are split between the partition key
+    /// and leading clustering columns.
+    #[serde(default, skip_serializing_if = "PartitionKeys::is_default")]
+    pub partition_keys: PartitionKeys,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<UserType>,
     #[serde(default)]
@@ -96,6 +100,27 @@ impl Default for Thresholds {
 impl Thresholds {
     fn is_default(&self) -> bool {
         *self == Thresholds::default()
+    }
+}
+
+/// Where a query's equality search attributes go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PartitionKeys {
+    /// The partition key holds the key of the entity the query reads from
+    /// and any time-like attribute; other equality attributes (a status, a
+    /// second entity's key) lead the clustering columns when the partition
+    /// stays within the thresholds at worst, and join the partition key
+    /// otherwise.
+    #[default]
+    ByEstimate,
+    /// Every equality attribute in the partition key (Chebotko's MR2 read
+    /// literally; the behaviour before estimates placed them).
+    AllEquality,
+}
+
+impl PartitionKeys {
+    fn is_default(&self) -> bool {
+        *self == PartitionKeys::default()
     }
 }
 
@@ -424,6 +449,14 @@ pub struct Decision {
     /// Columns moved from clustering into the partition key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub promote: Vec<String>,
+    /// Equality columns put in the partition key whatever the estimates
+    /// say (the designer's override of the placement rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equality_partition: Vec<String>,
+    /// Equality columns kept as leading clustering columns whatever the
+    /// estimates say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equality_clustering: Vec<String>,
     /// Clustering columns whose direction is flipped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flip: Vec<String>,
@@ -444,7 +477,8 @@ pub struct Decision {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_candidate: Option<String>,
     /// Keep this query's table apart even when another query needs exactly
-    /// the same one (undoes automatic sharing).
+    /// the same one, or another query's table answers it (undoes automatic
+    /// sharing).
     #[serde(default, skip_serializing_if = "is_false")]
     pub separate: bool,
 }
@@ -457,6 +491,8 @@ impl Decision {
             served_by: None,
             partition_extra: vec![],
             promote: vec![],
+            equality_partition: vec![],
+            equality_clustering: vec![],
             flip: vec![],
             collections: vec![],
             timeuuid: vec![],
@@ -530,6 +566,7 @@ impl Project {
                 replication: Replication::Simple(3),
             },
             thresholds: Thresholds::default(),
+            partition_keys: PartitionKeys::default(),
             types: vec![],
             entities: vec![],
             relationships: vec![],

@@ -762,8 +762,11 @@ fn open(app: &mut App) -> Vec<Action> {
                 let mut lines = vec![
                     format!("{} {} {}", c.role.marker(), c.name, c.ty),
                     format!("rule:  {}", c.rule.label()),
-                    format!("query: {}", c.query),
                 ];
+                if !c.why.is_empty() {
+                    lines.push(format!("why:   {}", c.why));
+                }
+                lines.push(format!("query: {}", c.query));
                 if let Some(q) = app.project.query(&c.query) {
                     lines.push(format!("       {}", q.text));
                 }

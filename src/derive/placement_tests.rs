@@ -1,0 +1,217 @@
+//! Equality placement: the issue's examples as acceptance tests, each on a
+//! small project written as RON.
+
+use super::*;
+use crate::model::{load, PartitionKeys};
+
+/// A user's orders (a rate with a stated average and maximum), ratings a
+/// user gives items (an m:n relationship), and a room identified by its
+/// hotel and number.
+const STORE: &str = r#"Project(
+    format: 1,
+    name: "store",
+    keyspace: Keyspace(name: "store", replication: Simple(3)),
+    entities: [
+        Entity(name: "User", key: ["user_id"], attributes: [
+            Attribute(name: "user_id", type: "uuid"),
+            Attribute(name: "name", type: "text", size: Some(20)),
+        ], count: Some(100000)),
+        Entity(name: "Order", key: ["order_id"], attributes: [
+            Attribute(name: "order_id", type: "timeuuid"),
+            Attribute(name: "status", type: "text", size: Some(8), distinct: Some(5)),
+            Attribute(name: "created_at", type: "timestamp"),
+            Attribute(name: "total", type: "decimal", size: Some(8)),
+        ]),
+        Entity(name: "Item", key: ["item_id"], attributes: [
+            Attribute(name: "item_id", type: "bigint"),
+            Attribute(name: "title", type: "text", size: Some(30)),
+        ], count: Some(50000)),
+    ],
+    relationships: [
+        Relationship(name: "places", from: "User", to: "Order", cardinality: OneToMany,
+            to_per_from: Some(Count(avg: ORDERS_AVG, max: Some(ORDERS_MAX)))),
+        Relationship(name: "rates", from: "User", to: "Item", cardinality: ManyToMany,
+            to_per_from: Some(Count(avg: 20, max: Some(200))),
+            from_per_to: Some(Count(avg: 40, max: Some(5000))),
+            attributes: [Attribute(name: "stars", type: "tinyint")]),
+    ],
+    queries: [
+        Query(id: "Q1", text: "a user's orders with a given status, newest first", rows: "Order",
+            equality: ["User.user_id", "status"], order: [Order(attr: "created_at", dir: Desc)],
+            returns: ["total"]),
+        Query(id: "Q2", text: "the rating a user gave an item", rows: "rates",
+            equality: ["Item.item_id", "User.user_id"], returns: ["stars"]),
+    ],
+    SETTINGS
+)"#;
+
+fn store(orders_avg: u32, orders_max: u32, settings: &str) -> Project {
+    let text = STORE
+        .replace("ORDERS_AVG", &orders_avg.to_string())
+        .replace("ORDERS_MAX", &orders_max.to_string())
+        .replace("SETTINGS", settings);
+    match load::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    }
+}
+
+/// `((a, b), c↓, d)` for a table.
+fn key(t: &Table) -> String {
+    let pk: Vec<&str> = t.partition_key().map(|c| c.name.as_str()).collect();
+    let mut s = format!("(({})", pk.join(", "));
+    for c in t.clustering() {
+        s.push_str(", ");
+        s.push_str(&c.name);
+        if c.role == Role::Clustering(Dir::Desc) {
+            s.push('↓');
+        }
+    }
+    s.push(')');
+    s
+}
+
+fn table<'m>(m: &'m LogicalModel, q: &str) -> &'m Table {
+    m.table_of(q).unwrap_or_else(|| panic!("no table for {q}"))
+}
+
+#[test]
+fn a_status_filter_leads_the_clustering_when_a_users_orders_are_few() {
+    let m = derive(&store(20, 500, ""));
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let t = table(&m, "Q1");
+    assert_eq!(key(t), "((user_id), status, created_at↓, order_id)");
+    let status = t.column("status").expect("status");
+    assert_eq!(status.rule, Rule::Filter);
+    assert!(status.why.contains("stays small"), "{}", status.why);
+    // Stated figures: nothing assumed.
+    assert!(!status.why.contains("assumed"), "{}", status.why);
+    let user = t.column("user_id").expect("user_id");
+    assert!(user.why.contains("key of User"), "{}", user.why);
+    // The query still reads one slice of one partition.
+    assert_eq!(m.plan("Q1").map(|p| &p.access), Some(&Access::Direct));
+}
+
+#[test]
+fn a_status_filter_joins_the_partition_key_when_a_users_orders_are_many() {
+    let m = derive(&store(20_000, 400_000, ""));
+    let t = table(&m, "Q1");
+    assert_eq!(key(t), "((user_id, status), created_at↓, order_id)");
+    let status = t.column("status").expect("status");
+    assert_eq!(status.rule, Rule::Equality);
+    assert!(status.why.contains("too large"), "{}", status.why);
+    assert_eq!(m.plan("Q1").map(|p| &p.access), Some(&Access::Direct));
+}
+
+#[test]
+fn the_rating_a_user_gave_an_item_reads_the_items_partition() {
+    let m = derive(&store(20, 500, ""));
+    let t = table(&m, "Q2");
+    assert_eq!(key(t), "((item_id), user_id)");
+    assert!(t
+        .column("item_id")
+        .is_some_and(|c| c.why.contains("key of Item")));
+    assert_eq!(m.plan("Q2").map(|p| &p.access), Some(&Access::Direct));
+}
+
+#[test]
+fn all_equality_keeps_every_equality_attribute_in_the_partition_key() {
+    let p = store(20, 500, "partition_keys: AllEquality,");
+    assert_eq!(p.partition_keys, PartitionKeys::AllEquality);
+    let m = derive(&p);
+    assert_eq!(
+        key(table(&m, "Q1")),
+        "((user_id, status), created_at↓, order_id)"
+    );
+    assert_eq!(key(table(&m, "Q2")), "((item_id, user_id))");
+    let why = &table(&m, "Q1").columns[1].why;
+    assert!(why.contains("AllEquality"), "{why}");
+}
+
+#[test]
+fn the_setting_is_left_out_of_files_that_keep_the_default() {
+    let p = store(20, 500, "");
+    let text = load::to_string(&p);
+    assert!(!text.contains("partition_keys"), "{text}");
+    let mut all = p.clone();
+    all.partition_keys = PartitionKeys::AllEquality;
+    let text = load::to_string(&all);
+    assert!(text.contains("partition_keys: AllEquality"), "{text}");
+    assert_eq!(load::from_str(&text).expect("reads back"), all);
+}
+
+#[test]
+fn a_placement_on_default_figures_says_so() {
+    // No count for the orders per user: the estimate assumes one.
+    let text = STORE
+        .replace(
+            "to_per_from: Some(Count(avg: ORDERS_AVG, max: Some(ORDERS_MAX)))",
+            "",
+        )
+        .replace("SETTINGS", "");
+    let p = load::from_str(&text).expect("valid");
+    let m = derive(&p);
+    let status = table(&m, "Q1").column("status").expect("status");
+    assert!(status.why.contains("assumed figures"), "{}", status.why);
+}
+
+#[test]
+fn a_decision_forces_either_placement() {
+    let mut p = store(20, 500, "");
+    p.decision_mut("Q1").equality_partition = vec!["status".into()];
+    let m = derive(&p);
+    let t = table(&m, "Q1");
+    assert_eq!(key(t), "((user_id, status), created_at↓, order_id)");
+    assert!(t
+        .column("status")
+        .is_some_and(|c| c.why.contains("decision")));
+
+    let mut p = store(20_000, 400_000, "");
+    p.decision_mut("Q1").equality_clustering = vec!["status".into()];
+    let m = derive(&p);
+    assert_eq!(
+        key(table(&m, "Q1")),
+        "((user_id), status, created_at↓, order_id)"
+    );
+    assert_eq!(m.plan("Q1").map(|p| &p.access), Some(&Access::Direct));
+}
+
+#[test]
+fn the_entity_key_is_the_largest_complete_identifier_but_not_a_relationships_own() {
+    let p = store(20, 500, "");
+    let g = Graph::new(&p);
+    let root = g.node("rates").expect("rates");
+    let eq: Vec<Reached> = ["Item.item_id", "User.user_id"]
+        .iter()
+        .map(|a| normalize(g.resolve(root, a).expect("resolves")))
+        .collect();
+    // The relationship's own key (both ends) holds no attribute of its
+    // own: the first entity key in query order wins.
+    let a = placement::anchor(&g, root, &eq).expect("an anchor");
+    assert_eq!(a.columns, vec![0]);
+    assert_eq!(g.node_name(a.node), "Item");
+    // Nothing identifies a partition of orders by status alone.
+    let root = g.node("Order").expect("Order");
+    let eq = vec![normalize(g.resolve(root, "status").expect("resolves"))];
+    assert!(placement::anchor(&g, root, &eq).is_none());
+}
+
+#[test]
+fn a_forced_placement_of_a_column_that_is_no_equality_column_is_a_problem() {
+    let mut p = store(20, 500, "");
+    p.decision_mut("Q1").equality_clustering = vec!["total".into(), "statuss".into()];
+    let m = derive(&p);
+    let paths: Vec<&str> = m.problems.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "decisions(Q1).equality_clustering",
+            "decisions(Q1).equality_clustering"
+        ]
+    );
+    assert!(
+        m.problems[1].message.contains("did you mean"),
+        "{:?}",
+        m.problems
+    );
+}

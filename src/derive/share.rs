@@ -1,0 +1,213 @@
+//! One table for several queries. A query that a table built for another
+//! query already answers directly (its equality attributes are the table's
+//! partition key plus a clustering prefix, its range on the next clustering
+//! column, its order agrees, every returned column is there) is served by
+//! that table instead of getting its own.
+//!
+//! Which table hosts is independent of the order of queries in the file:
+//! a table serving another one that cannot serve it back hosts it; when two
+//! serve each other, the one built for the smaller query id hosts.
+
+use super::serve::{access, request, resolve_query, KeyShape};
+use super::{Draft, LogicalModel, Source};
+use crate::model::resolve::{Graph, Reached};
+use crate::model::{Decision, Project, Query};
+use rustc_hash::FxHashMap as HashMap;
+
+/// Whether `host`'s table answers `guest`'s query directly, as built.
+pub(super) fn answers(guest: &Query, g: &Draft, host: &Draft) -> bool {
+    let Some(res) = &g.resolved else {
+        return false;
+    };
+    if g.root != host.root {
+        return false;
+    }
+    match request(guest, res, &host.table, &host.ids) {
+        Ok(req) => access(&KeyShape::of(&host.table), &req).0.is_direct(),
+        Err(_) => false,
+    }
+}
+
+/// A table may host other queries when the application can read any of its
+/// partitions from a search alone: no bucket or shard to compute.
+fn can_host(d: &Draft) -> bool {
+    !d.separate
+        && d.table
+            .partition_key()
+            .all(|c| !matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
+}
+
+/// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
+/// host's table. A query with any decision keeps its own table (the
+/// designer shaped it; `separate` says so explicitly), and so does a queue
+/// or a job-written one.
+pub(super) fn hosts(
+    project: &Project,
+    drafts: &[Draft],
+    kept: &[usize],
+    decisions: &HashMap<&str, &Decision>,
+) -> Vec<(usize, usize)> {
+    let query = |i: usize| project.query(&drafts[i].table.origin);
+    let movable = |i: usize| {
+        let d = &drafts[i];
+        d.resolved.is_some()
+            && decisions.get(d.table.origin.as_str()).is_none()
+            && query(i).is_some_and(|q| !q.consumes)
+    };
+    let mut by_root: HashMap<_, Vec<usize>> = HashMap::default();
+    for &i in kept {
+        by_root.entry(drafts[i].root).or_default().push(i);
+    }
+    // serves[i]: the drafts whose table answers i's query.
+    let mut serves: HashMap<usize, Vec<usize>> = HashMap::default();
+    for group in by_root.values().filter(|g| g.len() > 1) {
+        for &i in group {
+            let Some(q) = query(i) else { continue };
+            for &j in group {
+                if i == j || !can_host(&drafts[j]) {
+                    continue;
+                }
+                let same_writer =
+                    query(j).is_some_and(|h| h.written_by_job == q.written_by_job && !h.consumes);
+                if same_writer && answers(q, &drafts[i], &drafts[j]) {
+                    serves.entry(i).or_default().push(j);
+                }
+            }
+        }
+    }
+    let origin = |i: usize| drafts[i].table.origin.as_str();
+    let serves_ = |j: usize, i: usize| serves.get(&i).is_some_and(|s| s.contains(&j));
+    // Dominated: some table serves it and it cannot serve that one back,
+    // or both serve each other and the other's query id is smaller.
+    let dominated = |i: usize| {
+        movable(i)
+            && serves.get(&i).is_some_and(|s| {
+                s.iter()
+                    .any(|&j| !serves_(i, j) || !movable(j) || origin(j) < origin(i))
+            })
+    };
+    let mut out = Vec::new();
+    for (&i, s) in &serves {
+        if !dominated(i) {
+            continue;
+        }
+        let host = s
+            .iter()
+            .copied()
+            .filter(|&j| !dominated(j))
+            .min_by(|&a, &b| origin(a).cmp(origin(b)));
+        if let Some(h) = host {
+            out.push((i, h));
+        }
+    }
+    out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
+    out
+}
+
+/// A query that could share another query's table if that table held the
+/// columns it lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeHint {
+    pub query: String,
+    /// The query whose table would serve it.
+    pub with: String,
+    /// That table's name.
+    pub table: String,
+    /// The query's returned attributes the table lacks, as written.
+    pub missing: Vec<String>,
+}
+
+/// For each query with a table of its own and no decision, the other table
+/// of the same rows that answers it directly once it gains the query's
+/// missing returned attributes (each reached without a to-many step, so
+/// the table's rows stay the same): the one lacking the fewest, then by
+/// query id.
+pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
+    let project = graph.project;
+    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
+    for (i, t) in model.tables.iter().enumerate() {
+        by_rows.entry(t.rows.as_str()).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for (gi, guest) in model.tables.iter().enumerate() {
+        let Some(q) = project.query(&guest.origin) else {
+            continue;
+        };
+        if guest.queries.len() != 1 || project.decision(&q.id).is_some() || q.consumes {
+            continue;
+        }
+        let Some(root) = graph.node(&q.rows) else {
+            continue;
+        };
+        let Ok(res) = resolve_query(graph, root, q) else {
+            continue;
+        };
+        let mut best: Option<MergeHint> = None;
+        for &hi in by_rows.get(q.rows.as_str()).into_iter().flatten() {
+            let host = &model.tables[hi];
+            if hi == gi || host.is_counter_table() {
+                continue;
+            }
+            let Some(hq) = project.query(&host.origin) else {
+                continue;
+            };
+            if hq.consumes
+                || hq.written_by_job != q.written_by_job
+                || host
+                    .partition_key()
+                    .any(|c| matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
+            {
+                continue;
+            }
+            let ids: Vec<Option<Reached>> = host
+                .columns
+                .iter()
+                .map(|c| match &c.source {
+                    Source::Attr { reached, .. } => Some(reached.clone()),
+                    _ => None,
+                })
+                .collect();
+            let held = |r: &Reached| {
+                ids.iter().any(|x| x.as_ref() == Some(r))
+                    || host.collected.iter().any(|(x, _)| x == r)
+            };
+            let mut part = q.clone();
+            let mut part_res = res.clone();
+            part.returns.clear();
+            part_res.returns.clear();
+            let mut missing = Vec::new();
+            let mut mergeable = true;
+            for (r, text) in res.returns.iter().zip(&q.returns) {
+                if held(r) {
+                    part.returns.push(text.clone());
+                    part_res.returns.push(r.clone());
+                } else {
+                    mergeable &=
+                        !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
+                    missing.push(text.clone());
+                }
+            }
+            if !mergeable || missing.is_empty() {
+                continue;
+            }
+            let direct = request(&part, &part_res, host, &ids)
+                .is_ok_and(|req| access(&KeyShape::of(host), &req).0.is_direct());
+            if !direct {
+                continue;
+            }
+            let better = best.as_ref().is_none_or(|b| {
+                (missing.len(), hq.id.as_str()) < (b.missing.len(), b.with.as_str())
+            });
+            if better {
+                best = Some(MergeHint {
+                    query: q.id.clone(),
+                    with: hq.id.clone(),
+                    table: host.name.clone(),
+                    missing,
+                });
+            }
+        }
+        out.extend(best);
+    }
+    out
+}

@@ -1,0 +1,31 @@
+//! Tables that could serve more than one query: a query that another
+//! table would answer directly once it held a few more columns costs a
+//! table of its own, written on every insert.
+
+use super::{Ctx, Diagnostic, Refinement, Subject};
+use crate::derive::share::merge_hints;
+
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for h in merge_hints(ctx.graph, ctx.model) {
+        let mut d = ctx.diag(
+            "shareable-table",
+            Subject::Query(h.query.clone()),
+            format!(
+                "{} has a table of its own, but {} (built for {}) answers it directly once it also holds {}: one table fewer to write",
+                h.query,
+                h.table,
+                h.with,
+                h.missing.join(", ")
+            ),
+            format!(
+                "Serve {} from {}'s table (decisions: served_by: Some(\"{}\")); the table gains the columns.",
+                h.query, h.with, h.with
+            ),
+        );
+        d.refinement = Some(Refinement::ShareTable {
+            query: h.query,
+            with: h.with,
+        });
+        out.push(d);
+    }
+}
