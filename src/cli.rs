@@ -313,6 +313,9 @@ fn tables_json(a: &Analysis) -> serde_json::Value {
                             if let Some(o) = c.as_object_mut() {
                                 o.insert("marker".into(), col.role.marker().into());
                                 o.insert("type".into(), col.ty.to_string().into());
+                                if let Some(how) = col.source.computation() {
+                                    o.insert("computed".into(), how.into());
+                                }
                             }
                         }
                     }

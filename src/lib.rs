@@ -15,6 +15,7 @@ pub mod diff;
 pub mod estimate;
 pub mod highlight;
 pub mod import;
+pub mod literal;
 pub mod markup;
 pub mod migrate;
 pub mod model;

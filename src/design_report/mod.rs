@@ -155,6 +155,7 @@ pub fn provenance(c: &Column) -> String {
         Source::Shard { count } => format!("shard number 0..{count}"),
         Source::Constant => "constant".into(),
         Source::Collection { columns } => format!("collection of {}", columns.join(", ")),
+        Source::Aggregate { .. } => c.source.computation().unwrap_or_default(),
     };
     format!("{what}; {} (placed by {})", c.rule.label(), c.query)
 }

@@ -368,6 +368,68 @@ pub struct Query {
     /// paths of the entities its rows hold.
     #[serde(default, skip_serializing_if = "is_false")]
     pub written_by_job: bool,
+    /// Equalities on constants the query states itself (`status =
+    /// "active"`): the SELECT binds the value, the application passes none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<Constant>,
+    /// Aggregates returned per group (the equality attributes) and per
+    /// `window`: the query reads a summary table, not the rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aggregates: Vec<Aggregate>,
+    /// The time window each aggregate covers (a day of `viewed_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
+}
+
+/// An equality on a constant value, written as text (`"active"`, `"3"`,
+/// `"true"`) and bound as a literal of the attribute's type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constant {
+    pub attr: String,
+    pub value: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AggregateFn {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+impl AggregateFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            AggregateFn::Count => "count",
+            AggregateFn::Sum => "sum",
+            AggregateFn::Min => "min",
+            AggregateFn::Max => "max",
+            AggregateFn::Avg => "avg",
+        }
+    }
+}
+
+/// `count` of the rows, or `sum`/`min`/`max`/`avg` of one attribute of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Aggregate {
+    pub function: AggregateFn,
+    /// The aggregated attribute; none for a count of the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attr: Option<String>,
+    /// The column name, instead of the derived one (`view_count`, `max_price`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+}
+
+/// One aggregate row per `period` of `attr` (a timestamp or date).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Window {
+    pub attr: String,
+    pub period: Period,
 }
 
 impl Query {
@@ -383,6 +445,9 @@ impl Query {
             returns: vec![],
             consumes: false,
             written_by_job: false,
+            constants: vec![],
+            aggregates: vec![],
+            window: None,
         }
     }
 }
