@@ -158,11 +158,11 @@ impl Source {
             }
             Source::Aggregate { function, of } => {
                 let what = match (function, of) {
-                    (AggregateFn::Count, None) => "count of the rows".to_string(),
+                    (AggregateFn::Count, None) => "number of rows".to_string(),
                     (f, Some(a)) => format!("{} of {a}", f.name()),
                     (f, None) => f.name().to_string(),
                 };
-                Some(format!("{what} per group and window"))
+                Some(format!("{what} per primary key (group and window)"))
             }
         }
     }

@@ -452,13 +452,18 @@ pub fn request(
             req.returns.push(c);
         }
     }
-    // A summary returns its aggregates.
+    // A summary returns the window each row covers, unless the query fixed
+    // it, and its aggregates.
     if !q.aggregates.is_empty() {
-        for c in table
+        let window = table
             .columns
             .iter()
-            .filter(|c| c.rule == super::Rule::Aggregate)
-        {
+            .filter(|c| c.rule == super::Rule::Window && !req.eq.contains(&c.name));
+        let aggregates = table
+            .columns
+            .iter()
+            .filter(|c| c.rule == super::Rule::Aggregate);
+        for c in window.chain(aggregates) {
             if !req.returns.contains(&c.name) {
                 req.returns.push(c.name.clone());
             }

@@ -554,7 +554,7 @@ fn a_count_per_group_and_day_is_a_counter_summary() {
     assert_eq!(t.columns[1].rule, Rule::Window);
     assert_eq!(
         m.plans[0].select,
-        "SELECT order_count FROM shop.order_counts_by_customer_day \
+        "SELECT day, order_count FROM shop.order_counts_by_customer_day \
          WHERE customer_id = ? AND day >= ? AND day <= ?;"
     );
     assert!(m.plans[0].access.is_direct());

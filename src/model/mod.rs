@@ -66,7 +66,10 @@ impl Replication {
     pub fn total_factor(&self) -> u32 {
         match self {
             Replication::Simple(f) => *f,
-            Replication::NetworkTopology(dcs) => dcs.values().sum(),
+            // Saturating: a mistyped factor must not overflow the estimates.
+            Replication::NetworkTopology(dcs) => {
+                dcs.values().fold(0u32, |sum, f| sum.saturating_add(*f))
+            }
         }
     }
 }
@@ -640,5 +643,20 @@ impl Project {
     pub fn notes_for(&self, target: &Target) -> impl Iterator<Item = &Note> {
         let t = target.clone();
         self.notes.iter().filter(move |n| n.target == t)
+    }
+}
+
+#[cfg(test)]
+mod replication_tests {
+    use super::Replication;
+
+    #[test]
+    fn a_huge_replication_factor_saturates() {
+        let r = Replication::NetworkTopology(
+            [("a".to_string(), u32::MAX), ("b".to_string(), 3)]
+                .into_iter()
+                .collect(),
+        );
+        assert_eq!(r.total_factor(), u32::MAX);
     }
 }
