@@ -516,6 +516,28 @@ fn a_constant_is_a_leading_clustering_column_bound_in_the_select() {
 }
 
 #[test]
+fn constants_and_aggregates_read_as_words() {
+    let (p, _) = one(OPEN_ORDERS);
+    assert_eq!(
+        p.queries[0].stated_text().as_deref(),
+        Some("status = 'it''s open'")
+    );
+    let (p, _) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            aggregates: [Aggregate(function: Count), Aggregate(function: Max, attr: Some("total"))],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: [])"#,
+    );
+    assert_eq!(
+        p.queries[0].stated_text().as_deref(),
+        Some("count, max of total per day of placed_at")
+    );
+    assert_eq!(
+        crate::design_report::search_text(&p.queries[0]),
+        "= Customer.customer_id; count, max of total per day of placed_at"
+    );
+}
+
+#[test]
 fn a_constant_alone_is_the_partition() {
     let (_, m) = one(r#"Query(id: "Q1", text: "open orders", rows: "Order",
             constants: [Constant(attr: "status", value: "open")], returns: ["total"])"#);

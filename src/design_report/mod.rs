@@ -325,6 +325,9 @@ pub fn search_text(q: &crate::model::Query) -> String {
     if let Some(l) = q.limit {
         parts.push(format!("limit {l}"));
     }
+    if let Some(c) = q.stated_text() {
+        parts.push(c);
+    }
     if q.consumes {
         parts.push("consumes".into());
     }

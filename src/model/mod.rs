@@ -436,6 +436,33 @@ pub struct Window {
 }
 
 impl Query {
+    /// The query's constants and aggregates in words (`element =
+    /// 'checkout_button'; count, max of price per day of placed_at`), or
+    /// none. Values as written in the file: callers sanitize.
+    pub fn stated_text(&self) -> Option<String> {
+        let mut parts: Vec<String> = self
+            .constants
+            .iter()
+            .map(|k| format!("{} = {}", k.attr, crate::naming::string_literal(&k.value)))
+            .collect();
+        if !self.aggregates.is_empty() {
+            let fns: Vec<String> = self
+                .aggregates
+                .iter()
+                .map(|a| match &a.attr {
+                    Some(attr) => format!("{} of {attr}", a.function.name()),
+                    None => a.function.name().to_string(),
+                })
+                .collect();
+            let per = match &self.window {
+                Some(w) => format!(" per {} of {}", w.period.name(), w.attr),
+                None => String::new(),
+            };
+            parts.push(format!("{}{per}", fns.join(", ")));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     pub fn new(id: &str, text: &str, rows: &str) -> Query {
         Query {
             id: id.to_string(),
