@@ -416,6 +416,24 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
             });
             continue;
         };
+        // A summary holds aggregates, not rows: it serves aggregate queries
+        // only, and only a summary serves them.
+        let summary = drafts[di]
+            .table
+            .columns
+            .iter()
+            .any(|c| c.rule == Rule::Aggregate);
+        if summary == q.aggregates.is_empty() {
+            problems.push(Problem {
+                path: format!("decisions({}).served_by", q.id),
+                message: if summary {
+                    format!("{target}'s table is a summary of aggregates: it cannot serve the rows of {}", q.id)
+                } else {
+                    format!("{} returns aggregates: only a summary table can serve it", q.id)
+                },
+            });
+            continue;
+        }
         let d = &mut drafts[di];
         d.table.queries.push(q.id.clone());
         if graph.node(&q.rows) == Some(d.root) {

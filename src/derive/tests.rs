@@ -633,6 +633,32 @@ fn a_sum_of_whole_numbers_is_a_counter() {
 }
 
 #[test]
+fn a_summary_serves_no_query_of_rows() {
+    let (mut p, _) = summary(
+        r#"Query(id: "Q1", text: "orders of a customer per day", rows: "Order",
+            equality: ["Customer.customer_id"], aggregates: [Aggregate(function: Count)],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: []),
+           Query(id: "Q2", text: "orders of a customer", rows: "Order",
+            equality: ["Customer.customer_id"], returns: ["total"])"#,
+    );
+    p.decision_mut("Q2").served_by = Some("Q1".into());
+    let m = derive(&p);
+    assert!(
+        m.problems
+            .iter()
+            .any(|x| x.message.contains("cannot serve the rows of Q2")),
+        "{:?}",
+        m.problems
+    );
+    assert!(m.tables[0].is_counter_table());
+    assert_eq!(
+        layout(&m.tables[0]),
+        ["K customer_id", "C↓ day", "order_count"]
+    );
+    assert_eq!(m.table_of("Q2"), None);
+}
+
+#[test]
 fn a_window_without_a_group_is_the_partition_unless_ranged() {
     let (_, m) = summary(
         r#"Query(id: "Q1", text: "orders per day", rows: "Order",
