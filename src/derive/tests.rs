@@ -711,3 +711,24 @@ fn aggregate_queries_that_cannot_be_summarised_are_refused() {
         assert!(err.contains(wanted), "{wanted}: {err}");
     }
 }
+
+#[test]
+fn constants_aggregates_and_windows_survive_a_save() {
+    let text = include_str!("../../sample-projects/clickstream.cqlm.ron");
+    let p = load::from_str(text).expect("clickstream loads");
+    let saved = load::to_string(&p);
+    let compact: String = saved.split_whitespace().collect();
+    for written in [
+        "Aggregate(function:Count,),",
+        r#"window:Some(Window(attr:"click_id",period:Hour,)),"#,
+        r#"Constant(attr:"element",value:"checkout_button",),"#,
+    ] {
+        assert!(compact.contains(written), "{written}:\n{saved}");
+    }
+    assert_eq!(load::from_str(&saved).expect("reloads"), p);
+    // A query without them saves as before: no empty fields appear.
+    let q1 = load::item_to_string(&p.queries[0]);
+    for absent in ["constants", "aggregates", "window"] {
+        assert!(!q1.contains(absent), "{q1}");
+    }
+}
