@@ -355,6 +355,9 @@ fn tables_json(a: &Analysis) -> serde_json::Value {
                                 o.insert("marker".into(), col.role.marker().into());
                                 o.insert("type".into(), col.ty.to_string().into());
                                 o.insert("reason".into(), col.reason().into());
+                                if let Some(how) = col.source.computation() {
+                                    o.insert("computed".into(), how.into());
+                                }
                             }
                         }
                     }

@@ -171,6 +171,31 @@ pub fn table(project: &Project, t: &Table) -> String {
             one_line(&t.dropped.join(", "))
         );
     }
+    for c in &t.columns {
+        if let Some(how) = c.source.computation() {
+            let _ = writeln!(
+                s,
+                "-- {} is computed: {}",
+                one_line(&c.name),
+                one_line(&how)
+            );
+        }
+    }
+    if crate::derive::summary::updated_by_application(t) {
+        let _ = writeln!(
+            s,
+            "-- aggregates the application or a job updates (no counter can keep them)"
+        );
+    } else if t
+        .columns
+        .iter()
+        .any(|c| c.rule == crate::derive::Rule::Aggregate)
+    {
+        let _ = writeln!(
+            s,
+            "-- counters: the application increments them on every insert"
+        );
+    }
     let width = t
         .columns
         .iter()

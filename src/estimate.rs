@@ -3,7 +3,7 @@
 //! St = Σ partition key + Σ static + Nr·(Σ regular + Σ clustering) + 8·Nv bytes.
 //! Missing numbers fall back to stated defaults, each listed as an assumption.
 
-use crate::derive::{normalize, LogicalModel, Role, Source, Table};
+use crate::derive::{normalize, LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
 /// Number formatting moved to [`crate::quantity`]; these names stay for callers.
@@ -664,7 +664,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     bucketed = true;
                 }
                 Source::Shard { count } => partitions *= f64::from((*count).max(1)),
-                Source::Constant | Source::Collection { .. } => {}
+                Source::Constant | Source::Collection { .. } | Source::Aggregate { .. } => {}
             }
         }
         // Two entities in one partition key pair up only where a
@@ -680,8 +680,24 @@ impl<'g, 'p> Estimator<'g, 'p> {
             }
         }
         let partitions = partitions.min(rows).max(1.0);
-        let nr = rows / partitions;
-        let nr_max = nr * worst;
+        let mut nr = rows / partitions;
+        let mut nr_max = nr * worst;
+        // A summary holds one row per group and window, however many rows
+        // it aggregates: a partition gains a row per window.
+        let summary = t.columns.iter().any(|c| c.rule == Rule::Aggregate);
+        if summary {
+            let windows: f64 = t
+                .clustering()
+                .filter_map(|c| match &c.source {
+                    Source::Bucket { period, .. } => Some((span / period.days()).max(1.0)),
+                    _ => None,
+                })
+                .product();
+            rows = partitions * windows;
+            nr = windows;
+            nr_max = windows;
+            growing = windows > 1.0;
+        }
 
         // Sizes per role.
         let (mut s_pk, mut s_static, mut s_rows) = (0.0, 0.0, 0.0);

@@ -19,6 +19,7 @@ pub mod history;
 /// path stays for callers.
 pub use tui::highlight;
 pub mod import;
+pub mod literal;
 pub mod markup;
 pub mod migrate;
 pub mod model;

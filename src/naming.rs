@@ -37,8 +37,30 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
-/// English plural of the last word of a snake_case name.
+/// Words that start a modifier after the head noun of a compound name
+/// (`point_of_interest`, `person_in_charge`).
+const PREPOSITIONS: &[&str] = &[
+    "at", "for", "from", "in", "of", "on", "per", "to", "under", "with", "within",
+];
+
+/// English plural of a snake_case name: its head noun, the last word before
+/// the first preposition (`points_of_interest`, `people_of_contact`), else
+/// its last word.
 pub fn plural(word: &str) -> String {
+    let parts: Vec<&str> = word.split('_').collect();
+    // A preposition with a head noun before it and a modifier after it.
+    let split = (1..parts.len().saturating_sub(1)).find(|&i| PREPOSITIONS.contains(&parts[i]));
+    match split {
+        Some(i) => {
+            let head_len = parts[..i].iter().map(|p| p.len() + 1).sum::<usize>() - 1;
+            format!("{}{}", plural_of_last(&word[..head_len]), &word[head_len..])
+        }
+        None => plural_of_last(word),
+    }
+}
+
+/// English plural of the last word of a snake_case name.
+fn plural_of_last(word: &str) -> String {
     let (head, last) = match word.rfind('_') {
         Some(i) => (&word[..=i], &word[i + 1..]),
         None => ("", word),
@@ -292,6 +314,20 @@ mod tests {
         assert_eq!(plural("message_category"), "message_categories");
         assert_eq!(plural("person"), "people");
         assert_eq!(plural("poi"), "pois");
+    }
+
+    #[test]
+    fn compound_plurals_pluralise_the_head_noun() {
+        assert_eq!(plural("point_of_interest"), "points_of_interest");
+        assert_eq!(plural("person_of_contact"), "people_of_contact");
+        assert_eq!(plural("bill_of_material"), "bills_of_material");
+        assert_eq!(plural("room_type_per_hotel"), "room_types_per_hotel");
+        assert_eq!(plural("mother_in_law"), "mothers_in_law");
+        // A leading or trailing preposition is no compound.
+        assert_eq!(plural("of"), "ofs");
+        assert_eq!(plural("on_call_shift"), "on_call_shifts");
+        assert_eq!(plural("sign_in"), "sign_ins");
+        assert_eq!(plural(&snake_case("PointOfInterest")), "points_of_interest");
     }
 
     #[test]

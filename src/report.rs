@@ -90,6 +90,9 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             } else {
                 let _ = writeln!(s, "  {:<3} {name}  {ty}", c.role.marker());
             }
+            if let Some(how) = c.source.computation() {
+                let _ = writeln!(s, "        = {}", for_terminal(&how));
+            }
         }
         if let Some(e) = a.estimates.get(i) {
             let _ = writeln!(s, "  estimate: {}", estimate_line(e, rf));
@@ -114,7 +117,10 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
         .writes
         .iter()
         .filter(|w| {
-            w.insert.len() > 1 || !w.job.is_empty() || w.update.iter().any(|u| u.tables.len() > 1)
+            w.insert.len() > 1
+                || !w.job.is_empty()
+                || !w.summaries.is_empty()
+                || w.update.iter().any(|u| u.tables.len() > 1)
         })
         .collect();
     if !writes.is_empty() {
@@ -132,6 +138,13 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
             );
             if !w.job.is_empty() {
                 let _ = writeln!(s, "    job-written: {}", for_terminal(&w.job.join(", ")));
+            }
+            if !w.summaries.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "    updated by the application or a job (aggregates): {}",
+                    for_terminal(&w.summaries.join(", "))
+                );
             }
             for u in w.update.iter().filter(|u| u.tables.len() > 1) {
                 let tables: Vec<String> = u

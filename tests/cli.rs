@@ -176,3 +176,62 @@ fn derive_explains_each_key_column() {
         .as_str()
         .is_some_and(|r| r.starts_with("MR5")));
 }
+
+#[test]
+fn derive_explains_computed_columns_and_summaries() {
+    let (code, out, _) = run(&["derive", "sample-projects/clickstream.cqlm.ron"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("click_counts_by_url_hour  (rows: Click; serves Q5)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("        = the hour of click_id, truncated to the hour (UTC)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("updated by the application or a job (aggregates): session_stats_by_user_day"),
+        "{out}"
+    );
+    assert!(out.contains("element = 'checkout_button'"), "{out}");
+
+    let (code, out, _) = run(&[
+        "derive",
+        "--format",
+        "json",
+        "sample-projects/clickstream.cqlm.ron",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let table = v["tables"]
+        .as_array()
+        .and_then(|ts| ts.iter().find(|t| t["name"] == "click_counts_by_url_hour"))
+        .expect("the summary table");
+    let hour = &table["columns"][1];
+    assert_eq!(hour["name"], "hour");
+    assert_eq!(hour["rule"], "Window");
+    assert_eq!(
+        hour["computed"],
+        "the hour of click_id, truncated to the hour (UTC)"
+    );
+    assert_eq!(table["columns"][2]["type"], "counter");
+    assert_eq!(table["estimate"]["rows_per_partition"], 720.0);
+}
+
+#[test]
+fn a_constant_with_a_control_character_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("bad.cqlm.ron");
+    let text = std::fs::read_to_string("sample-projects/clickstream.cqlm.ron")
+        .expect("sample")
+        .replace(
+            r#"value: "checkout_button""#,
+            r#"value: "checkout\u{1b}[2J""#,
+        );
+    std::fs::write(&file, text).expect("write");
+    let (code, out, err) = run(&["derive", file.to_str().expect("utf-8 path")]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("control or bidirectional"), "{err}");
+    assert!(err.contains("line "), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}

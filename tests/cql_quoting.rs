@@ -91,6 +91,14 @@ Project(
             equality: ["order"],
             returns: ["Tags", "select", "ShipTo"],
         ),
+        Query(
+            id: "Q4",
+            text: "A café's orders that say it's theirs",
+            rows: "Order",
+            equality: ["café"],
+            constants: [Constant(attr: "it\"s", value: "x' OR 'a'='a; DROP TABLE t; --")],
+            returns: ["order", "Total"],
+        ),
     ],
     workflow: Workflow(entry: ["Q1", "Q3"], transitions: [
         Transition(from: "Q1", to: "Q2", feeds: ["order"]),
@@ -195,6 +203,16 @@ fn every_name_is_quoted_where_cql_needs_it() {
     assert!(
         script.contains("ON quoting.\"OrdersByCafe\" (\"Total\");"),
         "{script}"
+    );
+
+    // A constant: the value is one string literal with its quotes doubled,
+    // on the quoted column.
+    let q4 = m.plan("Q4").expect("Q4 planned");
+    assert!(
+        q4.select
+            .contains("\"it\"\"s\" = 'x'' OR ''a''=''a; DROP TABLE t; --'"),
+        "{}",
+        q4.select
     );
 
     // SELECTs: each parses back (quotes undone) to the table's own names.

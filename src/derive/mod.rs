@@ -6,12 +6,15 @@ mod naming_rules;
 mod placement;
 pub mod serve;
 pub mod share;
+pub mod summary;
 pub mod writes;
 
 use crate::estimate::Estimator;
 use crate::model::load::Problem;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
-use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp};
+use crate::model::{
+    AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp,
+};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
@@ -49,6 +52,15 @@ pub enum Rule {
     Merged,
     /// Set by a hand-written candidate primary key.
     Candidate,
+    /// An equality on a constant the query states: a leading clustering
+    /// column (a partition column when nothing else is searched), bound in
+    /// the SELECT.
+    Constant,
+    /// An aggregate's time window (a day or hour of a timestamp): one row
+    /// per group and window.
+    Window,
+    /// An aggregate of the group's rows (count, sum, min, max, avg).
+    Aggregate,
 }
 
 impl Rule {
@@ -67,6 +79,9 @@ impl Rule {
             Rule::Collection => "decision: rows pushed up into a collection",
             Rule::Merged => "returned by a merged query",
             Rule::Candidate => "decision: candidate primary key",
+            Rule::Constant => "constant equality → leading clustering column",
+            Rule::Window => "aggregate window → clustering (one row per window)",
+            Rule::Aggregate => "aggregate of the group's rows",
         }
     }
 }
@@ -116,10 +131,48 @@ pub enum Source {
         count: u32,
     },
     Constant,
+    /// An aggregate of the rows of each group and window, kept by counter
+    /// increments or by the application or a job.
+    Aggregate {
+        function: AggregateFn,
+        /// `Entity.attr` aggregated; none for a count of rows.
+        of: Option<String>,
+    },
     /// Former rows of the partition, as one collection.
     Collection {
         columns: Vec<String>,
     },
+}
+
+impl Source {
+    /// How the application computes a column that holds no attribute as
+    /// stored, for the derive report and the CQL comments; names from the
+    /// project are returned as written (the caller sanitizes or quotes).
+    pub fn computation(&self) -> Option<String> {
+        match self {
+            Source::Attr { .. } | Source::Collection { .. } => None,
+            Source::Bucket { source, period } => Some(match period {
+                Period::Hour => format!("the hour of {source}, truncated to the hour (UTC)"),
+                Period::Day => format!("the day of {source} (UTC date)"),
+                p => format!("the first day of the {} of {source} (UTC date)", p.name()),
+            }),
+            Source::Shard { count } => Some(format!(
+                "a shard number 0..{} the application picks (e.g. a hash of the row's key modulo {count}); a read asks every shard",
+                count.saturating_sub(1)
+            )),
+            Source::Constant => {
+                Some("always 0: one partition for the whole table (a hot spot)".into())
+            }
+            Source::Aggregate { function, of } => {
+                let what = match (function, of) {
+                    (AggregateFn::Count, None) => "number of rows".to_string(),
+                    (f, Some(a)) => format!("{} of {a}", f.name()),
+                    (f, None) => f.name().to_string(),
+                };
+                Some(format!("{what} per primary key (group and window)"))
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -270,8 +323,8 @@ struct Draft {
     root: NodeId,
     /// Pinned name, if any.
     pinned: Option<String>,
-    /// Search tokens for the `_by_` name.
-    name_stem: String,
+    /// Names for the table, best first (see [`naming_rules::table_names`]).
+    names: Vec<String>,
     /// The building query's references, when all of them resolved.
     resolved: Option<serve::Resolved>,
     /// The designer keeps this table apart from identical ones.
@@ -405,6 +458,24 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
             });
             continue;
         };
+        // A summary holds aggregates, not rows: it serves aggregate queries
+        // only, and only a summary serves them.
+        let summary = drafts[di]
+            .table
+            .columns
+            .iter()
+            .any(|c| c.rule == Rule::Aggregate);
+        if summary == q.aggregates.is_empty() {
+            problems.push(Problem {
+                path: format!("decisions({}).served_by", q.id),
+                message: if summary {
+                    format!("{target}'s table is a summary of aggregates: it cannot serve the rows of {}", q.id)
+                } else {
+                    format!("{} returns aggregates: only a summary table can serve it", q.id)
+                },
+            });
+            continue;
+        }
         let d = &mut drafts[di];
         d.table.queries.push(q.id.clone());
         if graph.node(&q.rows) == Some(d.root) {
@@ -454,7 +525,11 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
         if final_name.contains_key(&i) {
             continue;
         }
-        let mut name = drafts[i].name_stem.clone();
+        let names = &drafts[i].names;
+        let mut name = match names.iter().find(|n| !used.contains(*n)) {
+            Some(free) => free.clone(),
+            None => names.first().cloned().unwrap_or_else(|| "table".into()),
+        };
         if used.contains(&name) {
             name = disambiguate(&name, &drafts[i].table.origin, &used);
         }
@@ -745,6 +820,25 @@ fn build<'g, 'p>(
         .enumerate()
         .filter_map(|(j, a)| resolve(format!("{qpath}.returns[{j}]"), a))
         .collect();
+    let constants: Vec<Reached> = q
+        .constants
+        .iter()
+        .enumerate()
+        .filter_map(|(j, k)| resolve(format!("{qpath}.constants[{j}].attr"), &k.attr))
+        .collect();
+    if !q.aggregates.is_empty() {
+        let window = q
+            .window
+            .as_ref()
+            .and_then(|w| resolve(format!("{qpath}.window.attr"), &w.attr).map(|r| (r, w.period)));
+        let s = summary::Summary {
+            equality: &equality,
+            window,
+            range: range.as_ref(),
+            order: &order,
+        };
+        return Some(summary::build(graph, q, root, s, decision, problems));
+    }
 
     let mut t = Table {
         name: String::new(),
@@ -781,6 +875,17 @@ fn build<'g, 'p>(
     // MR2, MR3, MR4.
     for r in &equality {
         add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
+    }
+    // A constant filters the partition the query reads: a leading
+    // clustering column, like any other equality that does not name the
+    // partition; alone it has to be the partition.
+    let constant_role = if equality.is_empty() {
+        Role::Partition
+    } else {
+        Role::Clustering(Dir::Asc)
+    };
+    for r in &constants {
+        add(&mut t, &mut ids, r, constant_role, Rule::Constant);
     }
     if let Some(r) = &range {
         let dir = order
@@ -866,12 +971,15 @@ fn build<'g, 'p>(
     let pinned = finish(
         graph, q, root, decision, searches, &mut t, &mut ids, problems,
     );
-    let name_stem = naming_rules::table_name(graph, root, &equality, range.as_ref());
+    let searched: Vec<Reached> = equality.iter().chain(&constants).cloned().collect();
+    let names = naming_rules::table_names(graph, root, &searched, range.as_ref(), &t);
     let complete = equality.len() == q.equality.len()
+        && constants.len() == q.constants.len()
         && range.is_some() == q.range.is_some()
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
     let resolved = complete.then(|| serve::Resolved {
+        constants,
         eq: equality,
         range,
         order: order.into_iter().map(|(r, _)| r).collect(),
@@ -882,7 +990,7 @@ fn build<'g, 'p>(
         ids,
         root,
         pinned,
-        name_stem,
+        names,
         resolved,
         separate: decision.is_some_and(|d| d.separate),
     })

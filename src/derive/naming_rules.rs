@@ -1,9 +1,10 @@
 //! Table names: `<rows, plural>_by_<search>`, where each search attribute is
 //! named by the entity whose key (or unique identifier) it completes, or by itself when it is a
-//! plain attribute of the rows; a lookup by the rows' own key is the bare
-//! plural (`hotels`).
+//! plain attribute of the rows. Only a lookup by exactly the rows' own full
+//! key, every part an equality, is the bare plural (`hotels`): a range on a
+//! partial key or a further equality attribute is named (`line_items_by_order_line_no`).
 
-use super::normalize;
+use super::{normalize, Column, Rule, Table};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::naming::{plural, schema_name, snake_case};
 use rustc_hash::FxHashSet as HashSet;
@@ -21,27 +22,143 @@ pub fn rows_plural(graph: &Graph, root: NodeId) -> String {
     }
 }
 
-pub fn table_name(
+/// The names a table may take, best first: `<rows>_by_<search>`, or for a
+/// table of counters or aggregates `<what it counts>_by_<group>`
+/// (`like_counts_by_item`). When another query's table already took the
+/// first, the others name it by how the query orders (`items_by_seller_price`)
+/// or by the one thing it returns (`hotel_names_by_poi`); only then does the
+/// caller fall back to the query id.
+pub fn table_names(
     graph: &Graph,
     root: NodeId,
     equality: &[Reached],
     range: Option<&Reached>,
-) -> String {
-    let rows = rows_plural(graph, root);
+    table: &Table,
+) -> Vec<String> {
+    let tokens = search_tokens(graph, root, equality, range);
+    let short = graph.short(root);
+    let mut out = Vec::with_capacity(3);
+    if let Some(noun) = counted_noun(table, &short) {
+        // Counts are per something: a count per item names the item.
+        let by = tokens.unwrap_or_else(|| vec![short.clone()]);
+        out.push(joined(&noun, &by));
+    } else {
+        let rows = rows_plural(graph, root);
+        let by = tokens.unwrap_or_default();
+        out.push(joined(&rows, &by));
+        for c in table.columns.iter().filter(|c| c.rule == Rule::Order) {
+            let mut by = by.clone();
+            let token = snake_case(&c.name);
+            if !by.contains(&token) {
+                by.push(token);
+                out.push(joined(&rows, &by));
+            }
+        }
+        let returned: Vec<&Column> = table
+            .columns
+            .iter()
+            .filter(|c| c.rule == Rule::Returned && !c.role.is_key())
+            .collect();
+        if let [only] = returned.as_slice() {
+            out.push(joined(&owned_noun(&short, &only.name), &by));
+        }
+    }
+    out.iter().map(|raw| schema_name(raw, "table")).collect()
+}
+
+/// Names of a summary table: what it counts, by its group and window
+/// (`view_counts_by_page_day`).
+pub fn summary_names(
+    graph: &Graph,
+    root: NodeId,
+    group: &[Reached],
+    window: Option<&str>,
+    table: &Table,
+) -> Vec<String> {
+    let short = graph.short(root);
+    let noun = counted_noun(table, &short).unwrap_or_else(|| format!("{short}_stats"));
+    let mut by = search_tokens(graph, root, group, None).unwrap_or_else(|| vec![short.clone()]);
+    by.extend(window.map(snake_case));
+    vec![schema_name(&joined(&noun, &by), "table")]
+}
+
+/// `rows_by_a_b`, or `rows` when nothing is searched.
+fn joined(noun: &str, by: &[String]) -> String {
+    if by.is_empty() {
+        noun.to_string()
+    } else {
+        format!("{noun}_by_{}", by.join("_"))
+    }
+}
+
+/// `hotel_names` for a hotel's `name`, `hotel_names` for `hotel_name` too.
+fn owned_noun(short: &str, column: &str) -> String {
+    let column = snake_case(column);
+    let rest = column
+        .strip_prefix(short)
+        .and_then(|r| r.strip_prefix('_'))
+        .unwrap_or(&column);
+    // A time named by a participle (`placed_at`) has no plural.
+    let noun = if rest.ends_with("_at") || rest.ends_with("_on") {
+        rest.to_string()
+    } else {
+        plural(rest)
+    };
+    if short.is_empty() {
+        noun
+    } else {
+        format!("{short}_{noun}")
+    }
+}
+
+/// What a table of counters or aggregates counts: its one counted column in
+/// the plural (`like_counts`), or `<rows>_stats` for several.
+fn counted_noun(table: &Table, short: &str) -> Option<String> {
+    let counted: Vec<&Column> = table
+        .columns
+        .iter()
+        .filter(|c| !c.role.is_key() && (c.ty.is_counter() || c.rule == Rule::Aggregate))
+        .collect();
+    match counted.as_slice() {
+        [] => None,
+        [one] => Some(plural(&snake_case(&one.name))),
+        _ => Some(format!("{short}_stats")),
+    }
+}
+
+/// The search part of a name, one token per searched node or attribute;
+/// `None` for a lookup by the rows' own full key.
+fn search_tokens(
+    graph: &Graph,
+    root: NodeId,
+    equality: &[Reached],
+    range: Option<&Reached>,
+) -> Option<Vec<String>> {
+    if is_own_key_lookup(graph, root, equality, range) {
+        return None;
+    }
     let search: Vec<&Reached> = equality.iter().chain(range).collect();
     let set: HashSet<&Reached> = search.iter().copied().collect();
     let mut tokens: Vec<String> = Vec::new();
     for r in &search {
         // The node with the largest key that this attribute helps complete.
+        // The rows themselves (k = 0) never name a search: that is the bare
+        // plural above, and a lookup by the rows' own unique identifier still
+        // names it (`users_by_email`).
         let mut best: Option<(usize, usize)> = None;
-        for k in 0..=r.path.len() {
-            // A lookup by the rows' own unique identifier still names it
-            // (`users_by_email`): only the rows' key gives the bare plural.
+        for k in 1..=r.path.len() {
             let idents = graph.identifiers_at(root, &r.path[..k]);
-            let take = if k == 0 { 1 } else { idents.len() };
-            for key in idents.into_iter().take(take) {
+            for key in idents {
                 let key: Vec<Reached> = key.into_iter().map(normalize).collect();
                 if !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
+                    continue;
+                }
+                // A link identified by the rows themselves (the `places` of
+                // an order) is the rows again, not a searched node.
+                if key
+                    .iter()
+                    .any(|x| x.path.is_empty() && x.attr.node() == root)
+                {
                     continue;
                 }
                 // On a tie an entity beats the relationship before it: the
@@ -58,7 +175,6 @@ pub fn table_name(
             }
         }
         let token = match best {
-            Some((_, 0)) => None,
             Some((_, k)) => graph.walk(root, &r.path[..k]).map(|n| graph.short(n)),
             None if r.path.is_empty() && r.attr.node() == root => {
                 Some(snake_case(&graph.column_base(r.attr, true)))
@@ -71,10 +187,21 @@ pub fn table_name(
             }
         }
     }
-    let raw = if tokens.is_empty() {
-        rows
-    } else {
-        format!("{rows}_by_{}", tokens.join("_"))
-    };
-    schema_name(&raw, "table")
+    Some(tokens)
+}
+
+/// The search is exactly the rows' own full key, all by equality: one row
+/// per lookup, and nothing else to name.
+fn is_own_key_lookup(
+    graph: &Graph,
+    root: NodeId,
+    equality: &[Reached],
+    range: Option<&Reached>,
+) -> bool {
+    if range.is_some() || equality.is_empty() {
+        return false;
+    }
+    let key: HashSet<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
+    let searched: HashSet<Reached> = equality.iter().cloned().collect();
+    !key.is_empty() && key == searched
 }

@@ -92,6 +92,9 @@ pub struct Request {
     pub order: Vec<(String, Dir)>,
     pub returns: Vec<String>,
     pub limit: Option<u32>,
+    /// Columns of `eq` bound to a constant: the CQL literal the SELECT
+    /// writes instead of a marker.
+    pub literals: Vec<(String, String)>,
 }
 
 /// Whether `shape` answers `req`, and how; with the ORDER BY that follows
@@ -328,16 +331,14 @@ pub fn select_text(
         let computed = shape.computed.contains(c) && shape.partition.contains(c);
         if req.eq.contains(c) || computed {
             cond(&mut s);
-            push_quoted(&mut s, c);
-            s.push_str(" = ?");
+            push_equality(&mut s, c, req);
             done.push(c);
         }
     }
     for c in &req.eq {
         if !done.contains(&c) {
             cond(&mut s);
-            push_quoted(&mut s, c);
-            s.push_str(" = ?");
+            push_equality(&mut s, c, req);
         }
     }
     if let Some((c, op)) = &req.range {
@@ -366,10 +367,22 @@ pub fn select_text(
     s
 }
 
+/// `col = ?`, or `col = 'literal'` for a constant the query states.
+fn push_equality(s: &mut String, col: &String, req: &Request) {
+    push_quoted(s, col);
+    s.push_str(" = ");
+    match req.literals.iter().find(|(c, _)| c == col) {
+        Some((_, literal)) => s.push_str(literal),
+        None => s.push('?'),
+    }
+}
+
 /// A query's attribute references resolved from its rows' node.
 #[derive(Clone, Debug, Default)]
 pub struct Resolved {
     pub eq: Vec<Reached>,
+    /// The query's constant equalities, in its order.
+    pub constants: Vec<Reached>,
     pub range: Option<Reached>,
     pub order: Vec<Reached>,
     pub returns: Vec<Reached>,
@@ -379,6 +392,11 @@ pub fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved,
     let r = |text: &str| graph.resolve(root, text).map(normalize);
     Ok(Resolved {
         eq: q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
+        constants: q
+            .constants
+            .iter()
+            .map(|k| r(&k.attr))
+            .collect::<Result<_, _>>()?,
         range: q.range.as_ref().map(|x| r(&x.attr)).transpose()?,
         order: q
             .order
@@ -410,6 +428,15 @@ pub fn request(
     for (r, text) in res.eq.iter().zip(&q.equality) {
         req.eq.push(col(r, text)?);
     }
+    for (r, k) in res.constants.iter().zip(&q.constants) {
+        let c = col(r, &k.attr)?;
+        let ty = table.column(&c).map(|x| &x.ty);
+        let literal = ty
+            .ok_or_else(|| format!("{} is not a column of {}", k.attr, table.name))
+            .and_then(|ty| crate::literal::constant(ty, &k.value))?;
+        req.eq.push(c.clone());
+        req.literals.push((c, literal));
+    }
     if let (Some(r), Some(range)) = (&res.range, &q.range) {
         req.range = Some((col(r, &range.attr)?, range.op));
     }
@@ -428,6 +455,23 @@ pub fn request(
         };
         if !req.returns.contains(&c) {
             req.returns.push(c);
+        }
+    }
+    // A summary returns the window each row covers, unless the query fixed
+    // it, and its aggregates.
+    if !q.aggregates.is_empty() {
+        let window = table
+            .columns
+            .iter()
+            .filter(|c| c.rule == super::Rule::Window && !req.eq.contains(&c.name));
+        let aggregates = table
+            .columns
+            .iter()
+            .filter(|c| c.rule == super::Rule::Aggregate);
+        for c in window.chain(aggregates) {
+            if !req.returns.contains(&c.name) {
+                req.returns.push(c.name.clone());
+            }
         }
     }
     Ok(req)

@@ -20,6 +20,7 @@ const SHOP: &str = r#"Project(
             Attribute(name: "order_id", type: "timeuuid"),
             Attribute(name: "placed_at", type: "timestamp"),
             Attribute(name: "total", type: "decimal"),
+            Attribute(name: "status", type: "text"),
         ]),
         Entity(name: "Product", key: ["sku"], attributes: [
             Attribute(name: "sku", type: "text"),
@@ -199,7 +200,7 @@ fn identical_tables_are_shared_and_separate_keeps_them_apart() {
     p.decision_mut("Q2").separate = true;
     let m = derive(&p);
     assert_eq!(m.tables.len(), 2);
-    assert_eq!(m.tables[1].name, "customers_q2");
+    assert_eq!(m.tables[1].name, "customer_emails");
 }
 
 #[test]
@@ -534,4 +535,347 @@ fn a_candidate_key_can_name_a_time_bucket_or_the_constant_bucket() {
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     assert_eq!(layout(&m.tables[0])[0], "K bucket");
+}
+
+fn name_of(query: &str) -> String {
+    let (_, m) = one(query);
+    m.tables[0].name.clone()
+}
+
+#[test]
+fn only_a_lookup_by_the_rows_full_key_is_the_bare_plural() {
+    assert_eq!(
+        name_of(
+            r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#
+        ),
+        "customers"
+    );
+    assert_eq!(
+        name_of(
+            r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id", "order_id"], returns: ["total"])"#
+        ),
+        "orders"
+    );
+}
+
+#[test]
+fn a_range_on_a_weak_entitys_partial_key_is_named() {
+    // Equality on the owner plus a range on the order's own key covers the
+    // key, but searches a slice of a customer's orders, not one order.
+    assert_eq!(
+        name_of(
+            r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+                range: Some(Range(attr: "order_id", op: Gt)), returns: ["total"])"#
+        ),
+        "orders_by_customer_order_id"
+    );
+}
+
+#[test]
+fn a_second_equality_attribute_beside_the_key_is_named() {
+    assert_eq!(
+        name_of(
+            r#"Query(id: "Q1", text: "t", rows: "Customer", equality: ["customer_id", "country"], returns: ["email"])"#
+        ),
+        "customers_by_customer_id_country"
+    );
+    assert_eq!(
+        name_of(
+            r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id", "order_id", "placed_at"], returns: ["total"])"#
+        ),
+        "orders_by_customer_order_id_placed_at"
+    );
+}
+
+#[test]
+fn a_clash_is_named_by_what_the_query_returns_then_by_its_order() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "a", rows: "Order", equality: ["Customer.customer_id"],
+               order: [Order(attr: "placed_at", dir: Desc)], returns: ["total", "status"]),
+           Query(id: "Q2", text: "b", rows: "Order", equality: ["Customer.customer_id"],
+               order: [Order(attr: "total", dir: Desc)], returns: ["total", "status"]),
+           Query(id: "Q3", text: "c", rows: "Order", equality: ["Customer.customer_id"],
+               returns: ["placed_at"])"#,
+    );
+    let names: Vec<&str> = m.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "orders_by_customer",
+            "orders_by_customer_total",
+            "order_placed_at_by_customer"
+        ]
+    );
+}
+
+#[test]
+fn the_query_id_is_the_last_resort_for_a_clash() {
+    let q = r#"Query(id: "Q1", text: "a", rows: "Order", equality: ["Customer.customer_id"], returns: ["total", "status"]),
+               Query(id: "Q2", text: "b", rows: "Order", equality: ["Customer.customer_id"], returns: ["total", "status"])"#;
+    let (mut p, _) = one(q);
+    p.decision_mut("Q2").separate = true;
+    let m = derive(&p);
+    assert_eq!(m.tables[1].name, "orders_by_customer_q2");
+}
+
+#[test]
+fn a_counter_table_is_named_by_what_it_counts() {
+    let text = include_str!("../../sample-projects/likes.cqlm.ron");
+    let mut p = load::from_str(text).expect("likes loads");
+    p.decisions.retain(|d| d.query != "Q3");
+    let m = derive(&p);
+    assert_eq!(
+        m.table_of("Q3").map(|t| t.name.as_str()),
+        Some("like_counts_by_item")
+    );
+    // The item details keep the plain lookup name.
+    assert_eq!(m.table_of("Q4").map(|t| t.name.as_str()), Some("items"));
+}
+
+const OPEN_ORDERS: &str = r#"Query(id: "Q1", text: "a customer's open orders, newest first",
+    rows: "Order", equality: ["Customer.customer_id"],
+    constants: [Constant(attr: "status", value: "it's open")],
+    order: [Order(attr: "placed_at", dir: Desc)], returns: ["order_id", "total"])"#;
+
+#[test]
+fn a_constant_is_a_leading_clustering_column_bound_in_the_select() {
+    let (_, m) = one(OPEN_ORDERS);
+    let t = &m.tables[0];
+    assert_eq!(
+        layout(t),
+        [
+            "K customer_id",
+            "C↑ status",
+            "C↓ placed_at",
+            "C↑ order_id",
+            "total"
+        ]
+    );
+    assert_eq!(t.columns[1].rule, Rule::Constant);
+    assert_eq!(t.name, "orders_by_customer_status");
+    let plan = &m.plans[0];
+    assert!(plan.access.is_direct(), "{:?}", plan.access);
+    assert_eq!(
+        plan.select,
+        "SELECT order_id, total FROM shop.orders_by_customer_status \
+         WHERE customer_id = ? AND status = 'it''s open' ORDER BY status ASC, placed_at DESC;"
+    );
+}
+
+#[test]
+fn constants_and_aggregates_read_as_words() {
+    let (p, _) = one(OPEN_ORDERS);
+    assert_eq!(
+        p.queries[0].stated_text().as_deref(),
+        Some("status = 'it''s open'")
+    );
+    let (p, _) = one(
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            aggregates: [Aggregate(function: Count), Aggregate(function: Max, attr: Some("total"))],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: [])"#,
+    );
+    assert_eq!(
+        p.queries[0].stated_text().as_deref(),
+        Some("count, max of total per day of placed_at")
+    );
+    assert_eq!(
+        crate::design_report::search_text(&p.queries[0]),
+        "= Customer.customer_id; count, max of total per day of placed_at"
+    );
+}
+
+#[test]
+fn a_constant_alone_is_the_partition() {
+    let (_, m) = one(r#"Query(id: "Q1", text: "open orders", rows: "Order",
+            constants: [Constant(attr: "status", value: "open")], returns: ["total"])"#);
+    assert_eq!(m.tables[0].columns[0].role, Role::Partition);
+    assert!(m.plans[0].select.contains("WHERE status = 'open'"));
+}
+
+#[test]
+fn constants_that_do_not_fit_their_type_are_refused_with_a_position() {
+    let text = SHOP.replace(
+        "QUERIES",
+        r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"],
+            constants: [Constant(attr: "total", value: "lots")], returns: ["status"])"#,
+    );
+    let err = load::from_str(&text).expect_err("refused").to_string();
+    assert!(err.contains("\"lots\" is not a number"), "{err}");
+    assert!(err.contains("line "), "{err}");
+}
+
+fn summary(query: &str) -> (Project, LogicalModel) {
+    one(query)
+}
+
+#[test]
+fn a_count_per_group_and_day_is_a_counter_summary() {
+    let (p, m) = summary(
+        r#"Query(id: "Q1", text: "orders of a customer per day", rows: "Order",
+            equality: ["Customer.customer_id"], range: Some(Range(attr: "placed_at", op: Between)),
+            aggregates: [Aggregate(function: Count)],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: [])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K customer_id", "C↓ day", "order_count"]);
+    assert_eq!(t.name, "order_counts_by_customer_day");
+    assert!(t.is_counter_table());
+    assert_eq!(t.columns[1].rule, Rule::Window);
+    assert_eq!(
+        m.plans[0].select,
+        "SELECT day, order_count FROM shop.order_counts_by_customer_day \
+         WHERE customer_id = ? AND day >= ? AND day <= ?;"
+    );
+    assert!(m.plans[0].access.is_direct());
+    // Counters are incremented when an order is inserted.
+    let order = m.writes.iter().find(|w| w.item == "Order").expect("order");
+    assert!(order.insert.contains(&t.name), "{order:?}");
+    // One row per customer and day.
+    let e = crate::estimate::estimate(&p, &m);
+    let horizon = p.thresholds.horizon_days;
+    assert_eq!(e[0].rows_per_partition, horizon);
+    assert_eq!(e[0].partitions, 1000.0);
+}
+
+#[test]
+fn min_max_and_avg_are_plain_columns_the_application_updates() {
+    let (_, m) = summary(
+        r#"Query(id: "Q1", text: "order totals of a customer", rows: "Order",
+            equality: ["Customer.customer_id"],
+            aggregates: [Aggregate(function: Max, attr: Some("total")),
+                         Aggregate(function: Avg, attr: Some("total"), column: Some("mean_total")),
+                         Aggregate(function: Count)],
+            returns: ["Customer.customer_id"])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(
+        layout(t),
+        ["K customer_id", "max_total", "mean_total", "order_count"]
+    );
+    assert!(!t.is_counter_table());
+    assert_eq!(t.columns[1].ty.to_string(), "decimal");
+    assert_eq!(t.columns[3].ty.to_string(), "bigint");
+    assert_eq!(t.name, "order_stats_by_customer");
+    let order = m.writes.iter().find(|w| w.item == "Order").expect("order");
+    assert_eq!(order.summaries, std::slice::from_ref(&t.name));
+    assert!(!order.insert.contains(&t.name));
+    assert_eq!(
+        m.plans[0].select,
+        "SELECT customer_id, max_total, mean_total, order_count \
+         FROM shop.order_stats_by_customer WHERE customer_id = ?;"
+    );
+}
+
+#[test]
+fn a_sum_of_whole_numbers_is_a_counter() {
+    let (_, m) = summary(
+        r#"Query(id: "Q1", text: "units sold of a product", rows: "contains",
+            equality: ["Product.sku"],
+            aggregates: [Aggregate(function: Sum, attr: Some("quantity"))], returns: [])"#,
+    );
+    let t = &m.tables[0];
+    assert_eq!(layout(t), ["K product_sku", "sum_quantity"]);
+    assert!(t.is_counter_table());
+    assert_eq!(t.name, "sum_quantities_by_product");
+}
+
+#[test]
+fn a_summary_serves_no_query_of_rows() {
+    let (mut p, _) = summary(
+        r#"Query(id: "Q1", text: "orders of a customer per day", rows: "Order",
+            equality: ["Customer.customer_id"], aggregates: [Aggregate(function: Count)],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: []),
+           Query(id: "Q2", text: "orders of a customer", rows: "Order",
+            equality: ["Customer.customer_id"], returns: ["total"])"#,
+    );
+    p.decision_mut("Q2").served_by = Some("Q1".into());
+    let m = derive(&p);
+    assert!(
+        m.problems
+            .iter()
+            .any(|x| x.message.contains("cannot serve the rows of Q2")),
+        "{:?}",
+        m.problems
+    );
+    assert!(m.tables[0].is_counter_table());
+    assert_eq!(
+        layout(&m.tables[0]),
+        ["K customer_id", "C↓ day", "order_count"]
+    );
+    assert_eq!(m.table_of("Q2"), None);
+}
+
+#[test]
+fn a_window_without_a_group_is_the_partition_unless_ranged() {
+    let (_, m) = summary(
+        r#"Query(id: "Q1", text: "orders per day", rows: "Order",
+            aggregates: [Aggregate(function: Count)],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: [])"#,
+    );
+    assert_eq!(layout(&m.tables[0]), ["K day", "order_count"]);
+    assert_eq!(m.tables[0].name, "order_counts_by_day");
+    assert!(
+        m.plans[0].select.contains("WHERE day = ?"),
+        "{}",
+        m.plans[0].select
+    );
+    let (_, m) = summary(
+        r#"Query(id: "Q1", text: "orders per day over a span", rows: "Order",
+            range: Some(Range(attr: "placed_at", op: Between)),
+            aggregates: [Aggregate(function: Count)],
+            window: Some(Window(attr: "placed_at", period: Day)), returns: [])"#,
+    );
+    assert_eq!(layout(&m.tables[0]), ["K bucket", "C↓ day", "order_count"]);
+    assert!(m.plans[0].access.is_direct(), "{:?}", m.plans[0].access);
+}
+
+#[test]
+fn aggregate_queries_that_cannot_be_summarised_are_refused() {
+    for (query, wanted) in [
+        (
+            r#"Query(id: "Q1", text: "t", rows: "Order", window: Some(Window(attr: "placed_at", period: Day)), returns: ["total"])"#,
+            "a window groups aggregates",
+        ),
+        (
+            r#"Query(id: "Q1", text: "t", rows: "Order", aggregates: [Aggregate(function: Sum, attr: Some("status"))], returns: [])"#,
+            "sum of a text attribute is not supported",
+        ),
+        (
+            r#"Query(id: "Q1", text: "t", rows: "Order", aggregates: [Aggregate(function: Max)], returns: [])"#,
+            "max needs an attribute",
+        ),
+        (
+            r#"Query(id: "Q1", text: "t", rows: "Order", equality: ["Customer.customer_id"], aggregates: [Aggregate(function: Count)], returns: ["total"])"#,
+            "returns its group, its window and its aggregates only",
+        ),
+        (
+            r#"Query(id: "Q1", text: "t", rows: "Order", aggregates: [Aggregate(function: Count)], window: Some(Window(attr: "total", period: Day)), returns: [])"#,
+            "a window is a period of a date or time attribute",
+        ),
+    ] {
+        let text = SHOP.replace("QUERIES", query);
+        let err = load::from_str(&text).expect_err(wanted).to_string();
+        assert!(err.contains(wanted), "{wanted}: {err}");
+    }
+}
+
+#[test]
+fn constants_aggregates_and_windows_survive_a_save() {
+    let text = include_str!("../../sample-projects/clickstream.cqlm.ron");
+    let p = load::from_str(text).expect("clickstream loads");
+    let saved = load::to_string(&p);
+    let compact: String = saved.split_whitespace().collect();
+    for written in [
+        "Aggregate(function:Count,),",
+        r#"window:Some(Window(attr:"click_id",period:Hour,)),"#,
+        r#"Constant(attr:"element",value:"checkout_button",),"#,
+    ] {
+        assert!(compact.contains(written), "{written}:\n{saved}");
+    }
+    assert_eq!(load::from_str(&saved).expect("reloads"), p);
+    // A query without them saves as before: no empty fields appear.
+    let q1 = load::item_to_string(&p.queries[0]);
+    for absent in ["constants", "aggregates", "window"] {
+        assert!(!q1.contains(absent), "{q1}");
+    }
 }

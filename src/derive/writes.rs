@@ -21,6 +21,10 @@ pub struct WritePath {
     /// query marked `written_by_job`), kept out of `insert`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub job: Vec<String>,
+    /// Summary tables of aggregates no counter can keep (min, max, avg):
+    /// the application or a job updates them as this item's rows change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summaries: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -86,6 +90,7 @@ pub fn write_paths(
                 })
                 .collect(),
             job: vec![],
+            summaries: vec![],
         })
         .collect();
     for (ti, t) in tables.iter().enumerate() {
@@ -97,9 +102,12 @@ pub fn write_paths(
             || makers
                 .iter()
                 .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
+        let summary = super::summary::updated_by_application(t);
         for n in makers {
             let w = &mut out[slot(n)];
-            if by_job {
+            if summary {
+                w.summaries.push(t.name.clone());
+            } else if by_job {
                 w.job.push(t.name.clone());
             } else {
                 w.insert.push(t.name.clone());

@@ -155,6 +155,7 @@ pub fn provenance(c: &Column) -> String {
         Source::Shard { count } => format!("shard number 0..{count}"),
         Source::Constant => "constant".into(),
         Source::Collection { columns } => format!("collection of {}", columns.join(", ")),
+        Source::Aggregate { .. } => c.source.computation().unwrap_or_default(),
     };
     format!("{what}; {} (placed by {})", c.rule.label(), c.query)
 }
@@ -323,6 +324,9 @@ pub fn search_text(q: &crate::model::Query) -> String {
     }
     if let Some(l) = q.limit {
         parts.push(format!("limit {l}"));
+    }
+    if let Some(c) = q.stated_text() {
+        parts.push(c);
     }
     if q.consumes {
         parts.push("consumes".into());

@@ -65,6 +65,14 @@ fn missing_from(graph: &Graph, t: &Table) -> Vec<String> {
     let Some(root) = graph.node(&t.rows) else {
         return vec![];
     };
+    // A summary's row is a group and window, not one of the rows it
+    // aggregates: many rows meeting in one is the point.
+    if t.columns
+        .iter()
+        .any(|c| c.rule == crate::derive::Rule::Aggregate)
+    {
+        return vec![];
+    }
     let keyed: Vec<Reached> = reached(t)
         .filter(|(c, _)| c.role.is_key())
         .map(|(_, r)| r.clone())

@@ -27,6 +27,14 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
         }
         q.order.iter_mut().for_each(|o| fix(&mut o.attr));
         q.returns.iter_mut().for_each(&mut fix);
+        q.constants.iter_mut().for_each(|k| fix(&mut k.attr));
+        q.aggregates
+            .iter_mut()
+            .filter_map(|a| a.attr.as_mut())
+            .for_each(&mut fix);
+        if let Some(w) = q.window.as_mut() {
+            fix(&mut w.attr);
+        }
     }
     for t in p.workflow.transitions.iter_mut() {
         let Some(root) = snapshot.query(&t.from).and_then(|q| graph.node(&q.rows)) else {
@@ -358,6 +366,34 @@ mod tests {
 
     fn hotel() -> Project {
         load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample")
+    }
+
+    #[test]
+    fn renames_reach_constants_aggregates_and_windows() {
+        let text = include_str!("../../sample-projects/clickstream.cqlm.ron");
+        let mut p = load::from_str(text).expect("sample");
+        let (e, session) = (2, 1);
+        let element = p.entities[e]
+            .attributes
+            .iter()
+            .position(|a| a.name == "element")
+            .expect("element");
+        rename_attribute(&mut p, NodeId::Entity(e), element, "widget").expect("rename");
+        let duration = p.entities[session]
+            .attributes
+            .iter()
+            .position(|a| a.name == "duration_seconds")
+            .expect("duration");
+        rename_attribute(&mut p, NodeId::Entity(session), duration, "seconds").expect("rename");
+        rename_attribute(&mut p, NodeId::Entity(session), 0, "sid").expect("rename");
+        assert!(load::validate(&p).is_empty(), "{:?}", load::validate(&p));
+        let q = |id: &str| p.query(id).expect("query");
+        assert_eq!(q("Q7").constants[0].attr, "widget");
+        assert_eq!(q("Q6").aggregates[0].attr.as_deref(), Some("seconds"));
+        assert_eq!(
+            q("Q6").window.as_ref().map(|w| w.attr.as_str()),
+            Some("sid")
+        );
     }
 
     #[test]

@@ -567,7 +567,7 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
         if q.limit == Some(0) {
             c.add(format!("{path}.limit"), "LIMIT must be at least 1");
         }
-        if q.returns.is_empty() {
+        if q.returns.is_empty() && q.aggregates.is_empty() {
             c.add(
                 format!("{path}.returns"),
                 "a query returns at least one attribute",
@@ -715,7 +715,152 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
             );
         }
     }
+    check_query_extensions(project, &graph, &mut c);
     c.problems
+}
+
+/// Constants, aggregates and windows of every query: references resolve,
+/// constants parse as their attribute's type, aggregates fit their
+/// attribute, and an aggregate query reads nothing its summary lacks.
+fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
+    use super::AggregateFn;
+    for (i, q) in project.queries.iter().enumerate() {
+        if q.constants.is_empty() && q.aggregates.is_empty() && q.window.is_none() {
+            continue;
+        }
+        let path = format!("queries[{i}]");
+        let Some(root) = graph.node(&q.rows) else {
+            continue;
+        };
+        let resolve = |text: &str| graph.resolve(root, text).ok();
+        let mut searched: Vec<super::resolve::Reached> = q
+            .equality
+            .iter()
+            .chain(q.range.as_ref().map(|r| &r.attr))
+            .filter_map(|a| resolve(a))
+            .collect();
+        for (j, k) in q.constants.iter().enumerate() {
+            let p = format!("{path}.constants[{j}]");
+            let r = match graph.resolve(root, &k.attr) {
+                Ok(r) => r,
+                Err(m) => {
+                    c.add(format!("{p}.attr"), m);
+                    continue;
+                }
+            };
+            if searched.contains(&r) {
+                c.add(format!("{p}.attr"), "this attribute is already searched on");
+            }
+            let ty = &graph.attr(r.attr).ty;
+            if let Err(m) = crate::literal::constant(ty, &k.value) {
+                let at = c.locate(&k.value);
+                c.add(format!("{p}.value"), format!("{at}{m}"));
+            }
+            searched.push(r);
+        }
+        if q.aggregates.is_empty() {
+            if q.window.is_some() {
+                c.add(
+                    format!("{path}.window"),
+                    "a window groups aggregates: add aggregates, or search the time with a range",
+                );
+            }
+            continue;
+        }
+        if !q.constants.is_empty() {
+            c.add(
+                format!("{path}.constants"),
+                "an aggregate query counts per group: put the attribute in equality instead of a constant",
+            );
+        }
+        let mut columns = HashSet::default();
+        for (j, a) in q.aggregates.iter().enumerate() {
+            let p = format!("{path}.aggregates[{j}]");
+            if let Some(col) = &a.column {
+                if !columns.insert(col.as_str()) {
+                    c.add(
+                        format!("{p}.column"),
+                        format!("column \"{col}\" is named twice"),
+                    );
+                }
+            }
+            let Some(attr) = &a.attr else {
+                if a.function != AggregateFn::Count {
+                    c.add(
+                        format!("{p}.attr"),
+                        format!("{} needs an attribute", a.function.name()),
+                    );
+                }
+                continue;
+            };
+            let r = match graph.resolve(root, attr) {
+                Ok(r) => r,
+                Err(m) => {
+                    c.add(format!("{p}.attr"), m);
+                    continue;
+                }
+            };
+            let ty = &graph.attr(r.attr).ty;
+            let numeric = ty.native().is_some_and(|n| n.is_numeric());
+            let fits = match a.function {
+                AggregateFn::Count => true,
+                AggregateFn::Sum | AggregateFn::Avg => numeric && !ty.is_counter(),
+                AggregateFn::Min | AggregateFn::Max => {
+                    ty.native()
+                        .is_some_and(|n| n.is_numeric() || n.is_temporal() || n.is_text())
+                        && !ty.is_counter()
+                }
+            };
+            if !fits {
+                c.add(
+                    format!("{p}.attr"),
+                    format!("{} of a {ty} attribute is not supported", a.function.name()),
+                );
+            }
+        }
+        let mut group: Vec<super::resolve::Reached> =
+            q.equality.iter().filter_map(|a| resolve(a)).collect();
+        if let Some(w) = &q.window {
+            match graph.resolve(root, &w.attr) {
+                Ok(r) => {
+                    if !graph.attr(r.attr).ty.is_temporal() {
+                        c.add(
+                            format!("{path}.window.attr"),
+                            "a window is a period of a date or time attribute",
+                        );
+                    }
+                    group.push(r);
+                }
+                Err(m) => c.add(format!("{path}.window.attr"), m),
+            }
+        }
+        // The summary holds the group, the window and the aggregates only.
+        let outside = |text: &str| resolve(text).is_some_and(|r| !group.contains(&r));
+        if let Some(r) = &q.range {
+            if outside(&r.attr) {
+                c.add(
+                    format!("{path}.range.attr"),
+                    "an aggregate query can only search a range of its window",
+                );
+            }
+        }
+        for (j, o) in q.order.iter().enumerate() {
+            if outside(&o.attr) {
+                c.add(
+                    format!("{path}.order[{j}].attr"),
+                    "an aggregate query can only order by its window",
+                );
+            }
+        }
+        for (j, a) in q.returns.iter().enumerate() {
+            if outside(a) {
+                c.add(
+                    format!("{path}.returns[{j}]"),
+                    "an aggregate query returns its group, its window and its aggregates only",
+                );
+            }
+        }
+    }
 }
 
 fn check_attributes(c: &mut Checker, path: &str, attrs: &[super::Attribute], udts: &HashSet<&str>) {
@@ -840,6 +985,7 @@ fn check_names(project: &Project, c: &mut Checker) {
         for (k, a) in q.returns.iter().enumerate() {
             c.ident(|| format!("{}.returns[{k}]", p()), a, REF);
         }
+        check_extension_names(c, &p(), q);
     }
     for (i, id) in project.workflow.entry.iter().enumerate() {
         c.ident(|| format!("workflow.entry[{i}]"), id, N);
@@ -937,6 +1083,26 @@ fn check_identifiers(c: &mut Checker, graph: &Graph, path: &str, e: usize) {
                 );
             }
         }
+    }
+}
+
+/// Names and references in a query's constants, aggregates and window.
+fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
+    const REF: usize = 4 * MAX_NAME;
+    for (k, x) in q.constants.iter().enumerate() {
+        c.ident(|| format!("{p}.constants[{k}].attr"), &x.attr, REF);
+    }
+    for (k, a) in q.aggregates.iter().enumerate() {
+        if let Some(attr) = &a.attr {
+            c.ident(|| format!("{p}.aggregates[{k}].attr"), attr, REF);
+        }
+        if let Some(col) = &a.column {
+            c.ident(|| format!("{p}.aggregates[{k}].column"), col, MAX_NAME);
+            c.name(|| format!("{p}.aggregates[{k}].column"), "column", col);
+        }
+    }
+    if let Some(w) = &q.window {
+        c.ident(|| format!("{p}.window.attr"), &w.attr, REF);
     }
 }
 

@@ -70,7 +70,10 @@ impl Replication {
     pub fn total_factor(&self) -> u32 {
         match self {
             Replication::Simple(f) => *f,
-            Replication::NetworkTopology(dcs) => dcs.values().sum(),
+            // Saturating: a mistyped factor must not overflow the estimates.
+            Replication::NetworkTopology(dcs) => {
+                dcs.values().fold(0u32, |sum, f| sum.saturating_add(*f))
+            }
         }
     }
 }
@@ -393,9 +396,98 @@ pub struct Query {
     /// paths of the entities its rows hold.
     #[serde(default, skip_serializing_if = "is_false")]
     pub written_by_job: bool,
+    /// Equalities on constants the query states itself (`status =
+    /// "active"`): the SELECT binds the value, the application passes none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<Constant>,
+    /// Aggregates returned per group (the equality attributes) and per
+    /// `window`: the query reads a summary table, not the rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aggregates: Vec<Aggregate>,
+    /// The time window each aggregate covers (a day of `viewed_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
+}
+
+/// An equality on a constant value, written as text (`"active"`, `"3"`,
+/// `"true"`) and bound as a literal of the attribute's type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constant {
+    pub attr: String,
+    pub value: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AggregateFn {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+impl AggregateFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            AggregateFn::Count => "count",
+            AggregateFn::Sum => "sum",
+            AggregateFn::Min => "min",
+            AggregateFn::Max => "max",
+            AggregateFn::Avg => "avg",
+        }
+    }
+}
+
+/// `count` of the rows, or `sum`/`min`/`max`/`avg` of one attribute of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Aggregate {
+    pub function: AggregateFn,
+    /// The aggregated attribute; none for a count of the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attr: Option<String>,
+    /// The column name, instead of the derived one (`view_count`, `max_price`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+}
+
+/// One aggregate row per `period` of `attr` (a timestamp or date).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Window {
+    pub attr: String,
+    pub period: Period,
 }
 
 impl Query {
+    /// The query's constants and aggregates in words (`element =
+    /// 'checkout_button'; count, max of price per day of placed_at`), or
+    /// none. Values as written in the file: callers sanitize.
+    pub fn stated_text(&self) -> Option<String> {
+        let mut parts: Vec<String> = self
+            .constants
+            .iter()
+            .map(|k| format!("{} = {}", k.attr, crate::naming::string_literal(&k.value)))
+            .collect();
+        if !self.aggregates.is_empty() {
+            let fns: Vec<String> = self
+                .aggregates
+                .iter()
+                .map(|a| match &a.attr {
+                    Some(attr) => format!("{} of {attr}", a.function.name()),
+                    None => a.function.name().to_string(),
+                })
+                .collect();
+            let per = match &self.window {
+                Some(w) => format!(" per {} of {}", w.period.name(), w.attr),
+                None => String::new(),
+            };
+            parts.push(format!("{}{per}", fns.join(", ")));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     pub fn new(id: &str, text: &str, rows: &str) -> Query {
         Query {
             id: id.to_string(),
@@ -408,6 +500,9 @@ impl Query {
             returns: vec![],
             consumes: false,
             written_by_job: false,
+            constants: vec![],
+            aggregates: vec![],
+            window: None,
         }
     }
 }
@@ -612,5 +707,20 @@ impl Project {
     pub fn notes_for(&self, target: &Target) -> impl Iterator<Item = &Note> {
         let t = target.clone();
         self.notes.iter().filter(move |n| n.target == t)
+    }
+}
+
+#[cfg(test)]
+mod replication_tests {
+    use super::Replication;
+
+    #[test]
+    fn a_huge_replication_factor_saturates() {
+        let r = Replication::NetworkTopology(
+            [("a".to_string(), u32::MAX), ("b".to_string(), 3)]
+                .into_iter()
+                .collect(),
+        );
+        assert_eq!(r.total_factor(), u32::MAX);
     }
 }

@@ -118,6 +118,26 @@ impl Native {
             Native::Date | Native::Timestamp | Native::Timeuuid | Native::Time
         )
     }
+
+    pub fn is_numeric(self) -> bool {
+        self.is_integer()
+            || matches!(
+                self,
+                Native::Varint | Native::Decimal | Native::Double | Native::Float
+            )
+    }
+
+    /// Whole numbers a 64-bit counter can add up.
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            Native::Tinyint | Native::Smallint | Native::Int | Native::Bigint | Native::Counter
+        )
+    }
+
+    pub fn is_text(self) -> bool {
+        matches!(self, Native::Ascii | Native::Text | Native::Varchar)
+    }
 }
 
 /// A CQL type as written in a column definition.

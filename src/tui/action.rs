@@ -787,6 +787,10 @@ fn open(app: &mut App) -> Vec<Action> {
                     Source::Collection { columns } => {
                         lines.push(format!("holds: {}", columns.join(", ")))
                     }
+                    Source::Aggregate { .. } => {}
+                }
+                if let Some(how) = c.source.computation() {
+                    lines.push(format!("computed: {how}"));
                 }
                 app.popups.push(Popup::Info(Info {
                     title: format!("Provenance of {}.{}", table.name, c.name),

@@ -58,6 +58,8 @@ enum Token {
     Quoted(String),
     Sym(&'static str),
     Number(u64),
+    /// A single-quoted string literal, unescaped.
+    Text(String),
 }
 
 fn tokens(text: &str) -> Result<Vec<Token>, String> {
@@ -89,6 +91,28 @@ fn tokens(text: &str) -> Result<Vec<Token>, String> {
                 }
             }
             out.push(Token::Quoted(s));
+        } else if c == '\'' {
+            // A string literal: `''` is one quote inside it.
+            let mut s = String::new();
+            i += 1;
+            loop {
+                match chars.get(i) {
+                    None => return Err(format!("unclosed string in {text}")),
+                    Some('\'') if chars.get(i + 1) == Some(&'\'') => {
+                        s.push('\'');
+                        i += 2;
+                    }
+                    Some('\'') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(&ch) => {
+                        s.push(ch);
+                        i += 1;
+                    }
+                }
+            }
+            out.push(Token::Text(s));
         } else if c.is_ascii_digit() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_digit() {
@@ -224,7 +248,11 @@ pub fn parse(text: &str) -> Result<Select, String> {
             } else {
                 return Err(format!("unknown operator after {col}: {:?}", p.peek()));
             };
-            if !p.sym("?") {
+            // A bind marker, or a constant bound in the text (only with =).
+            let literal = matches!(p.peek(), Some(Token::Text(_) | Token::Number(_)));
+            if literal && op == Op::Eq {
+                p.at += 1;
+            } else if !p.sym("?") {
                 return Err(format!("{col}: expected a bind marker"));
             }
             s.conditions.push((col, op));

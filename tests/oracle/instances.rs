@@ -283,7 +283,8 @@ impl World {
                         Source::Bucket { .. } | Source::Shard { .. } | Source::Constant => {
                             Some("computed".into())
                         }
-                        Source::Collection { .. } => None,
+                        // Aggregates are values, never part of a key.
+                        Source::Collection { .. } | Source::Aggregate { .. } => None,
                     })
                     .collect(),
             );

@@ -231,6 +231,9 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             for o in &q.order {
                 parts.push(format!("{} {}", o.dir.arrow(), safe(&o.attr)));
             }
+            if let Some(c) = q.stated_text() {
+                parts.push(safe(&c));
+            }
             let mut spans = vec![Span::styled(
                 fit(&format!("     {}", parts.join(" · ")), width),
                 t.dim(),

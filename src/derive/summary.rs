@@ -1,0 +1,235 @@
+//! Summary tables: a query that returns aggregates (`count`, `sum`, `min`,
+//! `max`, `avg`) per group and per time window reads one row per group and
+//! window instead of the rows themselves. Counters keep the row where they
+//! fit (a count, a sum of whole numbers: the application increments them on
+//! every insert); otherwise the aggregates are plain columns the application
+//! or a job updates, since a counter table holds nothing but counters
+//! outside its key.
+
+use super::{
+    apply_decision, attr_column_name, attr_source, naming_rules, order_key_first,
+    unique_column_name, Column, Draft, Role, Rule, Source, Table,
+};
+use crate::model::load::Problem;
+use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::{Aggregate, AggregateFn, CqlType, Decision, Dir, Native, Period, Query};
+
+/// What the summary's builder needs of the query, resolved.
+pub(super) struct Summary<'a> {
+    pub equality: &'a [Reached],
+    pub window: Option<(Reached, Period)>,
+    pub range: Option<&'a Reached>,
+    pub order: &'a [(Reached, Dir)],
+}
+
+/// Whether every aggregate can be a Cassandra counter: a count, or a sum of
+/// whole numbers (increments by the added value).
+pub fn counters_fit(graph: &Graph, root: NodeId, aggregates: &[Aggregate]) -> bool {
+    aggregates.iter().all(|a| match a.function {
+        AggregateFn::Count => true,
+        AggregateFn::Sum => aggregated_type(graph, root, a)
+            .and_then(|t| t.native())
+            .is_some_and(Native::is_integer),
+        AggregateFn::Min | AggregateFn::Max | AggregateFn::Avg => false,
+    })
+}
+
+fn aggregated_type(graph: &Graph, root: NodeId, a: &Aggregate) -> Option<CqlType> {
+    let attr = a.attr.as_ref()?;
+    let r = graph.resolve(root, attr).ok()?;
+    Some(graph.attr(r.attr).ty.clone())
+}
+
+/// The plain column type of an aggregate kept by the application.
+fn plain_type(function: AggregateFn, of: Option<&CqlType>) -> CqlType {
+    let native = of.and_then(CqlType::native);
+    let n = match function {
+        AggregateFn::Count => Native::Bigint,
+        AggregateFn::Min | AggregateFn::Max => {
+            return of.cloned().unwrap_or(CqlType::Native(Native::Bigint));
+        }
+        AggregateFn::Sum => match native {
+            Some(n) if n.is_integer() => Native::Bigint,
+            Some(n @ (Native::Varint | Native::Decimal)) => n,
+            _ => Native::Double,
+        },
+        AggregateFn::Avg => match native {
+            Some(Native::Decimal) => Native::Decimal,
+            _ => Native::Double,
+        },
+    };
+    CqlType::Native(n)
+}
+
+/// `view_count` for a count of views, `max_duration` for a maximum.
+fn aggregate_column_name(graph: &Graph, root: NodeId, a: &Aggregate) -> String {
+    if let Some(c) = &a.column {
+        return c.clone();
+    }
+    let attr = a
+        .attr
+        .as_ref()
+        .and_then(|t| graph.resolve(root, t).ok())
+        .map(|r| graph.column_base(r.attr, r.path.is_empty() && r.attr.node() == root));
+    match (a.function, attr) {
+        (AggregateFn::Count, None) => format!("{}_count", graph.short(root)),
+        (AggregateFn::Count, Some(attr)) => format!("{attr}_count"),
+        (f, Some(attr)) => format!("{}_{attr}", f.name()),
+        (f, None) => f.name().to_string(),
+    }
+}
+
+pub(super) fn build(
+    graph: &Graph,
+    q: &Query,
+    root: NodeId,
+    s: Summary,
+    decision: Option<&Decision>,
+    problems: &mut Vec<Problem>,
+) -> Draft {
+    let mut t = Table {
+        name: String::new(),
+        rows: q.rows.clone(),
+        queries: vec![q.id.clone()],
+        columns: vec![],
+        indexes: vec![],
+        ttl_seconds: None,
+        dropped: vec![],
+        candidate: None,
+        origin: q.id.clone(),
+        collected: vec![],
+    };
+    let mut ids: Vec<Option<Reached>> = vec![];
+    for r in s.equality {
+        if ids.iter().any(|x| x.as_ref() == Some(r)) {
+            continue;
+        }
+        t.columns.push(Column {
+            name: attr_column_name(graph, root, r, &t),
+            ty: graph.attr(r.attr).ty.clone(),
+            role: Role::Partition,
+            rule: Rule::Equality,
+            why: String::new(),
+            query: q.id.clone(),
+            source: attr_source(graph, root, r),
+        });
+        ids.push(Some(r.clone()));
+    }
+    let mut window_token = None;
+    if let Some((w, period)) = &s.window {
+        let searched = s.range == Some(w) || s.order.iter().any(|(o, _)| o == w);
+        let dir = s
+            .order
+            .iter()
+            .find(|(o, _)| o == w)
+            .map_or(Dir::Desc, |(_, d)| *d);
+        // Without a group the window is the partition, unless the query
+        // reads a span of windows: Cassandra ranges only over clustering
+        // columns, so one constant partition holds the windows in order.
+        let role = if s.equality.is_empty() && !searched {
+            Role::Partition
+        } else {
+            Role::Clustering(dir)
+        };
+        if s.equality.is_empty() && role != Role::Partition {
+            t.columns.push(Column {
+                name: "bucket".into(),
+                ty: CqlType::Native(Native::Int),
+                role: Role::Partition,
+                rule: Rule::WholeTable,
+                why: String::new(),
+                query: q.id.clone(),
+                source: Source::Constant,
+            });
+            ids.push(None);
+        }
+        let own = w.path.is_empty() && w.attr.node() == root;
+        let name = unique_column_name(&t, period.name().to_string());
+        window_token = Some(name.clone());
+        t.columns.push(Column {
+            name,
+            ty: CqlType::Native(if *period == Period::Hour {
+                Native::Timestamp
+            } else {
+                Native::Date
+            }),
+            role,
+            rule: Rule::Window,
+            why: String::new(),
+            query: q.id.clone(),
+            source: Source::Bucket {
+                source: graph.column_base(w.attr, own),
+                period: *period,
+            },
+        });
+        // The window stands for the time it buckets: a range or an order on
+        // that time reads the window column.
+        ids.push(Some(w.clone()));
+    }
+    let counters = counters_fit(graph, root, &q.aggregates);
+    for a in &q.aggregates {
+        let of_ty = aggregated_type(graph, root, a);
+        let of = a.attr.as_ref().and_then(|text| {
+            let r = graph.resolve(root, text).ok()?;
+            Some(format!(
+                "{}.{}",
+                graph.node_name(r.attr.node()),
+                graph.attr(r.attr).name
+            ))
+        });
+        let ty = if counters {
+            CqlType::Native(Native::Counter)
+        } else {
+            plain_type(a.function, of_ty.as_ref())
+        };
+        let name = unique_column_name(&t, aggregate_column_name(graph, root, a));
+        t.columns.push(Column {
+            name,
+            ty,
+            role: Role::Regular,
+            rule: Rule::Aggregate,
+            why: String::new(),
+            query: q.id.clone(),
+            source: Source::Aggregate {
+                function: a.function,
+                of,
+            },
+        });
+        ids.push(None);
+    }
+    let mut pinned = None;
+    if let Some(d) = decision {
+        apply_decision(graph, q, d, &mut t, &mut ids, problems);
+        pinned = d.name.clone();
+    }
+    order_key_first(&mut t, &mut ids);
+    // Plain summaries of expiring rows expire with them; a counter table
+    // cannot have a time to live.
+    if let (NodeId::Entity(e), false) = (root, t.is_counter_table()) {
+        let ent = graph.entity(e);
+        if ent.ttl {
+            let days = ent
+                .retention_days
+                .unwrap_or(graph.project.thresholds.horizon_days);
+            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
+        }
+    }
+    let names = naming_rules::summary_names(graph, root, s.equality, window_token.as_deref(), &t);
+    Draft {
+        table: t,
+        ids,
+        root,
+        pinned,
+        names,
+        resolved: None,
+        separate: decision.is_some_and(|d| d.separate),
+    }
+}
+
+/// Whether a table is a summary kept by the application or a job (plain
+/// aggregate columns), not by counter increments on insert.
+pub fn updated_by_application(t: &Table) -> bool {
+    t.columns
+        .iter()
+        .any(|c| c.rule == Rule::Aggregate && !c.ty.is_counter())
+}
