@@ -9,7 +9,7 @@
 //! serve each other, the one built for the smaller query id hosts.
 
 use super::serve::{access, request, resolve_query, KeyShape};
-use super::{Draft, LogicalModel, Source};
+use super::{Draft, LogicalModel, Rule, Source};
 use crate::model::resolve::{Graph, Reached};
 use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
@@ -20,6 +20,12 @@ pub(super) fn answers(guest: &Query, g: &Draft, host: &Draft) -> bool {
         return false;
     };
     if g.root != host.root {
+        return false;
+    }
+    // Most pairs fail here, before any column name is looked up.
+    let held = |r: &Reached| host.ids.iter().any(|x| x.as_ref() == Some(r));
+    let key_held = res.eq.iter().chain(&res.range).chain(&res.order).all(held);
+    if !key_held || !res.returns.iter().all(held) {
         return false;
     }
     match request(guest, res, &host.table, &host.ids) {
@@ -47,7 +53,9 @@ pub(super) fn hosts(
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
 ) -> Vec<(usize, usize)> {
-    let query = |i: usize| project.query(&drafts[i].table.origin);
+    let queries: HashMap<&str, &Query> =
+        project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
+    let query = |i: usize| queries.get(drafts[i].table.origin.as_str()).copied();
     let movable = |i: usize| {
         let d = &drafts[i];
         d.resolved.is_some()
@@ -124,31 +132,55 @@ pub struct MergeHint {
 /// query id.
 pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
     let project = graph.project;
+    let queries: HashMap<&str, &Query> =
+        project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
+    let decided: rustc_hash::FxHashSet<&str> =
+        project.decisions.iter().map(|d| d.query.as_str()).collect();
     let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, t) in model.tables.iter().enumerate() {
         by_rows.entry(t.rows.as_str()).or_default().push(i);
     }
     let mut out = Vec::new();
     for (gi, guest) in model.tables.iter().enumerate() {
-        let Some(q) = project.query(&guest.origin) else {
+        if guest.queries.len() != 1 || decided.contains(guest.origin.as_str()) {
+            continue;
+        }
+        let Some(q) = queries.get(guest.origin.as_str()).copied() else {
             continue;
         };
-        if guest.queries.len() != 1 || project.decision(&q.id).is_some() || q.consumes {
+        if q.consumes {
+            continue;
+        }
+        // Nothing to share with: the only table of its rows.
+        if by_rows.get(q.rows.as_str()).is_none_or(|g| g.len() < 2) {
             continue;
         }
         let Some(root) = graph.node(&q.rows) else {
             continue;
         };
-        let Ok(res) = resolve_query(graph, root, q) else {
-            continue;
-        };
+        // The guest's search, as its own table's key columns hold it.
+        let key: Vec<&Reached> = guest
+            .columns
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c.rule,
+                    Rule::Equality | Rule::Filter | Rule::Range | Rule::Order
+                ) && c.query == q.id
+            })
+            .filter_map(|c| match &c.source {
+                Source::Attr { reached, .. } => Some(reached),
+                _ => None,
+            })
+            .collect();
+        let mut res: Option<super::serve::Resolved> = None;
         let mut best: Option<MergeHint> = None;
         for &hi in by_rows.get(q.rows.as_str()).into_iter().flatten() {
             let host = &model.tables[hi];
             if hi == gi || host.is_counter_table() {
                 continue;
             }
-            let Some(hq) = project.query(&host.origin) else {
+            let Some(hq) = queries.get(host.origin.as_str()).copied() else {
                 continue;
             };
             if hq.consumes
@@ -171,6 +203,17 @@ pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
                 ids.iter().any(|x| x.as_ref() == Some(r))
                     || host.collected.iter().any(|(x, _)| x == r)
             };
+            // The search must be there already: only returned columns join.
+            if !key.iter().all(|r| held(r)) {
+                continue;
+            }
+            if res.is_none() {
+                match resolve_query(graph, root, q) {
+                    Ok(r) => res = Some(r),
+                    Err(_) => break,
+                }
+            }
+            let Some(res) = res.as_ref() else { break };
             let mut part = q.clone();
             let mut part_res = res.clone();
             part.returns.clear();
