@@ -637,4 +637,56 @@ mod tests {
         assert!(from_str::<Deep>(&nest(5)).is_some());
         assert!(from_str::<Deep>(&nest(100)).is_none());
     }
+
+    /// Random damage to a real project file: whatever the fast reader
+    /// accepts, `ron` reads to the same project.
+    mod damaged_text {
+        use super::*;
+        use proptest::prelude::*;
+
+        const PIECES: &[&str] = &[
+            "\"", "(", ")", ",", ":", " ", "\n", "/", "//", "\\", "a", "1", ".", "-", "e", "#",
+            "'", "[", "]", "{", "}", "Some(", "None", "r", "_", "\t", "\u{1b}", "é",
+        ];
+
+        fn sample() -> String {
+            load::to_string(&synthetic::project(4, 6, 11))
+        }
+
+        fn damage(text: &str, edits: &[(usize, usize, usize)]) -> String {
+            let mut t = text.to_string();
+            for &(at, op, piece) in edits {
+                let mut at = at % (t.len() + 1);
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let piece = PIECES[piece % PIECES.len()];
+                match op % 3 {
+                    0 => t.insert_str(at, piece),
+                    1 => {
+                        let end = t[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                        t.replace_range(at..end, "");
+                    }
+                    _ => {
+                        let end = t[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                        t.replace_range(at..end, piece);
+                    }
+                }
+            }
+            t
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+            #[test]
+            fn accepted_text_reads_the_same_with_ron(
+                edits in proptest::collection::vec((0usize..100_000, 0usize..3, 0usize..64), 1..4)
+            ) {
+                let text = damage(&sample(), &edits);
+                if let Some(fast) = from_str::<Project>(&text) {
+                    prop_assert_eq!(ron(&text), Some(fast));
+                }
+            }
+        }
+    }
 }
