@@ -1,14 +1,65 @@
-//! Derivation and estimates of a generated 1,000-query project, for
-//! instruction counts under `valgrind --tool=callgrind` (repeatable on a
-//! busy machine, unlike wall time):
-//! `valgrind --tool=callgrind target/release/examples/prof`.
+//! Work on generated projects for instruction counts under
+//! `valgrind --tool=callgrind` (repeatable on a busy machine, unlike wall
+//! time): `valgrind --tool=callgrind target/release/examples/prof [WHAT [N]]`
+//! where WHAT is
+//! - `derive` (default): derivation, estimates and validation;
+//! - `load`: parse and validate the project's file text (collect only
+//!   `--toggle-collect='cqlmodel::model::load::from_str*'`);
+//! - `analyze`: the whole analysis (`--toggle-collect='cqlmodel::analysis::analyze*'`);
+//! - `edit`: one edit → re-derivation → 200×60 frame in the workbench
+//!   (`--toggle-collect='prof::edit_and_draw*'`);
+//!
+//! of a generated project of N entities and N queries (1,000 by default).
+//! Derivation runs on several threads, which `--toggle-collect` misses:
+//! for `analyze` and `edit` count the whole run and subtract a run with
+//! a third argument `setup`, which does everything but the measured step.
+use cqlmodel::tui::action::{update, Action, Edit};
+use cqlmodel::tui::app::App;
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::view;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[inline(never)]
+fn edit_and_draw(app: &mut App, term: &mut Terminal<TestBackend>) {
+    update(app, Action::Edit(Edit::ToggleEntry(0)));
+    term.draw(|f| view::draw(app, f)).expect("draw");
+}
+
 fn main() {
-    let p = cqlmodel::model::synthetic::project(1000, 1000, 7);
-    let m = cqlmodel::derive::derive(&p);
-    let e = cqlmodel::estimate::estimate(&p, &m);
-    let problems = cqlmodel::model::load::validate(&p);
-    std::hint::black_box((m, e, problems));
+    let mut args = std::env::args().skip(1);
+    let what = args.next().unwrap_or_else(|| "derive".into());
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let measure = args.next().as_deref() != Some("setup");
+    let p = cqlmodel::model::synthetic::project(n, n, 7);
+    match what.as_str() {
+        "load" => {
+            let text = cqlmodel::model::load::to_string(&p);
+            let loaded = cqlmodel::model::load::from_str(&text);
+            std::hint::black_box(loaded.is_ok());
+        }
+        "analyze" => {
+            if measure {
+                std::hint::black_box(cqlmodel::analysis::analyze(&p));
+            }
+        }
+        "edit" => {
+            let mut app = App::new(p, None, Dirs::default());
+            let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+            term.draw(|f| view::draw(&app, f)).expect("draw");
+            if measure {
+                edit_and_draw(&mut app, &mut term);
+            }
+            std::hint::black_box(&app);
+        }
+        _ => {
+            let m = cqlmodel::derive::derive(&p);
+            let e = cqlmodel::estimate::estimate(&p, &m);
+            let problems = cqlmodel::model::load::validate(&p);
+            std::hint::black_box((m, e, problems));
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! decisions, exactly as stored in a `.cqlm.ron` file. Inputs (entities,
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
+pub mod fast_parse;
 pub mod identity;
 pub mod load;
 pub mod locate;
@@ -10,6 +11,7 @@ pub mod resolve;
 pub mod save;
 pub mod synthetic;
 pub mod types;
+pub mod validate;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -439,9 +439,20 @@ impl Serialize for CqlType {
 
 impl<'de> Deserialize<'de> for CqlType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse()
-            .map_err(|e: TypeError| serde::de::Error::custom(format!("type \"{text}\": {e}")))
+        // A visitor rather than `String::deserialize`: the text is parsed
+        // where it lies, without a copy per attribute.
+        struct TypeText;
+        impl serde::de::Visitor<'_> for TypeText {
+            type Value = CqlType;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a CQL type as a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<CqlType, E> {
+                text.parse()
+                    .map_err(|e: TypeError| E::custom(format!("type \"{text}\": {e}")))
+            }
+        }
+        d.deserialize_str(TypeText)
     }
 }
 

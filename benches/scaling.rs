@@ -1,0 +1,72 @@
+//! How cost grows with project size: the whole analysis (derive, estimate,
+//! diagnose) and one edit → re-derivation → 200×60 frame, for generated
+//! projects of 100, 1,000, 5,000 and 10,000 queries (as many entities as
+//! queries). Run alone with `cargo bench --bench scaling`; the large sizes
+//! use few, flat samples so the whole run stays within a few minutes.
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::model::synthetic;
+use cqlmodel::tui::action::{update, Action, Edit};
+use cqlmodel::tui::app::App;
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::view;
+use criterion::measurement::WallTime;
+use criterion::{
+    black_box, criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion,
+    SamplingMode, Throughput,
+};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::time::Duration;
+
+/// The same allocator as the binary, so the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const SIZES: [usize; 4] = [100, 1_000, 5_000, 10_000];
+
+/// Few samples of single iterations for the sizes that take tens or
+/// hundreds of milliseconds: enough to see the growth, quick to run.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, queries: usize) {
+    if queries >= 5_000 {
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(4));
+    } else {
+        group
+            .sampling_mode(SamplingMode::Auto)
+            .sample_size(20)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(2));
+    }
+    group.throughput(Throughput::Elements(queries as u64));
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scaling");
+    for queries in SIZES {
+        let project = synthetic::project(queries, queries, 7);
+        configure(&mut group, queries);
+        // Results are dropped outside the timing, as in the core bench.
+        group.bench_with_input(BenchmarkId::new("analyze", queries), &project, |b, p| {
+            b.iter_with_large_drop(|| analyze(black_box(p)))
+        });
+        let mut app = App::new(project, None, Dirs::default());
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        term.draw(|f| view::draw(&app, f)).expect("draw");
+        group.bench_function(BenchmarkId::new("edit_derive_draw", queries), |b| {
+            b.iter(|| {
+                // The tui bench's edit: toggling the first query's entry
+                // point changes the project, so it is re-derived.
+                update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
+                term.draw(|f| view::draw(&app, f)).expect("draw");
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scaling);
+criterion_main!(benches);

@@ -1,0 +1,96 @@
+//! Resident memory of the workbench with a generated project:
+//! `cargo run --release --example memory [QUERIES]` (10,000 by default).
+//!
+//! The project file is written first; a fresh process then opens it the
+//! way `cqlmodel FILE` does, draws a 200×60 frame, makes one edit and
+//! draws again, and reports its resident set (VmRSS) and peak (VmHWM)
+//! from /proc. Linux only. `--write PATH [QUERIES]` writes the project
+//! file only, to open it in the real workbench.
+use cqlmodel::model::{load, synthetic};
+use cqlmodel::tui::action::{update, Action, Edit};
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::{start, view, Launch};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn measure(path: PathBuf) -> Result<(), String> {
+    let rss = || status_kib("VmRSS:").unwrap_or(0);
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    let before = rss();
+    let mut app = start(Launch::Open(path), Dirs::default())?;
+    let mut term = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;
+    term.draw(|f| view::draw(&app, f))
+        .map_err(|e| e.to_string())?;
+    let opened = rss();
+    update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
+    term.draw(|f| view::draw(&app, f))
+        .map_err(|e| e.to_string())?;
+    let edited = rss();
+    let peak = status_kib("VmHWM:").unwrap_or(0);
+    println!("process before opening:   {:.1} MiB", mib(before));
+    println!("after open + first frame: {:.1} MiB", mib(opened));
+    println!("after one edit + frame:   {:.1} MiB", mib(edited));
+    println!("peak (VmHWM):             {:.1} MiB", mib(peak));
+    // The allocator keeps freed pages a while before handing them back, so
+    // these figures include garbage of the load and the edit: run with
+    // MIMALLOC_PURGE_DELAY=0 for what the workbench holds.
+    std::hint::black_box(&app);
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    match args.next().as_deref() {
+        Some("--open") => {
+            let path = args.next().ok_or("--open needs a path")?;
+            measure(PathBuf::from(path))
+        }
+        // The project file alone, e.g. to open it in the real workbench.
+        Some("--write") => {
+            let path = args.next().ok_or("--write needs a path")?;
+            let queries: usize = args
+                .next()
+                .map_or(Ok(10_000), |a| a.parse())
+                .map_err(|e| format!("{e}"))?;
+            std::fs::write(
+                &path,
+                load::to_string(&synthetic::project(queries, queries, 7)),
+            )
+            .map_err(|e| e.to_string())
+        }
+        queries => {
+            let queries: usize = queries
+                .map_or(Ok(10_000), str::parse)
+                .map_err(|e| format!("{e}"))?;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let path = dir.path().join("big.cqlm.ron");
+            let text = load::to_string(&synthetic::project(queries, queries, 7));
+            std::fs::write(&path, &text).map_err(|e| e.to_string())?;
+            println!(
+                "{queries} entities, {queries} queries: {:.1} MiB of project text",
+                text.len() as f64 / (1024.0 * 1024.0)
+            );
+            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+            let status = Command::new(exe)
+                .arg("--open")
+                .arg(&path)
+                .status()
+                .map_err(|e| e.to_string())?;
+            status
+                .success()
+                .then_some(())
+                .ok_or("the measuring run failed".into())
+        }
+    }
+}
