@@ -2,6 +2,7 @@
 //!
 //! The core (`model`, `derive`, `estimate`, `diagnose`, `cql`, `report`)
 //! knows nothing of terminals; `tui` and `cli` are thin shells over it.
+//! ARCHITECTURE.md maps the modules and the invariants they keep.
 pub mod alternatives;
 pub mod analysis;
 pub mod annotations;
@@ -15,9 +16,6 @@ pub mod diff;
 pub mod edit;
 pub mod estimate;
 pub mod history;
-/// CQL highlighting draws with ratatui, so it lives under `tui`; the old
-/// path stays for callers.
-pub use tui::highlight;
 pub mod import;
 pub mod literal;
 pub mod markup;

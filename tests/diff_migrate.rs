@@ -4,9 +4,9 @@
 
 use cqlmodel::derive::{derive, Role};
 use cqlmodel::diff::semantic::{self, Impact};
+use cqlmodel::edit::Item;
 use cqlmodel::model::{load, Dir, ExtraKind, Project};
 use cqlmodel::tui::action::{apply_edit, Edit};
-use cqlmodel::tui::edit::Item;
 use std::path::PathBuf;
 use std::process::Command;
 

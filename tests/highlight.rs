@@ -2,7 +2,7 @@
 //! text survives highlighting byte for byte, tokens get their palette styles,
 //! and hostile input neither panics nor loses text.
 
-use cqlmodel::highlight::{cql_syntax_ok, highlight_cql, Palette};
+use cqlmodel::tui::highlight::{cql_syntax_ok, highlight_cql, Palette};
 use proptest::prelude::*;
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;

@@ -3,11 +3,11 @@
 //! re-serialised), keeps every comment (no edit here deletes an item), and
 //! undoing the edits gives back the original bytes.
 
+use cqlmodel::edit::Item;
 use cqlmodel::model::preserve::{patched, save_text};
 use cqlmodel::model::resolve::NodeId;
 use cqlmodel::model::{load, Dir, Target};
 use cqlmodel::tui::action::{apply_edit, Edit};
-use cqlmodel::tui::edit::Item;
 use proptest::prelude::*;
 use std::path::PathBuf;
 

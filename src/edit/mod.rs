@@ -4,10 +4,12 @@
 //! reference along and deletions take their dependents (`cascade`); what an
 //! edit addresses is an [`Item`] or an [`EditTarget`].
 
+mod admit;
 pub mod cascade;
 mod sections;
 pub mod target;
 
+pub use admit::{keeps_cql_valid, validated, Refusal};
 pub use cascade::{
     delete_attribute, delete_entity, delete_query, delete_relationship, move_in, new_entity,
     next_query_id, parse_attribute, parse_relationship, rename_attribute, rename_entity,

@@ -8,10 +8,10 @@ use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::{analyze, Analysis};
 use crate::diff::{diff, summary, TableChange};
-use crate::edit::{Edit, Item, Sections};
+use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
 use crate::model::resolve::AttrId;
-use crate::model::{load, Project};
+use crate::model::Project;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use std::cell::{Cell, RefCell};
@@ -335,14 +335,8 @@ impl App {
             return false;
         }
         next.prune_decisions();
-        let problems = load::validate(&next);
-        if let Some(first) = problems.first() {
-            let more = if problems.len() > 1 {
-                format!(" (and {} more)", problems.len() - 1)
-            } else {
-                String::new()
-            };
-            self.error(format!("{what} refused — {first}{more}"));
+        if let Err(refusal) = edit::validated(&next) {
+            self.error(format!("{what} refused — {refusal}"));
             return false;
         }
         if may_be_noop && next == self.project {
@@ -350,11 +344,10 @@ impl App {
             return false;
         }
         let analysis = analyze(&next);
-        if let Some(bad) = new_invalid_cql(&self.analysis, &analysis) {
+        if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
             self.error(format!(
-                "{what} refused — {} [{}]",
-                crate::naming::for_terminal(&bad.message),
-                bad.rule
+                "{what} refused — {}",
+                crate::naming::for_terminal(&refusal.to_string())
             ));
             return false;
         }
@@ -875,18 +868,4 @@ fn discard(old: Analysis) {
     if old.model.tables.len() >= 200 {
         std::thread::spawn(move || drop(old));
     }
-}
-
-/// An error the edit introduces that makes the exported CQL invalid
-/// (Cassandra would refuse the schema); errors already there do not block.
-fn new_invalid_cql<'a>(
-    before: &Analysis,
-    after: &'a Analysis,
-) -> Option<&'a crate::diagnose::Diagnostic> {
-    let invalid = |d: &&crate::diagnose::Diagnostic| crate::diagnose::INVALID_CQL.contains(&d.rule);
-    after
-        .diagnostics
-        .iter()
-        .filter(invalid)
-        .find(|d| !before.diagnostics.iter().filter(invalid).any(|b| b == *d))
 }

@@ -7,8 +7,9 @@
 pub mod action;
 pub mod app;
 pub mod config;
-/// Project editing lives in the core; the old path stays for callers.
-pub use crate::edit;
+/// Project editing lives in the core; the old path stays for the
+/// workbench's own modules (outside callers use `cqlmodel::edit`).
+pub(crate) use crate::edit;
 pub mod highlight;
 pub mod intent;
 pub mod keymap;
