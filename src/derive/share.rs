@@ -56,9 +56,12 @@ pub(super) fn hosts(
     let queries: HashMap<&str, &Query> =
         project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
     let query = |i: usize| queries.get(drafts[i].table.origin.as_str()).copied();
+    // A draft that already serves a query with an identical table moves
+    // only if the host answers that one too: keep it where it is.
     let movable = |i: usize| {
         let d = &drafts[i];
-        d.resolved.is_some()
+        d.table.queries.len() == 1
+            && d.resolved.is_some()
             && decisions.get(d.table.origin.as_str()).is_none()
             && query(i).is_some_and(|q| !q.consumes)
     };

@@ -882,3 +882,18 @@ fn constants_aggregates_and_windows_survive_a_save() {
         assert!(!q1.contains(absent), "{q1}");
     }
 }
+
+/// Q1 and Q3 need the same table; Q2's constant-bucket table answers Q1 but
+/// not Q3 (its range would come before Q3's key): the pair stays together.
+#[test]
+fn a_table_shared_by_identical_queries_moves_only_when_the_host_answers_all() {
+    let (_, m) = one(
+        r#"Query(id: "Q1", text: "a", rows: "Order", equality: ["customer_id", "placed_at"], returns: ["total"]),
+           Query(id: "Q2", text: "b", rows: "Order", order: [Order(attr: "placed_at")], returns: ["total"]),
+           Query(id: "Q3", text: "c", rows: "Order", equality: ["customer_id"],
+               range: Some(Range(attr: "placed_at", op: Between)), returns: ["total"])"#,
+    );
+    for p in &m.plans {
+        assert_eq!(p.access, Access::Direct, "{}: {}", p.query, p.select);
+    }
+}
