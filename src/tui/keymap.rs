@@ -693,7 +693,7 @@ impl Default for Keymap {
                 Global,
                 &[c(':')],
                 C::CommandLine,
-                "command line (:w :w FILE :wq :e FILE :export cql|report|diagram FILE :recent :q :q!)",
+                "command line: :w :wq :e :export cql|report|diagram FILE :q",
                 None,
             ),
             b(
