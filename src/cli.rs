@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
     name = "cqlmodel",
     version,
     about = "A terminal workbench for query-driven Apache Cassandra data modeling",
-    long_about = "Without a subcommand, opens the workbench on FILE, or on a copy of the bundled hotel sample when no FILE is given.",
+    long_about = "Without a subcommand, opens the workbench on FILE, or on a welcome screen (a recent file, a bundled sample, a new project) when no FILE is given.",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -189,7 +189,7 @@ pub fn main() -> i32 {
     match cli.command {
         None => crate::tui::run(match cli.file {
             Some(f) => crate::tui::Launch::Open(f),
-            None => crate::tui::Launch::Sample,
+            None => crate::tui::Launch::Welcome,
         }),
         Some(Command::New { file }) => crate::tui::run(crate::tui::Launch::New(file)),
         Some(Command::Derive { file, format }) => derive_cmd(&file, format),

@@ -25,5 +25,6 @@ pub mod naming;
 pub mod quantity;
 pub mod refine;
 pub mod report;
+pub mod samples;
 pub mod terminal_text;
 pub mod tui;

@@ -794,10 +794,14 @@ impl<'p> Graph<'p> {
             let mut names: Vec<Reached> = Vec::new();
             if let NodeId::Entity(e) = n {
                 for k in self.entity_key(e) {
-                    if !k.path.is_empty() {
+                    let joined: Vec<Edge> = path.iter().copied().chain(k.path).collect();
+                    // A key reached back through the relationship just
+                    // walked (`Hotel.hotel_id via has_rooms, has_rooms`) is
+                    // a round trip: the nearer name is offered already.
+                    if joined.len() > path.len() && !backtracks(&joined) {
                         names.push(Reached {
                             attr: k.attr,
-                            path: path.iter().copied().chain(k.path).collect(),
+                            path: joined,
                         });
                     }
                 }
@@ -831,6 +835,64 @@ impl<'p> Graph<'p> {
     }
 }
 
+/// Whether a path leaves a relationship at one end and enters it again at
+/// the same end: it walks back the way it came.
+fn backtracks(path: &[Edge]) -> bool {
+    path.windows(2)
+        .any(|w| matches!((w[0], w[1]), (Edge::Leave(r, a), Edge::Enter(s, b)) if r == s && a == b))
+}
+
 fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a str>) -> String {
     msg + &crate::naming::did_you_mean(wanted, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_that_walks_back_is_a_round_trip() {
+        let there = [Edge::Enter(0, End::From), Edge::Leave(0, End::To)];
+        let back = [Edge::Enter(0, End::To), Edge::Leave(0, End::From)];
+        let round: Vec<Edge> = there.iter().chain(&back).copied().collect();
+        assert!(backtracks(&round));
+        assert!(!backtracks(&there));
+        let onwards = [
+            Edge::Enter(0, End::From),
+            Edge::Leave(0, End::To),
+            Edge::Enter(1, End::From),
+            Edge::Leave(1, End::To),
+        ];
+        assert!(!backtracks(&onwards));
+    }
+
+    #[test]
+    fn pickers_offer_no_round_trips() {
+        let p = crate::model::load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron"))
+            .expect("sample");
+        let graph = Graph::new(&p);
+        let mut checked = 0;
+        for e in &p.entities {
+            let Some(root) = graph.node(&e.name) else {
+                continue;
+            };
+            let offered = graph.offered(root, 4);
+            for name in &offered {
+                if let Some((_, via)) = name.split_once(" via ") {
+                    let rels: Vec<&str> = via.split(", ").collect();
+                    assert!(
+                        rels.windows(2).all(|w| w[0] != w[1]),
+                        "{name} is offered from {}",
+                        e.name
+                    );
+                }
+            }
+            let mut unique = offered.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), offered.len(), "duplicates from {}", e.name);
+            checked += offered.len();
+        }
+        assert!(checked > 0);
+    }
 }

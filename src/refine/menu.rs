@@ -1,7 +1,7 @@
 //! The refinement menu of a table: what to offer, in which order, under
 //! which labels, and which entry is proposed. The workbench only shows it.
 
-use crate::derive::Table;
+use crate::derive::{Role, Source, Table};
 use crate::diagnose::Refinement;
 use crate::model::{Period, Project};
 
@@ -30,6 +30,17 @@ pub struct Menu {
 /// nothing applies, says so.
 pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, String> {
     let mut list = super::options(p, &table.origin);
+    // A bucket already in the key is offered only as a change of period:
+    // adding it again changes nothing but the column's name.
+    let existing_bucket = table.partition_key().find_map(|c| match &c.source {
+        Source::Bucket { period, .. } => Some(*period),
+        _ => None,
+    });
+    // A partition of one row has nothing to spread over shards.
+    let one_row = !table
+        .columns
+        .iter()
+        .any(|c| matches!(c.role, Role::Clustering(_)));
     let mut proposed = None;
     if let Some(pos) = list
         .iter()
@@ -42,7 +53,9 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
             ..
         } = list[pos].clone()
         {
-            proposed = Some(list[pos].clone());
+            if existing_bucket != Some(period) {
+                proposed = Some(list[pos].clone());
+            }
             let others: Vec<Refinement> = Period::ALL
                 .into_iter()
                 .filter(|p| *p != period)
@@ -78,6 +91,11 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
             list.splice(pos + 1..pos + 1, others);
         }
     }
+    list.retain(|r| match r {
+        Refinement::AddBucket { period, .. } => existing_bucket != Some(*period),
+        Refinement::AddShard { .. } => !one_row,
+        _ => true,
+    });
     list.retain(|r| match only {
         Some(Kind::Bucket) => matches!(r, Refinement::AddBucket { .. }),
         Some(Kind::Shard) => matches!(r, Refinement::AddShard { .. }),
@@ -85,7 +103,11 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
     });
     if list.is_empty() {
         let what = match only {
+            Some(Kind::Bucket) if existing_bucket.is_some() => {
+                "its bucket already and no other period to offer"
+            }
             Some(Kind::Bucket) => "no date or time column to bucket by",
+            Some(Kind::Shard) if one_row => "one row per partition: nothing to shard",
             Some(Kind::Shard) => "a shard already",
             None => "no refinement that applies",
         };
@@ -97,7 +119,12 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
             if Some(r) == proposed.as_ref() {
                 format!("{} (proposed)", r.label())
             } else {
-                r.label()
+                match (r, existing_bucket) {
+                    (Refinement::AddBucket { .. }, Some(old)) => {
+                        format!("{} (replaces the {} bucket)", r.label(), old.name())
+                    }
+                    _ => r.label(),
+                }
             }
         })
         .collect();
@@ -184,5 +211,75 @@ mod tests {
                 assert!(SHARD_COUNTS.iter().all(|c| counts.contains(c)));
             }
         }
+    }
+
+    #[test]
+    fn an_existing_bucket_is_not_offered_again() {
+        let p = hotel();
+        let m = crate::derive::derive(&p);
+        let (origin, first) = m
+            .tables
+            .iter()
+            .find_map(|t| Some((t.origin.clone(), menu(&p, t, Some(Kind::Bucket)).ok()?)))
+            .expect("a table of the sample can be bucketed");
+        let chosen = first.entries[first.cursor].clone();
+        let Refinement::AddBucket { period, .. } = chosen else {
+            panic!("not a bucket: {chosen:?}");
+        };
+        let p2 = crate::refine::apply(&p, &chosen).expect("applies");
+        let m2 = crate::derive::derive(&p2);
+        let t2 = m2
+            .tables
+            .iter()
+            .find(|t| t.origin == origin)
+            .expect("the table stays");
+        let again = menu(&p2, t2, Some(Kind::Bucket)).expect("other periods remain");
+        assert_eq!(again.entries.len(), Period::ALL.len() - 1);
+        for (r, label) in again.entries.iter().zip(&again.labels) {
+            let Refinement::AddBucket { period: other, .. } = r else {
+                panic!("not a bucket: {r:?}");
+            };
+            assert_ne!(*other, period, "{label}");
+            assert!(!label.ends_with("(proposed)"), "{label}");
+            assert!(label.contains("replaces the"), "{label}");
+        }
+        // Every remaining entry really changes the model.
+        for r in &again.entries {
+            let p3 = crate::refine::apply(&p2, r).expect("applies");
+            assert_ne!(crate::derive::derive(&p3).tables, m2.tables, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn one_row_partitions_are_not_offered_shards() {
+        let p = hotel();
+        let m = crate::derive::derive(&p);
+        let mut one_row_tables = 0;
+        for t in &m.tables {
+            let one_row = !t
+                .columns
+                .iter()
+                .any(|c| matches!(c.role, Role::Clustering(_)));
+            let offered = menu(&p, t, None)
+                .map(|m| {
+                    m.entries
+                        .iter()
+                        .any(|r| matches!(r, Refinement::AddShard { .. }))
+                })
+                .unwrap_or(false);
+            if one_row {
+                one_row_tables += 1;
+                assert!(!offered, "{} has one row per partition", t.name);
+                let err = menu(&p, t, Some(Kind::Shard)).expect_err("nothing to shard");
+                assert!(err.contains("one row per partition"), "{err}");
+            }
+        }
+        assert!(one_row_tables > 0, "the sample has no one-row table");
+        assert!(
+            m.tables
+                .iter()
+                .any(|t| menu(&p, t, Some(Kind::Shard)).is_ok()),
+            "shards are still offered where partitions hold many rows"
+        );
     }
 }

@@ -7,8 +7,8 @@ use super::app::{App, BottomView, Focus, Row};
 pub use super::intent::{Action, Effect, ExportKind};
 use super::keymap::Command;
 use super::popup::{
-    self, Alternatives, Confirm, Editor, Info, Input, InputPurpose, Outcome, Pick, Picker, Popup,
-    RefinePreview,
+    self, Alternatives, Confirm, DiagnosticDetail, Editor, Info, Input, InputPurpose, Outcome,
+    Pick, Picker, Popup, RefinePreview,
 };
 use crate::derive::{Role, Source};
 use crate::edit::{self, shifted, EditTarget, Item};
@@ -161,6 +161,10 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
                     vec![Action::Quit { force: true }],
                 )));
             }
+            vec![]
+        }
+        Action::OpenSample(i) => {
+            open_sample(app, i);
             vec![]
         }
         Action::Recent => {
@@ -555,6 +559,15 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
         C::Shard => refine_menu(app, Some(RefineKind::Shard)),
         C::Refine => refine_menu(app, None),
         C::Fix => return fix(app),
+        // Only views close; the panes have nothing to close.
+        C::Close => {}
+        C::Jump => {
+            if app.bottom == BottomView::Diagnostics {
+                jump_to_diagnostic(app);
+            } else {
+                app.info("this goes to a diagnostic's subject: 1 shows the diagnostics");
+            }
+        }
         C::Alternatives => alternatives(app),
         C::Flip => match app.selected_item() {
             Some(Item::Column(t, ci)) => {
@@ -809,11 +822,33 @@ fn open(app: &mut App) -> Vec<Action> {
         },
         Focus::Bottom => {
             if app.bottom == BottomView::Diagnostics {
-                jump_to_diagnostic(app);
+                let d = &app.analysis.diagnostics;
+                if !d.is_empty() {
+                    let index = app.bottom_scroll.min(d.len() - 1);
+                    app.popups
+                        .push(Popup::Diagnostic(DiagnosticDetail { index, scroll: 0 }));
+                }
             }
         }
     }
     vec![]
+}
+
+/// A bundled sample as an unsaved copy (`:w FILE` keeps it).
+fn open_sample(app: &mut App, i: usize) {
+    let Some(sample) = crate::samples::SAMPLES.get(i) else {
+        return;
+    };
+    match crate::model::load::from_str(sample.text) {
+        Ok(p) => {
+            app.replace_project(p, None, false);
+            app.info(format!(
+                "opened the sample {} (an unsaved copy: :w FILE keeps it)",
+                sample.file
+            ));
+        }
+        Err(e) => app.error(format!("the sample {} does not load: {e}", sample.file)),
+    }
 }
 
 fn jump_to_diagnostic(app: &mut App) {

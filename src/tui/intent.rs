@@ -26,6 +26,9 @@ pub enum Action {
         force: bool,
     },
     Open(PathBuf),
+    /// Open a bundled sample (an index into `samples::SAMPLES`) as an
+    /// unsaved copy.
+    OpenSample(usize),
     /// Open even though there are unsaved changes (after asking).
     OpenAnyway(PathBuf),
     Export(ExportKind, PathBuf),

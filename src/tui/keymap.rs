@@ -14,6 +14,10 @@ pub enum Scope {
     Workflow,
     Tables,
     Bottom,
+    /// The detail view of a diagnostic.
+    Detail,
+    /// The welcome screen of `cqlmodel` without a file.
+    Welcome,
 }
 
 impl Scope {
@@ -24,6 +28,8 @@ impl Scope {
             Scope::Workflow => "Workflow",
             Scope::Tables => "Logical tables",
             Scope::Bottom => "Bottom pane",
+            Scope::Detail => "Diagnostic detail view",
+            Scope::Welcome => "Welcome screen",
         }
     }
 }
@@ -81,6 +87,10 @@ pub enum Command {
     CqlScope,
     AddNote,
     Fix,
+    /// Go to the item a diagnostic is about.
+    Jump,
+    /// Close a view.
+    Close,
 }
 
 impl Command {
@@ -133,6 +143,8 @@ impl Command {
             Fix => "fix",
             CqlScope => "cql_scope",
             AddNote => "add_note",
+            Jump => "jump",
+            Close => "close",
         }
     }
 }
@@ -601,8 +613,50 @@ impl Default for Keymap {
                 Bottom,
                 &[p(K::Enter)],
                 C::Open,
-                "jump to the diagnostic's subject",
-                None,
+                "the diagnostic in full: explanation, fix, source",
+                Some("detail"),
+            ),
+            b(
+                Bottom,
+                &[c('o')],
+                C::Jump,
+                "go to the diagnostic's subject",
+                Some("go to"),
+            ),
+            b(
+                Detail,
+                &[p(K::Enter), c('o')],
+                C::Jump,
+                "go to the diagnostic's subject",
+                Some("go to"),
+            ),
+            b(
+                Detail,
+                &[c('f')],
+                C::Fix,
+                "preview the one-key fix",
+                Some("fix"),
+            ),
+            b(
+                Detail,
+                &[p(K::Esc), c('q')],
+                C::Close,
+                "close the detail view",
+                Some("close"),
+            ),
+            b(
+                Welcome,
+                &[p(K::Enter)],
+                C::Open,
+                "open the chosen file or sample, or start the new project",
+                Some("open"),
+            ),
+            b(
+                Welcome,
+                &[p(K::Esc)],
+                C::Close,
+                "close the welcome screen: a new, empty project",
+                Some("new project"),
             ),
             // Everywhere.
             b(Global, &[p(K::Up), c('k')], C::Up, "move up", None),
@@ -639,7 +693,7 @@ impl Default for Keymap {
                 Global,
                 &[c(':')],
                 C::CommandLine,
-                "command line (:w :w FILE :e FILE :export cql FILE :q :q!)",
+                "command line: :w :wq :e :export cql|report|diagram FILE :q",
                 None,
             ),
             b(

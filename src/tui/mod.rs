@@ -40,6 +40,8 @@ const RECOVERY_EVERY: Duration = Duration::from_millis(250);
 
 /// How the workbench was started.
 pub enum Launch {
+    /// No file: the welcome screen over an empty project.
+    Welcome,
     Sample,
     Open(PathBuf),
     New(PathBuf),
@@ -49,7 +51,9 @@ pub enum Launch {
 /// Errors are messages for standard error.
 pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
     let (config, config_error) = dirs.load_config();
+    let welcome = matches!(launch, Launch::Welcome);
     let (project, path) = match launch {
+        Launch::Welcome => (Project::empty("model"), None),
         Launch::Sample => (
             load::from_str(SAMPLE).map_err(|e| format!("the bundled sample does not load: {e}"))?,
             None,
@@ -104,6 +108,11 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
     }
     if !problems.is_empty() {
         app.error(format!("config: {}", problems.join("; ")));
+    }
+    if welcome {
+        let recent = app.dirs.recent();
+        app.popups
+            .push(Popup::Welcome(popup::Welcome::new(&recent)));
     }
     remove_stale_temporaries(&app);
     offer_recovery(&mut app);

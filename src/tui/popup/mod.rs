@@ -5,9 +5,11 @@
 
 pub mod command;
 pub mod confirm;
+pub mod diagnostic;
 pub mod editor;
 pub mod picker;
 pub mod refine;
+pub mod welcome;
 
 use super::app::App;
 use super::intent::Action;
@@ -18,9 +20,11 @@ use ratatui::Frame;
 pub use crate::edit::EditTarget;
 pub use command::CommandLine;
 pub use confirm::{Confirm, Info};
+pub use diagnostic::DiagnosticDetail;
 pub use editor::{Editor, Input, InputPurpose};
 pub use picker::{Pick, Picker};
 pub use refine::{Alternatives, RefinePreview};
+pub use welcome::Welcome;
 
 /// What a popup did with a key.
 pub enum Outcome {
@@ -44,6 +48,8 @@ pub enum Popup {
     Command(CommandLine),
     Preview(RefinePreview),
     Alternatives(Alternatives),
+    Diagnostic(DiagnosticDetail),
+    Welcome(Welcome),
 }
 
 impl Popup {
@@ -58,6 +64,8 @@ impl Popup {
             Popup::Command(c) => c.handle(key),
             Popup::Preview(p) => p.handle(key),
             Popup::Alternatives(a) => a.handle(key),
+            Popup::Diagnostic(d) => d.handle(app, key),
+            Popup::Welcome(w) => w.handle(app, key),
         }
     }
 
@@ -72,6 +80,8 @@ impl Popup {
             Popup::Command(c) => c.draw(&app.theme, frame, area),
             Popup::Preview(p) => p.draw(&app.theme, frame, area),
             Popup::Alternatives(a) => a.draw(&app.theme, frame, area),
+            Popup::Diagnostic(d) => d.draw(app, frame, area),
+            Popup::Welcome(w) => w.draw(app, frame, area),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! review notes. Text is cached per analysis generation and target, and
 //! CQL is highlighted again only when its text changed.
 
-use super::{fit, pane_block};
+use super::pane_block;
+use super::wrap::wrap_styled;
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
@@ -87,29 +88,41 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
             Severity::Warning => app.theme.warn,
             Severity::Hint => app.theme.accent,
         };
-        let mut first = Line::from(vec![
-            Span::styled(
-                format!("{:<7} ", x.severity.label()),
-                Style::new().fg(color).add_modifier(Modifier::BOLD),
-            ),
-            Span::styled(
-                format!("{} ", for_terminal(&subject_label(&x.subject))),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(fit(&for_terminal(&x.message), width.saturating_sub(20))),
-            Span::styled(format!("  [{}]", x.rule), app.theme.dim()),
-        ]);
+        // The whole message, folded under the severity column: nothing is
+        // cut at the pane edge (Enter shows it all with fix and source).
+        let mut first = wrap_styled(
+            &[
+                (
+                    format!("{:<7} ", x.severity.label()),
+                    Style::new().fg(color).add_modifier(Modifier::BOLD),
+                ),
+                (
+                    for_terminal(&subject_label(&x.subject)).into_owned(),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                (format!(" {}", for_terminal(&x.message)), Style::new()),
+                (format!("  [{}]", x.rule), app.theme.dim()),
+            ],
+            width,
+            8,
+        );
         if i == start && app.focus == Focus::Bottom {
-            first = first.patch_style(app.theme.selected());
+            first = first
+                .into_iter()
+                .map(|l| l.patch_style(app.theme.selected()))
+                .collect();
         }
-        out.push(first);
-        if out.len() < h {
-            out.push(Line::from(Span::styled(
+        out.extend(first);
+        out.extend(wrap_styled(
+            &[(
                 format!("        fix: {}", for_terminal(&x.fix)),
                 app.theme.dim(),
-            )));
-        }
+            )],
+            width,
+            13,
+        ));
     }
+    out.truncate(h);
     out
 }
 

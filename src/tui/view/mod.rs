@@ -6,6 +6,7 @@
 mod bottom;
 mod lists;
 mod status;
+pub(crate) mod wrap;
 
 use super::app::{App, Focus, Hits};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
