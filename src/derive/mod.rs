@@ -414,7 +414,11 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let candidates: Vec<usize> = (0..drafts.len())
         .filter(|i| !merged_into.contains_key(i))
         .collect();
-    for (guest, host) in share::hosts(project, &drafts, &candidates, &decisions) {
+    let mut companions: HashMap<usize, Vec<usize>> = HashMap::default();
+    for (&k, &first) in &merged_into {
+        companions.entry(first).or_default().push(k);
+    }
+    for (guest, host) in share::hosts(project, &drafts, &candidates, &decisions, &companions) {
         let moved = std::mem::take(&mut drafts[guest].table.queries);
         drafts[host].table.queries.extend(moved);
         drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];

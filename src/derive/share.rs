@@ -47,11 +47,14 @@ fn can_host(d: &Draft) -> bool {
 /// host's table. A query with any decision keeps its own table (the
 /// designer shaped it; `separate` says so explicitly), and so does a queue
 /// or a job-written one.
+/// `companions[i]`: the drafts merged into draft `i` because their queries
+/// need an identical table; `i` moves only when the host answers them too.
 pub(super) fn hosts(
     project: &Project,
     drafts: &[Draft],
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
+    companions: &HashMap<usize, Vec<usize>>,
 ) -> Vec<(usize, usize)> {
     let queries: HashMap<&str, &Query> =
         project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
@@ -60,8 +63,7 @@ pub(super) fn hosts(
     // only if the host answers that one too: keep it where it is.
     let movable = |i: usize| {
         let d = &drafts[i];
-        d.table.queries.len() == 1
-            && d.resolved.is_some()
+        d.resolved.is_some()
             && decisions.get(d.table.origin.as_str()).is_none()
             && query(i).is_some_and(|q| !q.consumes)
     };
@@ -80,7 +82,11 @@ pub(super) fn hosts(
                 }
                 let same_writer =
                     query(j).is_some_and(|h| h.written_by_job == q.written_by_job && !h.consumes);
-                if same_writer && answers(q, &drafts[i], &drafts[j]) {
+                let companions_answered = companions.get(&i).is_none_or(|ks| {
+                    ks.iter()
+                        .all(|&k| query(k).is_some_and(|qk| answers(qk, &drafts[k], &drafts[j])))
+                });
+                if same_writer && answers(q, &drafts[i], &drafts[j]) && companions_answered {
                     serves.entry(i).or_default().push(j);
                 }
             }

@@ -560,7 +560,7 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
         C::Refine => refine_menu(app, None),
         C::Fix => return fix(app),
         // Only views close; the panes have nothing to close.
-        C::Close => {}
+        C::Close | C::GoToSubject | C::StartEmpty => {}
         C::Jump => {
             if app.bottom == BottomView::Diagnostics {
                 jump_to_diagnostic(app);

@@ -91,6 +91,10 @@ pub enum Command {
     Jump,
     /// Close a view.
     Close,
+    /// From a diagnostic's detail view, go to the item it is about.
+    GoToSubject,
+    /// Leave the welcome screen for a new, empty project.
+    StartEmpty,
 }
 
 impl Command {
@@ -145,6 +149,8 @@ impl Command {
             AddNote => "add_note",
             Jump => "jump",
             Close => "close",
+            GoToSubject => "go_to_subject",
+            StartEmpty => "start_empty",
         }
     }
 }
@@ -626,7 +632,7 @@ impl Default for Keymap {
             b(
                 Detail,
                 &[p(K::Enter), c('o')],
-                C::Jump,
+                C::GoToSubject,
                 "go to the diagnostic's subject",
                 Some("go to"),
             ),
@@ -654,7 +660,7 @@ impl Default for Keymap {
             b(
                 Welcome,
                 &[p(K::Esc)],
-                C::Close,
+                C::StartEmpty,
                 "close the welcome screen: a new, empty project",
                 Some("new project"),
             ),

@@ -30,7 +30,7 @@ impl DiagnosticDetail {
         use Command as C;
         match app.keymap.lookup(Scope::Detail, &key) {
             Some(C::Close) => Outcome::Cancel,
-            Some(C::Jump) => Outcome::Done(vec![Action::Command(C::Jump)]),
+            Some(C::GoToSubject) => Outcome::Done(vec![Action::Command(C::Jump)]),
             Some(C::Fix) => Outcome::Done(vec![Action::Command(C::Fix)]),
             Some(C::Up) => {
                 self.scroll = self.scroll.saturating_sub(1);

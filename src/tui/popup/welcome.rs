@@ -56,7 +56,7 @@ impl Welcome {
                 Some(Choice::Sample(i)) => Outcome::Done(vec![Action::OpenSample(*i)]),
                 _ => Outcome::Done(vec![Action::Message(new_project_hint(app))]),
             },
-            Some(C::Close) => Outcome::Done(vec![Action::Message(new_project_hint(app))]),
+            Some(C::StartEmpty) => Outcome::Done(vec![Action::Message(new_project_hint(app))]),
             Some(C::Quit) => Outcome::Done(vec![Action::Quit { force: false }]),
             Some(C::Up) => {
                 self.cursor = self.cursor.saturating_sub(1);
@@ -121,7 +121,7 @@ impl Welcome {
         let help = format!(
             "↑↓ choose · {} opens · {} new project · {} quits",
             keys(Command::Open),
-            keys(Command::Close),
+            keys(Command::StartEmpty),
             keys(Command::Quit)
         );
         let height = (lines.len() as u16).saturating_add(2);
