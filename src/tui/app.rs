@@ -331,7 +331,7 @@ impl App {
     ) -> bool {
         let mut next = self.project.clone();
         if let Err(e) = f(&mut next) {
-            self.error(format!("{what}: {e}"));
+            self.error(format!("refused: {} — {e}", not_done(what)));
             return false;
         }
         next.prune_decisions();
@@ -342,7 +342,7 @@ impl App {
             } else {
                 String::new()
             };
-            self.error(format!("{what} refused — {first}{more}"));
+            self.error(format!("refused: {} — {first}{more}", not_done(what)));
             return false;
         }
         if may_be_noop && next == self.project {
@@ -352,7 +352,8 @@ impl App {
         let analysis = analyze(&next);
         if let Some(bad) = new_invalid_cql(&self.analysis, &analysis) {
             self.error(format!(
-                "{what} refused — {} [{}]",
+                "refused: {} — {} [{}]",
+                not_done(what),
                 crate::naming::for_terminal(&bad.message),
                 bad.rule
             ));
@@ -889,4 +890,36 @@ fn new_invalid_cql<'a>(
         .iter()
         .filter(invalid)
         .find(|d| !before.diagnostics.iter().filter(invalid).any(|b| b == *d))
+}
+
+/// An edit's success label ("added entity Guest") turned into what did not
+/// happen ("entity Guest not added"), so a refusal never reads as a
+/// success.
+pub fn not_done(what: &str) -> String {
+    // Verbs whose object follows ("added entity X"), and verbs whose
+    // complement does ("renamed to x", "moved up").
+    const OBJECT_FIRST: [&str; 5] = ["added", "deleted", "edited", "flipped", "split"];
+    const COMPLEMENT: [&str; 5] = ["renamed", "moved", "pinned", "merged", "restored"];
+    let verb = what.split(' ').next().unwrap_or("");
+    match what.split_once(' ') {
+        Some((verb, rest)) if OBJECT_FIRST.contains(&verb) => format!("{rest} not {verb}"),
+        _ if OBJECT_FIRST.contains(&verb) || COMPLEMENT.contains(&verb) => format!("not {what}"),
+        _ => format!("{what}: not changed"),
+    }
+}
+
+#[cfg(test)]
+mod not_done_tests {
+    use super::not_done;
+
+    #[test]
+    fn refusals_do_not_read_as_successes() {
+        assert_eq!(
+            not_done("added entity My Entity"),
+            "entity My Entity not added"
+        );
+        assert_eq!(not_done("renamed to x"), "not renamed to x");
+        assert_eq!(not_done("deleted"), "not deleted");
+        assert_eq!(not_done("Q1 ordering"), "Q1 ordering: not changed");
+    }
 }
