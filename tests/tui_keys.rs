@@ -585,13 +585,13 @@ fn refine_menu_offers_periods_and_applies_the_chosen_one() {
         assert!(
             pk.items
                 .iter()
-                .any(|i| i.contains(&format!("{} bucket", p.name()))),
+                .any(|i| i.contains(&format!("by {} of", p.name()))),
             "{p:?}: {:?}",
             pk.items
         );
     }
     assert!(pk.items.iter().any(|i| i.contains("shard")));
-    typed(&mut app, "week bucket");
+    typed(&mut app, "by week");
     enter(&mut app);
     assert!(matches!(app.popups.last(), Some(Popup::Preview(_))));
     enter(&mut app);

@@ -212,16 +212,20 @@ impl Picker {
             .map(|i| i.chars().count())
             .max()
             .unwrap_or(0) as u16;
-        let want_w = longest.saturating_add(8).clamp(64, 110);
-        let r = centered(area, want_w, want_h);
-        frame.render_widget(Clear, r);
         let (multi, ordering) = (self.multi, self.dirs.is_some());
         let help = keymap.footer(Scope::Picker, |c| match c {
             Command::Pick => multi,
             Command::Ascending | Command::Descending => ordering,
             _ => true,
         });
-        let block = super::frame_block(theme, &self.title, &format!("type to narrow · {help}"));
+        let help = format!("type to narrow · {help}");
+        let want_w = longest
+            .saturating_add(8)
+            .max(help.chars().count() as u16 + 4)
+            .clamp(64, 110);
+        let r = centered(area, want_w, want_h);
+        frame.render_widget(Clear, r);
+        let block = super::frame_block(theme, &self.title, &help);
         let inner = block.inner(r);
         frame.render_widget(block, r);
         if inner.height == 0 {
