@@ -145,7 +145,7 @@ pub fn help_key(scroll: &mut usize, cmd: Option<Command>) -> Outcome {
 
 /// What the status bar's counters and the panes' marks mean, for the
 /// help overlay and the README.
-pub const LEGEND: [(&str, &str); 7] = [
+pub const LEGEND: [(&str, &str); 8] = [
     (
         "7e 9q 9t",
         "entities, queries and derived tables in the project",
@@ -156,10 +156,11 @@ pub const LEGEND: [(&str, &str); 7] = [
     ),
     ("[+]", "unsaved changes"),
     (
-        "◆",
+        "*",
         "an entry point of the workflow (a query reached from outside)",
     ),
-    ("▸", "the selected row (the cursor)"),
+    ("◆", "a key attribute of an entity"),
+    ("▾ ▸", "expanded / collapsed (← → toggle)"),
     (
         "K C ↑ ↓",
         "table columns: partition key, clustering (ascending / descending)",

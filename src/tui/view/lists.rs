@@ -83,7 +83,7 @@ fn safe(text: &str) -> String {
 }
 
 /// Marks an entry point of the workflow.
-pub const ENTRY_MARK: &str = "◆";
+pub const ENTRY_MARK: &str = "*";
 
 pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
     let t = &app.theme;
@@ -207,7 +207,8 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             } else {
                 Style::new()
             };
-            // Not a triangle: that reads as a cursor (the `?` legend says so).
+            // Not a triangle (reads as a cursor) nor ◆ (key attributes): the
+            // key that toggles it; the `?` legend says so.
             let entry = if p.workflow.entry.contains(&q.id) {
                 ENTRY_MARK
             } else {
