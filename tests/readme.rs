@@ -68,3 +68,30 @@ fn readme_opens_with_the_two_setup_commands() {
     ))
     .exists());
 }
+
+/// The Workbench section of the README.
+fn workbench_section() -> &'static str {
+    let readme = include_str!("../README.md");
+    let from = readme.find("## Workbench").expect("the section");
+    &readme[from..from + readme[from + 3..].find("\n## ").expect("next section") + 3]
+}
+
+#[test]
+fn readme_key_table_is_the_binding_table() {
+    let table = cqlmodel::tui::keymap::Keymap::default().markdown_table();
+    assert!(
+        workbench_section().contains(&table),
+        "the README's key table (Workbench section) differs from the binding table; it should read:\n{table}"
+    );
+}
+
+#[test]
+fn readme_explains_every_mark_of_the_legend() {
+    let section = workbench_section();
+    for (mark, _) in cqlmodel::tui::popup::confirm::LEGEND {
+        assert!(
+            section.contains(&format!("`{mark}`")),
+            "README misses {mark}"
+        );
+    }
+}

@@ -86,10 +86,10 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     enter(&mut app);
     assert_eq!(app.project.entities.len(), 1);
     assert_eq!(app.project.entities[0].key, vec!["hotel_id".to_string()]);
-    press(&mut app, 'a');
+    press(&mut app, '+');
     typed(&mut app, "name text");
     enter(&mut app);
-    press(&mut app, 'a');
+    press(&mut app, '+');
     typed(&mut app, "city text");
     enter(&mut app);
     let names: Vec<&str> = app.project.entities[0]
@@ -585,13 +585,13 @@ fn refine_menu_offers_periods_and_applies_the_chosen_one() {
         assert!(
             pk.items
                 .iter()
-                .any(|i| i.contains(&format!("{} bucket", p.name()))),
+                .any(|i| i.contains(&format!("by {} of", p.name()))),
             "{p:?}: {:?}",
             pk.items
         );
     }
     assert!(pk.items.iter().any(|i| i.contains("shard")));
-    typed(&mut app, "week bucket");
+    typed(&mut app, "by week");
     enter(&mut app);
     assert!(matches!(app.popups.last(), Some(Popup::Preview(_))));
     enter(&mut app);

@@ -117,13 +117,13 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
         .iter()
         .map(|r| {
             if Some(r) == proposed.as_ref() {
-                format!("{} (proposed)", r.label())
+                format!("{} (proposed)", menu_label(r))
             } else {
                 match (r, existing_bucket) {
                     (Refinement::AddBucket { .. }, Some(old)) => {
-                        format!("{} (replaces the {} bucket)", r.label(), old.name())
+                        format!("{} (replaces the {} bucket)", menu_label(r), old.name())
                     }
-                    _ => r.label(),
+                    _ => menu_label(r),
                 }
             }
         })
@@ -136,6 +136,27 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
         labels,
         cursor,
     })
+}
+
+/// A menu line. The menu is of one table, so the table is not named again,
+/// and the column is named apart from the kind of change, so a column
+/// called `shard` or `day` does not read "a shard shard" or "bucket day".
+pub fn menu_label(r: &Refinement) -> String {
+    match r {
+        Refinement::AddBucket {
+            source,
+            period,
+            column,
+            ..
+        } => format!(
+            "Bucket the partitions by {} of {source} (new column {column})",
+            period.name()
+        ),
+        Refinement::AddShard { column, count, .. } => {
+            format!("Spread each partition over {count} shards (new column {column}, 0..{count})")
+        }
+        other => other.label(),
+    }
 }
 
 #[cfg(test)]
@@ -158,11 +179,49 @@ mod tests {
                 assert_eq!(menu.entries.len(), menu.labels.len());
                 assert!(menu.cursor < menu.entries.len());
                 for (r, l) in menu.entries.iter().zip(&menu.labels) {
-                    assert!(l.starts_with(&r.label()), "{l} labels {r:?}");
+                    assert!(l.starts_with(&menu_label(r)), "{l} labels {r:?}");
                 }
             }
         }
         assert!(offered > 0, "no table of the sample has a refinement");
+    }
+
+    fn repeats_a_word(label: &str) -> bool {
+        let words: Vec<String> = label
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        words.windows(2).any(|w| w[0] == w[1])
+            || label.contains("bucket day")
+            || label.contains("shard shard")
+    }
+
+    #[test]
+    fn menu_labels_do_not_repeat_words_whatever_the_column_is_called() {
+        let shard = Refinement::AddShard {
+            query: "Q1".into(),
+            column: "shard".into(),
+            count: 8,
+        };
+        let bucket = Refinement::AddBucket {
+            query: "Q1".into(),
+            source: "posted_at".into(),
+            period: Period::Day,
+            column: "day".into(),
+        };
+        for r in [shard, bucket] {
+            let l = menu_label(&r);
+            assert!(!repeats_a_word(&l), "{l}");
+        }
+        assert_eq!(
+            menu_label(&Refinement::AddShard {
+                query: "Q1".into(),
+                column: "shard".into(),
+                count: 8,
+            }),
+            "Spread each partition over 8 shards (new column shard, 0..8)"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::app::{App, BottomView, Focus, Row};
 pub use super::intent::{Action, Effect, ExportKind};
-use super::keymap::Command;
+use super::keymap::{Command, Scope};
 use super::popup::{
     self, Alternatives, Confirm, DiagnosticDetail, Editor, Info, Input, InputPurpose, Outcome,
     Pick, Picker, Popup, RefinePreview,
@@ -273,7 +273,15 @@ fn edit_label(app: &App, e: &Edit) -> String {
         Edit::SetOrder(i, _) => format!("{} ordering", q(i)),
         Edit::SetReturns(i, _) => format!("{} returned attributes", q(i)),
         Edit::AddTransition(a, b) => format!("transition {a} → {b}"),
-        Edit::ToggleEntry(i) => format!("{} entry point", q(i)),
+        Edit::ToggleEntry(i) => {
+            let on = app
+                .project
+                .queries
+                .get(*i)
+                .is_some_and(|x| app.project.workflow.entry.contains(&x.id));
+            // The label says what the toggle does, computed before it runs.
+            format!("{} entry point {}", q(i), if on { "off" } else { "on" })
+        }
         Edit::PinName(_, n) => format!("pinned name {n}"),
         Edit::Refine(r) => r.label(),
         Edit::UseCandidate(q, None) => format!("{q}'s table uses the derived key"),
@@ -426,9 +434,11 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
         C::Filter => {
             if focus != Focus::Bottom {
                 let current = app.panes[focus.index()].filter.clone();
+                let keep = app.keymap.key_name(Scope::Input, Command::Accept);
+                let clear = app.keymap.key_name(Scope::Input, Command::Cancel);
                 app.popups.push(Popup::Input(Input::new(
                     &format!("Filter {}", focus.title()),
-                    "type to narrow the list · Enter keeps it · Esc clears",
+                    &format!("type to narrow the list · {keep} keeps it · {clear} clears"),
                     &current,
                     InputPurpose::Filter(focus),
                 )));
@@ -613,6 +623,23 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
             app.bottom = BottomView::Cql;
             app.bottom_scroll = 0;
         }
+        C::AddAttribute => add_attribute(app),
+        C::ClearFilter => {
+            if focus != Focus::Bottom && !app.panes[focus.index()].filter.is_empty() {
+                return vec![Action::SetFilter(focus, String::new())];
+            }
+        }
+        // Popup commands mean nothing in the panes.
+        C::Cancel
+        | C::Accept
+        | C::Yes
+        | C::No
+        | C::Pick
+        | C::Ascending
+        | C::Descending
+        | C::Apply
+        | C::Complete
+        | C::UseDerived => {}
         C::AddNote => match note_target(app) {
             Some(t) => app.popups.push(Popup::Input(Input::new(
                 "Review note",
@@ -637,7 +664,11 @@ fn refine_menu(app: &mut App, only: Option<RefineKind>) {
         Err(why) => app.error(why),
         Ok(menu) => {
             let mut pk = Picker::single(
-                &format!("Refine {} — Enter previews", table.name),
+                &format!(
+                    "Refine {} — {} previews",
+                    table.name,
+                    app.keymap.key_name(Scope::Picker, Command::Accept)
+                ),
                 menu.labels,
                 Pick::Refine(menu.entries),
             );
@@ -808,6 +839,7 @@ fn open(app: &mut App) -> Vec<Action> {
                 app.popups.push(Popup::Info(Info {
                     title: format!("Provenance of {}.{}", table.name, c.name),
                     lines,
+                    scroll: 0,
                 }));
             }
             Some(Item::Table(t)) => {
@@ -886,35 +918,59 @@ fn jump_to_diagnostic(app: &mut App) {
     }
 }
 
+/// The one-line input that adds an attribute to an entity or relationship.
+fn attribute_input(app: &App, owner: NodeId) -> Input {
+    let name = match owner {
+        NodeId::Entity(e) => app.project.entities.get(e).map(|x| x.name.as_str()),
+        NodeId::Rel(r) => app.project.relationships.get(r).map(|x| x.name.as_str()),
+    };
+    Input::new(
+        &format!("New attribute of {}", name.unwrap_or("?")),
+        "name type   (e.g. phone text, rate decimal, emails set<text>)",
+        "",
+        InputPurpose::AddAttribute(owner),
+    )
+}
+
+/// `+`: an attribute of the entity or relationship under the cursor (or
+/// of the attribute's owner).
+fn add_attribute(app: &mut App) {
+    if app.focus != Focus::Concept {
+        return;
+    }
+    let owner = match app.selected_row(Focus::Concept) {
+        Some(Row::Entity(e) | Row::Attribute(e, _)) => NodeId::Entity(*e),
+        Some(Row::Relationship(r) | Row::RelAttribute(r, _)) => NodeId::Rel(*r),
+        _ => {
+            return app.error("select an entity or relationship to add an attribute to");
+        }
+    };
+    let input = attribute_input(app, owner);
+    app.popups.push(Popup::Input(input));
+}
+
+/// `a` adds another item of the kind under the cursor, everywhere: an
+/// entity on an entity, an attribute on an attribute, a relationship on a
+/// relationship (`+` adds attributes to entities and relationships).
 fn add(app: &mut App) -> Vec<Action> {
     match app.focus {
         Focus::Concept => {
             let row = app.selected_row(Focus::Concept).cloned();
             let input = match row {
-                None | Some(Row::EntitiesHeading) | Some(Row::Empty(_)) => Input::new(
+                None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => Input::new(
                     "New entity",
                     "name (it gets a uuid key you can rename)",
                     "",
                     InputPurpose::AddEntity,
                 ),
-                Some(Row::RelationshipsHeading) => Input::new(
+                Some(Row::RelationshipsHeading | Row::Relationship(_)) => Input::new(
                     "New relationship",
                     "name: From 1:n To   (1:1, 1:n or m:n)",
                     "",
                     InputPurpose::AddRelationship,
                 ),
-                Some(Row::Entity(e)) | Some(Row::Attribute(e, _)) => Input::new(
-                    &format!("New attribute of {}", app.project.entities[e].name),
-                    "name type   (e.g. phone text, rate decimal, emails set<text>)",
-                    "",
-                    InputPurpose::AddAttribute(NodeId::Entity(e)),
-                ),
-                Some(Row::Relationship(r)) | Some(Row::RelAttribute(r, _)) => Input::new(
-                    &format!("New attribute of {}", app.project.relationships[r].name),
-                    "name type",
-                    "",
-                    InputPurpose::AddAttribute(NodeId::Rel(r)),
-                ),
+                Some(Row::Attribute(e, _)) => attribute_input(app, NodeId::Entity(e)),
+                Some(Row::RelAttribute(r, _)) => attribute_input(app, NodeId::Rel(r)),
                 Some(_) => return vec![],
             };
             app.popups.push(Popup::Input(input));

@@ -331,12 +331,12 @@ impl App {
     ) -> bool {
         let mut next = self.project.clone();
         if let Err(e) = f(&mut next) {
-            self.error(format!("{what}: {e}"));
+            self.error(format!("refused: {} — {e}", not_done(what)));
             return false;
         }
         next.prune_decisions();
         if let Err(refusal) = edit::validated(&next) {
-            self.error(format!("{what} refused — {refusal}"));
+            self.error(format!("refused: {} — {refusal}", not_done(what)));
             return false;
         }
         if may_be_noop && next == self.project {
@@ -346,7 +346,8 @@ impl App {
         let analysis = analyze(&next);
         if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
             self.error(format!(
-                "{what} refused — {}",
+                "refused: {} — {}",
+                not_done(what),
                 crate::naming::for_terminal(&refusal.to_string())
             ));
             return false;
@@ -867,5 +868,36 @@ impl App {
 fn discard(old: Analysis) {
     if old.model.tables.len() >= 200 {
         std::thread::spawn(move || drop(old));
+    }
+}
+/// An edit's success label ("added entity Guest") turned into what did not
+/// happen ("entity Guest not added"), so a refusal never reads as a
+/// success.
+pub fn not_done(what: &str) -> String {
+    // Verbs whose object follows ("added entity X"), and verbs whose
+    // complement does ("renamed to x", "moved up").
+    const OBJECT_FIRST: [&str; 5] = ["added", "deleted", "edited", "flipped", "split"];
+    const COMPLEMENT: [&str; 5] = ["renamed", "moved", "pinned", "merged", "restored"];
+    let verb = what.split(' ').next().unwrap_or("");
+    match what.split_once(' ') {
+        Some((verb, rest)) if OBJECT_FIRST.contains(&verb) => format!("{rest} not {verb}"),
+        _ if OBJECT_FIRST.contains(&verb) || COMPLEMENT.contains(&verb) => format!("not {what}"),
+        _ => format!("{what}: not changed"),
+    }
+}
+
+#[cfg(test)]
+mod not_done_tests {
+    use super::not_done;
+
+    #[test]
+    fn refusals_do_not_read_as_successes() {
+        assert_eq!(
+            not_done("added entity My Entity"),
+            "entity My Entity not added"
+        );
+        assert_eq!(not_done("renamed to x"), "not renamed to x");
+        assert_eq!(not_done("deleted"), "not deleted");
+        assert_eq!(not_done("Q1 ordering"), "Q1 ordering: not changed");
     }
 }

@@ -127,22 +127,24 @@ pub fn default_config_text() -> String {
 // delete what you do not change. Save as config.ron in the config folder
 // (`cqlmodel config` prints where it is read from).
 Config(
-    // Command name: [keys]. A command's keys are replaced in every pane it
-    // applies to. Keys: a character (`a`, `K`, `?`), `enter`, `esc`, `tab`,
+    // Command name: [keys]. A command's keys are replaced in every pane and
+    // popup it applies to; `scope.command` (`picker.up`) replaces them in
+    // that one only. Keys: a character (`a`, `K`, `?`), `enter`, `esc`, `tab`,
     // `shift-tab`, `up`, `down`, `left`, `right`, `pageup`, `pagedown`,
     // `home`, `end`, `space`, `backspace`, `delete`, `f1`..`f12`, each
     // optionally prefixed with `ctrl-` and/or `alt-`.
     keys: {
 ",
     );
-    for (command, scopes, keys, help) in keymap.commands() {
-        let scopes: Vec<&str> = scopes.iter().map(|sc| sc.title()).collect();
-        let keys: Vec<String> = keys
+    for entry in keymap.commands() {
+        let scopes: Vec<&str> = entry.scopes.iter().map(|sc| sc.title()).collect();
+        let keys: Vec<String> = entry
+            .keys
             .iter()
             .map(|k| format!("{:?}", k.config_name()))
             .collect();
-        let _ = writeln!(s, "        // {help} ({})", scopes.join(", "));
-        let _ = writeln!(s, "        {:?}: [{}],", command.name(), keys.join(", "));
+        let _ = writeln!(s, "        // {} ({})", entry.help, scopes.join(", "));
+        let _ = writeln!(s, "        {:?}: [{}],", entry.name, keys.join(", "));
     }
     s.push_str(
         "    },
@@ -219,8 +221,10 @@ mod tests {
     fn the_default_config_names_every_command_and_role() {
         let text = default_config_text();
         for b in &super::super::keymap::Keymap::default().bindings {
+            let plain = format!("{:?}:", b.command.name());
+            let scoped = format!("\"{}.{}\":", b.scope.name(), b.command.name());
             assert!(
-                text.contains(&format!("{:?}:", b.command.name())),
+                text.contains(&plain) || text.contains(&scoped),
                 "{} missing",
                 b.command.name()
             );

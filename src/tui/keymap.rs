@@ -1,6 +1,15 @@
 //! The keymap: one table of bindings per scope that drives behaviour, the
-//! `?` overlay and the status-bar hints alike, so none of them can drift
-//! from the others. The config file may rebind any command by its name.
+//! `?` overlay, the status-bar hints and the popups' footers alike, so none
+//! of them can drift from the others. The config file may rebind any
+//! command by its name (`undo`), or in one scope only (`picker.up`).
+//!
+//! Adding a popup kind: add a `Scope` variant (with `title`, `name` and an
+//! entry in `Scope::ALL`), give it its bindings in `Keymap::default` (only
+//! the keys it reads: popup scopes do not fall back to `Global`, so typing
+//! stays typing), map the popup to its scope in `Popup::scope`, and read keys
+//! in its `handle` with `keymap.lookup(Scope::X, &key)`; draw its footer with
+//! `keymap.footer(Scope::X)`. The help overlay, the config default and the
+//! README table test then cover it.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
@@ -18,9 +27,47 @@ pub enum Scope {
     Detail,
     /// The welcome screen of `cqlmodel` without a file.
     Welcome,
+    /// Pick lists (typing narrows them, so no letter keys here).
+    Picker,
+    /// One-line text input (names, filters).
+    Input,
+    /// The RON text editor.
+    Editor,
+    /// Yes/no questions.
+    Confirm,
+    /// Read-only information (provenance).
+    Info,
+    /// The `?` overlay.
+    Help,
+    /// The `:` command line.
+    CommandLine,
+    /// The refinement preview.
+    Preview,
+    /// The alternatives matrix.
+    Alternatives,
 }
 
 impl Scope {
+    /// Every scope, panes first, in help and README order.
+    pub const ALL: [Scope; 16] = [
+        Scope::Global,
+        Scope::Concept,
+        Scope::Workflow,
+        Scope::Tables,
+        Scope::Bottom,
+        Scope::Picker,
+        Scope::Input,
+        Scope::Editor,
+        Scope::Confirm,
+        Scope::Info,
+        Scope::Help,
+        Scope::CommandLine,
+        Scope::Preview,
+        Scope::Alternatives,
+        Scope::Detail,
+        Scope::Welcome,
+    ];
+
     pub fn title(self) -> &'static str {
         match self {
             Scope::Global => "Everywhere",
@@ -30,7 +77,54 @@ impl Scope {
             Scope::Bottom => "Bottom pane",
             Scope::Detail => "Diagnostic detail view",
             Scope::Welcome => "Welcome screen",
+            Scope::Picker => "Pick lists",
+            Scope::Input => "Text input",
+            Scope::Editor => "RON editor",
+            Scope::Confirm => "Questions",
+            Scope::Info => "Information",
+            Scope::Help => "Help overlay",
+            Scope::CommandLine => "Command line",
+            Scope::Preview => "Refinement preview",
+            Scope::Alternatives => "Alternatives matrix",
         }
+    }
+
+    /// The scope as the config file names it (`picker.up`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Global => "global",
+            Scope::Concept => "concept",
+            Scope::Workflow => "workflow",
+            Scope::Tables => "tables",
+            Scope::Bottom => "bottom",
+            Scope::Picker => "picker",
+            Scope::Input => "input",
+            Scope::Editor => "editor",
+            Scope::Confirm => "confirm",
+            Scope::Info => "info",
+            Scope::Help => "help",
+            Scope::CommandLine => "command_line",
+            Scope::Preview => "preview",
+            Scope::Alternatives => "alternatives",
+            Scope::Detail => "detail",
+            Scope::Welcome => "welcome",
+        }
+    }
+
+    /// Popups take every key while open: their scope does not fall back to
+    /// the global keys. The diagnostic detail view and the welcome screen
+    /// have no text to type, so they keep the global keys (moving, quitting).
+    pub fn is_popup(self) -> bool {
+        !matches!(
+            self,
+            Scope::Global
+                | Scope::Concept
+                | Scope::Workflow
+                | Scope::Tables
+                | Scope::Bottom
+                | Scope::Detail
+                | Scope::Welcome
+        )
     }
 }
 
@@ -54,6 +148,19 @@ pub enum Command {
     End,
     Open,
     Add,
+    AddAttribute,
+    ClearFilter,
+    // Popups
+    Cancel,
+    Accept,
+    Yes,
+    No,
+    Pick,
+    Ascending,
+    Descending,
+    Apply,
+    Complete,
+    UseDerived,
     Delete,
     Rename,
     EditText,
@@ -117,6 +224,18 @@ impl Command {
             End => "end",
             Open => "open",
             Add => "add",
+            AddAttribute => "add_attribute",
+            ClearFilter => "clear_filter",
+            Cancel => "cancel",
+            Accept => "accept",
+            Yes => "yes",
+            No => "no",
+            Pick => "pick",
+            Ascending => "ascending",
+            Descending => "descending",
+            Apply => "apply",
+            Complete => "complete",
+            UseDerived => "use_derived",
             Delete => "delete",
             Rename => "rename",
             EditText => "edit_text",
@@ -175,6 +294,14 @@ impl KeySpec {
 
     const fn ch(c: char) -> KeySpec {
         KeySpec::plain(KeyCode::Char(c))
+    }
+
+    const fn alt(code: KeyCode) -> KeySpec {
+        KeySpec {
+            code,
+            ctrl: false,
+            alt: true,
+        }
     }
 
     const fn ctrl(c: char) -> KeySpec {
@@ -362,8 +489,15 @@ impl Default for Keymap {
                 Concept,
                 &[c('a')],
                 C::Add,
-                "add an entity, attribute or relationship (by the row)",
+                "add another item of the selected row's kind: entity, attribute or relationship",
                 Some("add"),
+            ),
+            b(
+                Concept,
+                &[c('+')],
+                C::AddAttribute,
+                "add an attribute to the selected entity or relationship",
+                Some("attribute"),
             ),
             b(
                 Concept,
@@ -664,6 +798,198 @@ impl Default for Keymap {
                 "close the welcome screen: a new, empty project",
                 Some("new project"),
             ),
+            // Popups: each kind reads only its own scope.
+            b(Picker, &[p(K::Up)], C::Up, "move up", None),
+            b(Picker, &[p(K::Down)], C::Down, "move down", None),
+            b(Picker, &[p(K::PageUp)], C::PageUp, "page up", None),
+            b(Picker, &[p(K::PageDown)], C::PageDown, "page down", None),
+            b(Picker, &[p(K::Home)], C::Top, "first item", None),
+            b(Picker, &[p(K::End)], C::End, "last item", None),
+            b(
+                Picker,
+                &[c(' ')],
+                C::Pick,
+                "pick or unpick (lists of several); other characters narrow the list",
+                Some("pick"),
+            ),
+            b(
+                Picker,
+                &[p(K::Left)],
+                C::Ascending,
+                "ordering lists: ascending (does not pick)",
+                Some("asc"),
+            ),
+            b(
+                Picker,
+                &[p(K::Right)],
+                C::Descending,
+                "ordering lists: descending (does not pick)",
+                Some("desc"),
+            ),
+            b(
+                Picker,
+                &[p(K::Enter)],
+                C::Accept,
+                "choose (or keep the picks)",
+                Some("ok"),
+            ),
+            b(Picker, &[p(K::Esc)], C::Cancel, "cancel", Some("cancel")),
+            b(
+                Input,
+                &[p(K::Enter)],
+                C::Accept,
+                "accept the text",
+                Some("ok"),
+            ),
+            b(
+                Input,
+                &[p(K::Esc)],
+                C::Cancel,
+                "cancel (a filter is cleared)",
+                Some("cancel"),
+            ),
+            b(
+                Editor,
+                &[KeySpec::ctrl('s'), KeySpec::alt(K::Enter)],
+                C::Apply,
+                "apply the text (only when valid; Enter types a new line)",
+                Some("apply"),
+            ),
+            b(Editor, &[p(K::Esc)], C::Cancel, "cancel", Some("cancel")),
+            b(
+                Confirm,
+                &[c('y'), c('Y'), p(K::Enter)],
+                C::Yes,
+                "yes",
+                Some("yes"),
+            ),
+            b(
+                Confirm,
+                &[c('n'), c('N'), p(K::Esc)],
+                C::No,
+                "no (Esc does not answer questions that need a yes or a no)",
+                Some("no"),
+            ),
+            b(Info, &[p(K::Up), c('k')], C::Up, "scroll up", None),
+            b(Info, &[p(K::Down), c('j')], C::Down, "scroll down", None),
+            b(Info, &[p(K::PageUp)], C::PageUp, "page up", None),
+            b(Info, &[p(K::PageDown)], C::PageDown, "page down", None),
+            b(Info, &[p(K::Home), c('g')], C::Top, "top", None),
+            b(Info, &[p(K::End), c('G')], C::End, "bottom", None),
+            b(
+                Info,
+                &[p(K::Esc), p(K::Enter), c('q')],
+                C::Cancel,
+                "close",
+                Some("close"),
+            ),
+            b(Help, &[p(K::Up), c('k')], C::Up, "scroll up", None),
+            b(Help, &[p(K::Down), c('j')], C::Down, "scroll down", None),
+            b(Help, &[p(K::PageUp)], C::PageUp, "page up", None),
+            b(Help, &[p(K::PageDown)], C::PageDown, "page down", None),
+            b(Help, &[p(K::Home), c('g')], C::Top, "top", Some("top")),
+            b(Help, &[p(K::End), c('G')], C::End, "bottom", Some("end")),
+            b(
+                Help,
+                &[p(K::Esc), c('?'), c('q'), p(K::Enter), p(K::F(1))],
+                C::Cancel,
+                "close",
+                Some("close"),
+            ),
+            b(
+                CommandLine,
+                &[p(K::Enter)],
+                C::Accept,
+                "run the command",
+                Some("run"),
+            ),
+            b(
+                CommandLine,
+                &[p(K::Tab)],
+                C::Complete,
+                "complete the command or path",
+                Some("complete"),
+            ),
+            b(
+                CommandLine,
+                &[p(K::Esc)],
+                C::Cancel,
+                "cancel (Backspace on an empty line too)",
+                Some("cancel"),
+            ),
+            b(Preview, &[p(K::Up), c('k')], C::Up, "scroll up", None),
+            b(Preview, &[p(K::Down), c('j')], C::Down, "scroll down", None),
+            b(Preview, &[p(K::PageUp)], C::PageUp, "page up", None),
+            b(Preview, &[p(K::PageDown)], C::PageDown, "page down", None),
+            b(Preview, &[p(K::Home), c('g')], C::Top, "top", None),
+            b(Preview, &[p(K::End), c('G')], C::End, "bottom", None),
+            b(
+                Preview,
+                &[p(K::Enter), c('y')],
+                C::Accept,
+                "apply the refinement (undo takes it back)",
+                Some("apply"),
+            ),
+            b(
+                Preview,
+                &[p(K::Esc), c('q'), c('n')],
+                C::Cancel,
+                "cancel",
+                Some("cancel"),
+            ),
+            b(Alternatives, &[p(K::Up), c('k')], C::Up, "scroll up", None),
+            b(
+                Alternatives,
+                &[p(K::Down), c('j')],
+                C::Down,
+                "scroll down",
+                None,
+            ),
+            b(Alternatives, &[p(K::PageUp)], C::PageUp, "page up", None),
+            b(
+                Alternatives,
+                &[p(K::PageDown)],
+                C::PageDown,
+                "page down",
+                None,
+            ),
+            b(Alternatives, &[p(K::Home), c('g')], C::Top, "top", None),
+            b(Alternatives, &[p(K::End), c('G')], C::End, "bottom", None),
+            b(
+                Alternatives,
+                &[p(K::Left), c('h')],
+                C::Left,
+                "previous key",
+                Some("choose"),
+            ),
+            b(
+                Alternatives,
+                &[p(K::Right), c('l'), p(K::Tab)],
+                C::Right,
+                "next key",
+                None,
+            ),
+            b(
+                Alternatives,
+                &[p(K::Enter)],
+                C::Accept,
+                "use the chosen key",
+                Some("use it"),
+            ),
+            b(
+                Alternatives,
+                &[c('c'), p(K::Backspace), p(K::Delete)],
+                C::UseDerived,
+                "back to the derived key",
+                Some("derived key"),
+            ),
+            b(
+                Alternatives,
+                &[p(K::Esc), c('q')],
+                C::Cancel,
+                "close",
+                Some("close"),
+            ),
             // Everywhere.
             b(Global, &[p(K::Up), c('k')], C::Up, "move up", None),
             b(Global, &[p(K::Down), c('j')], C::Down, "move down", None),
@@ -693,6 +1019,13 @@ impl Default for Keymap {
                 &[c('/')],
                 C::Filter,
                 "filter the focused list",
+                None,
+            ),
+            b(
+                Global,
+                &[p(K::Esc)],
+                C::ClearFilter,
+                "clear the focused list's filter",
                 None,
             ),
             b(
@@ -743,14 +1076,37 @@ impl Default for Keymap {
     }
 }
 
+/// One entry of the config file: the name it is written under (`undo`, or
+/// `picker.up` when the command's keys differ by scope), the command, the
+/// scopes it covers, their keys and what it does.
+pub struct ConfigEntry {
+    pub name: String,
+    pub command: Command,
+    pub scopes: Vec<Scope>,
+    pub keys: Vec<KeySpec>,
+    pub help: &'static str,
+}
+
+/// One row of the help overlay.
+pub struct HelpRow {
+    pub scope: Scope,
+    pub keys: String,
+    pub help: &'static str,
+    /// The command's name, as the config file rebinds it.
+    pub command: &'static str,
+}
+
 impl Keymap {
     /// The default keymap with the config's overrides: `command name →
-    /// keys` replaces that command's keys in every scope. Unknown names or
-    /// keys are reported, not fatal.
+    /// keys` replaces that command's keys in every scope, `scope.command →
+    /// keys` in that scope only (applied after). Unknown names or keys are
+    /// reported, not fatal.
     pub fn with_overrides(overrides: &BTreeMap<String, Vec<String>>) -> (Keymap, Vec<String>) {
         let mut km = Keymap::default();
         let mut errors = Vec::new();
-        for (name, keys) in overrides {
+        let (plain, scoped): (Vec<_>, Vec<_>) =
+            overrides.iter().partition(|(name, _)| !name.contains('.'));
+        for (name, keys) in plain.into_iter().chain(scoped) {
             let parsed: Vec<KeySpec> = keys
                 .iter()
                 .filter_map(|k| match KeySpec::parse(k) {
@@ -761,8 +1117,22 @@ impl Keymap {
                     }
                 })
                 .collect();
+            let (scope, command) = match name.split_once('.') {
+                Some((s, c)) => match Scope::ALL.into_iter().find(|x| x.name() == s) {
+                    Some(scope) => (Some(scope), c),
+                    None => {
+                        errors.push(format!("no scope \"{s}\" (in \"{name}\")"));
+                        continue;
+                    }
+                },
+                None => (None, name.as_str()),
+            };
             let mut found = false;
-            for bnd in km.bindings.iter_mut().filter(|b| b.command.name() == name) {
+            for bnd in km
+                .bindings
+                .iter_mut()
+                .filter(|b| b.command.name() == command && scope.is_none_or(|s| s == b.scope))
+            {
                 bnd.keys = parsed.clone();
                 found = true;
             }
@@ -773,7 +1143,8 @@ impl Keymap {
         (km, errors)
     }
 
-    /// The command a key means in `scope`: the pane's own binding first.
+    /// The command a key means in `scope`: the scope's own binding first,
+    /// then, for panes, the global one. Popups see only their own keys.
     pub fn lookup(&self, scope: Scope, ev: &KeyEvent) -> Option<Command> {
         let find = |s: Scope| {
             self.bindings
@@ -781,45 +1152,99 @@ impl Keymap {
                 .find(|b| b.scope == s && b.keys.iter().any(|k| k.matches(ev)))
                 .map(|b| b.command)
         };
+        if scope.is_popup() {
+            return find(scope);
+        }
         find(scope).or_else(|| find(Scope::Global))
     }
 
-    /// The first key of a command in a scope, for messages ("press ? …").
+    /// The first key of a command in a scope (or, for panes, everywhere),
+    /// for messages ("press ? …") that must name the live key.
     pub fn key_for(&self, scope: Scope, command: Command) -> Option<KeySpec> {
-        self.bindings
-            .iter()
-            .filter(|b| b.command == command && (b.scope == scope || b.scope == Scope::Global))
-            .find_map(|b| b.keys.first().copied())
+        let find = |s: Scope| {
+            self.bindings
+                .iter()
+                .filter(|b| b.command == command && b.scope == s)
+                .find_map(|b| b.keys.first().copied())
+        };
+        match find(scope) {
+            Some(k) => Some(k),
+            None if !scope.is_popup() => find(Scope::Global),
+            None => None,
+        }
     }
 
-    /// Help rows for a scope then everywhere: (scope, keys, description).
-    pub fn help(&self, scope: Scope) -> Vec<(Scope, String, &'static str)> {
-        [scope, Scope::Global]
+    /// [`Keymap::key_for`] as text, `?` marks an unbound command.
+    pub fn key_name(&self, scope: Scope, command: Command) -> String {
+        self.key_for(scope, command).map_or_else(
+            || format!("({} unbound)", command.name()),
+            |k| k.to_string(),
+        )
+    }
+
+    /// The scopes a help overlay over `scope` lists: the scope, then the
+    /// global keys for panes.
+    fn with_global(scope: Scope) -> Vec<Scope> {
+        if scope.is_popup() {
+            vec![scope]
+        } else {
+            vec![scope, Scope::Global]
+        }
+    }
+
+    /// Help rows for a scope then (for panes) everywhere.
+    pub fn help(&self, scope: Scope) -> Vec<HelpRow> {
+        Self::with_global(scope)
             .into_iter()
             .flat_map(|s| self.bindings.iter().filter(move |b| b.scope == s))
             .filter(|b| !b.keys.is_empty())
             .map(|b| {
                 let keys: Vec<String> = b.keys.iter().map(|k| k.to_string()).collect();
-                (b.scope, keys.join(" "), b.help)
+                HelpRow {
+                    scope: b.scope,
+                    keys: keys.join(" "),
+                    help: b.help,
+                    command: b.command.name(),
+                }
             })
             .collect()
     }
 
     /// Every command once, in binding order, with the scopes it is bound in,
-    /// its keys and its help: what a config file can rebind.
-    pub fn commands(&self) -> Vec<(Command, Vec<Scope>, Vec<KeySpec>, &'static str)> {
-        let mut out: Vec<(Command, Vec<Scope>, Vec<KeySpec>, &'static str)> = vec![];
+    /// its keys and its help: what a config file can rebind. A command whose
+    /// keys differ between scopes gets one `scope.command` entry per scope,
+    /// so writing the entries back changes nothing.
+    pub fn commands(&self) -> Vec<ConfigEntry> {
+        let mut out: Vec<ConfigEntry> = vec![];
+        let mut seen: Vec<Command> = vec![];
         for b in &self.bindings {
-            match out.iter_mut().find(|(c, ..)| *c == b.command) {
-                Some((_, scopes, keys, _)) => {
-                    scopes.push(b.scope);
-                    for k in &b.keys {
-                        if !keys.contains(k) {
-                            keys.push(*k);
-                        }
-                    }
+            if seen.contains(&b.command) {
+                continue;
+            }
+            seen.push(b.command);
+            let all: Vec<&Binding> = self
+                .bindings
+                .iter()
+                .filter(|x| x.command == b.command)
+                .collect();
+            if all.iter().all(|x| x.keys == b.keys) {
+                out.push(ConfigEntry {
+                    name: b.command.name().to_string(),
+                    command: b.command,
+                    scopes: all.iter().map(|x| x.scope).collect(),
+                    keys: b.keys.clone(),
+                    help: b.help,
+                });
+            } else {
+                for x in all {
+                    out.push(ConfigEntry {
+                        name: format!("{}.{}", x.scope.name(), x.command.name()),
+                        command: x.command,
+                        scopes: vec![x.scope],
+                        keys: x.keys.clone(),
+                        help: x.help,
+                    });
                 }
-                None => out.push((b.command, vec![b.scope], b.keys.clone(), b.help)),
             }
         }
         out
@@ -827,11 +1252,47 @@ impl Keymap {
 
     /// Status-bar hints for a scope: `key label` pairs.
     pub fn hints(&self, scope: Scope) -> Vec<(String, &'static str)> {
-        [scope, Scope::Global]
+        Self::with_global(scope)
             .into_iter()
             .flat_map(|s| self.bindings.iter().filter(move |b| b.scope == s))
             .filter_map(|b| Some((b.keys.first()?.to_string(), b.hint?)))
             .collect()
+    }
+
+    /// A popup's footer, `Enter ok · Esc cancel`, from its live bindings;
+    /// `only` keeps the commands the popup offers right now (an ordering
+    /// list has ← →, a plain list not).
+    pub fn footer(&self, scope: Scope, only: impl Fn(Command) -> bool) -> String {
+        self.bindings
+            .iter()
+            .filter(|b| b.scope == scope && only(b.command))
+            .filter_map(|b| Some(format!("{} {}", b.keys.first()?, b.hint?)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// The README's key table: one row per scope, each binding as its keys
+    /// and command name. A test keeps the README equal to it.
+    pub fn markdown_table(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::from("| Where | Keys (command name) |\n|---|---|\n");
+        for scope in Scope::ALL {
+            let cells: Vec<String> = self
+                .bindings
+                .iter()
+                .filter(|b| b.scope == scope && !b.keys.is_empty())
+                .map(|b| {
+                    let keys: Vec<String> = b
+                        .keys
+                        .iter()
+                        .map(|k| format!("`{}`", k.to_string().replace('|', "\\|")))
+                        .collect();
+                    format!("{} {}", keys.join(" "), b.command.name())
+                })
+                .collect();
+            let _ = writeln!(s, "| {} | {} |", scope.title(), cells.join(" · "));
+        }
+        s
     }
 }
 

@@ -4,6 +4,7 @@
 use super::Outcome;
 use crate::naming::for_terminal;
 use crate::tui::intent::{Action, ExportKind};
+use crate::tui::keymap::Command;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -63,16 +64,19 @@ impl CommandLine {
         self.area.move_cursor(tui_textarea::CursorMove::End);
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        match key.code {
-            KeyCode::Esc => Outcome::Cancel,
-            KeyCode::Enter => Outcome::Done(parse(&self.text())),
-            KeyCode::Tab => {
+    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        match cmd {
+            Some(Command::Cancel) => return Outcome::Cancel,
+            Some(Command::Accept) => return Outcome::Done(parse(&self.text())),
+            Some(Command::Complete) => {
                 let (line, cands) = complete(&self.text());
                 self.set_text(&line);
                 self.completions = cands;
-                Outcome::Keep
+                return Outcome::Keep;
             }
+            _ => {}
+        }
+        match key.code {
             KeyCode::Backspace if self.text().is_empty() => Outcome::Cancel,
             _ => {
                 self.area.input(key);

@@ -5,6 +5,7 @@ use super::{centered, Outcome};
 use crate::naming::for_terminal;
 use crate::tui::app::App;
 use crate::tui::intent::Action;
+use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -35,13 +36,12 @@ impl Confirm {
         }
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        match key.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
-                Outcome::Done(std::mem::take(&mut self.yes))
-            }
-            KeyCode::Esc if self.must_choose => Outcome::Keep,
-            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        match cmd {
+            Some(Command::Yes) => Outcome::Done(std::mem::take(&mut self.yes)),
+            // A question that needs an answer takes no Esc for a "no".
+            Some(Command::No) if self.must_choose && key.code == KeyCode::Esc => Outcome::Keep,
+            Some(Command::No) => {
                 if self.no.is_empty() {
                     Outcome::Cancel
                 } else {
@@ -52,7 +52,7 @@ impl Confirm {
         }
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let width = (self.message.chars().count() as u16 + 4).clamp(30, 70);
         let r = centered(area, width, 7);
         frame.render_widget(Clear, r);
@@ -65,12 +65,12 @@ impl Confirm {
             Line::from(""),
             Line::from(vec![
                 Span::styled(
-                    "y",
+                    keymap.key_name(Scope::Confirm, Command::Yes),
                     Style::new().fg(theme.hint_key).add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(" yes   "),
                 Span::styled(
-                    "n",
+                    keymap.key_name(Scope::Confirm, Command::No),
                     Style::new().fg(theme.hint_key).add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(" no"),
@@ -88,17 +88,21 @@ impl Confirm {
 pub struct Info {
     pub title: String,
     pub lines: Vec<String>,
+    pub scroll: usize,
 }
 
 impl Info {
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        match key.code {
-            KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') => Outcome::Cancel,
+    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+        if super::scroll_by(&mut self.scroll, cmd) {
+            return Outcome::Keep;
+        }
+        match cmd {
+            Some(Command::Cancel) => Outcome::Cancel,
             _ => Outcome::Keep,
         }
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let width = self
             .lines
             .iter()
@@ -107,12 +111,17 @@ impl Info {
             .unwrap_or(20)
             .saturating_add(4)
             .clamp(30, 90);
-        let r = centered(area, width, self.lines.len() as u16 + 3);
+        let r = centered(area, width, (self.lines.len() as u16).saturating_add(3));
         frame.render_widget(Clear, r);
-        let block = super::frame_block(theme, &self.title, " Esc closes ");
+        let block = super::frame_block(theme, &self.title, &keymap.footer(Scope::Info, |_| true));
+        let max = self
+            .lines
+            .len()
+            .saturating_sub(r.height.saturating_sub(2) as usize);
         let lines: Vec<Line> = self
             .lines
             .iter()
+            .skip(self.scroll.min(max))
             .map(|l| Line::from(for_terminal(l).into_owned()))
             .collect();
         frame.render_widget(
@@ -124,87 +133,108 @@ impl Info {
     }
 }
 
-pub fn help_key(scroll: &mut usize, key: KeyEvent) -> Outcome {
-    match key.code {
-        KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter | KeyCode::F(1) => {
-            Outcome::Cancel
-        }
-        KeyCode::Down | KeyCode::Char('j') => {
-            *scroll += 1;
-            Outcome::Keep
-        }
-        KeyCode::Up | KeyCode::Char('k') => {
-            *scroll = scroll.saturating_sub(1);
-            Outcome::Keep
-        }
-        KeyCode::PageDown => {
-            *scroll += 10;
-            Outcome::Keep
-        }
-        KeyCode::PageUp => {
-            *scroll = scroll.saturating_sub(10);
-            Outcome::Keep
-        }
+pub fn help_key(scroll: &mut usize, cmd: Option<Command>) -> Outcome {
+    if super::scroll_by(scroll, cmd) {
+        return Outcome::Keep;
+    }
+    match cmd {
+        Some(Command::Cancel) => Outcome::Cancel,
         _ => Outcome::Keep,
     }
 }
 
+/// What the status bar's counters and the panes' marks mean, for the
+/// help overlay and the README.
+pub const LEGEND: [(&str, &str); 8] = [
+    (
+        "7e 9q 9t",
+        "entities, queries and derived tables in the project",
+    ),
+    (
+        "✗0 ⚠0 ·3",
+        "diagnostics: errors, warnings, hints (bottom pane, 1)",
+    ),
+    ("[+]", "unsaved changes"),
+    (
+        "*",
+        "an entry point of the workflow (a query reached from outside)",
+    ),
+    ("◆", "a key attribute of an entity"),
+    ("▾ ▸", "expanded / collapsed (← → toggle)"),
+    (
+        "K C ↑ ↓",
+        "table columns: partition key, clustering (ascending / descending)",
+    ),
+    (
+        "green / amber / red",
+        "estimates against the project's thresholds",
+    ),
+];
+
 /// The help overlay: every binding of the focused pane, then the global
-/// ones, straight from the keymap that drives the keys, plus the popup keys.
-pub fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
+/// ones, then every popup's, straight from the keymap that drives the keys,
+/// each with its command name (what `config.ron` rebinds), then the legend.
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let scope = app.focus.scope();
-    let rows = app.keymap.help(scope);
+    let mut rows = app.keymap.help(scope);
+    for s in Scope::ALL.into_iter().filter(|s| s.is_popup()) {
+        rows.extend(app.keymap.help(s));
+    }
     let key_w = rows
         .iter()
-        .map(|(_, k, _)| k.chars().count())
+        .map(|r| r.keys.chars().count())
         .max()
         .unwrap_or(4)
         .min(22);
+    let name_w = rows.iter().map(|r| r.command.len()).max().unwrap_or(4);
     let mut lines: Vec<Line> = Vec::new();
     let mut current = None;
-    for (s, keys, help) in &rows {
-        if current != Some(*s) {
+    for r in &rows {
+        if current != Some(r.scope) {
             if current.is_some() {
                 lines.push(Line::from(""));
             }
-            lines.push(Line::from(Span::styled(
-                s.title().to_string(),
-                theme.title(),
-            )));
-            current = Some(*s);
+            let title = if r.scope.is_popup() {
+                format!("In popups: {}", r.scope.title())
+            } else {
+                r.scope.title().to_string()
+            };
+            lines.push(Line::from(Span::styled(title, theme.title())));
+            current = Some(r.scope);
         }
         lines.push(Line::from(vec![
             Span::styled(
-                format!("  {keys:<key_w$}  "),
+                format!("  {:<key_w$}  ", r.keys),
                 Style::new().fg(theme.hint_key),
             ),
-            Span::raw(*help),
+            Span::styled(format!("{:<name_w$}  ", r.command), theme.dim()),
+            Span::raw(r.help),
         ]));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled("In popups", theme.title())));
-    for (k, h) in [
-        (
-            "Enter",
-            "confirm / apply (the text editor applies only valid text)",
-        ),
-        ("Esc", "cancel"),
-        ("Space", "pick or unpick in a list; type to narrow it"),
-        ("← →", "ordering pickers: ascending / descending"),
-        ("Tab", "command line: complete"),
-    ] {
+    lines.push(Line::from(Span::styled("Marks", theme.title())));
+    for (mark, what) in LEGEND {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {k:<key_w$}  "), Style::new().fg(theme.hint_key)),
-            Span::raw(h),
+            Span::styled(
+                format!("  {mark:<key_w$}  "),
+                Style::new().fg(theme.hint_key),
+            ),
+            Span::raw(what),
         ]));
     }
-    let r = centered(area, 84, area.height.saturating_sub(2).max(3));
+    lines
+}
+
+pub fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
+    let theme = &app.theme;
+    let lines = help_lines(app);
+    let r = centered(area, 110, area.height.saturating_sub(2).max(3));
     frame.render_widget(Clear, r);
     let block = super::frame_block(
         theme,
-        &format!("Keys — {}", scope.title()),
-        "↑↓ scroll · Esc closes",
+        &format!("Keys — {}", app.focus.scope().title()),
+        &app.keymap.footer(Scope::Help, |_| true),
     );
     let max_scroll = lines
         .len()

@@ -8,6 +8,7 @@ use crate::model::load;
 use crate::model::Project;
 use crate::naming::for_terminal;
 use crate::tui::intent::Action;
+use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -59,18 +60,24 @@ impl Input {
         self.area.lines().first().cloned().unwrap_or_default()
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        match key.code {
-            KeyCode::Esc => {
+    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        match cmd {
+            Some(Command::Cancel) => {
                 if let InputPurpose::Filter(f) = self.purpose {
                     return Outcome::Done(vec![Action::SetFilter(f, String::new())]);
                 }
                 Outcome::Cancel
             }
-            KeyCode::Enter => {
+            Some(Command::Accept) => {
                 let text = self.text().trim().to_string();
                 Outcome::Done(self.finish(text))
             }
+            _ => self.type_key(key),
+        }
+    }
+
+    fn type_key(&mut self, key: KeyEvent) -> Outcome {
+        match key.code {
             // One line: a newline would only be refused later.
             KeyCode::Char('m') | KeyCode::Char('j')
                 if key.modifiers.contains(KeyModifiers::CONTROL) =>
@@ -105,10 +112,10 @@ impl Input {
         vec![Action::Edit(edit)]
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let r = centered(area, 64, 5);
         frame.render_widget(Clear, r);
-        let block = super::frame_block(theme, &self.title, " Enter ok · Esc cancel ");
+        let block = super::frame_block(theme, &self.title, &keymap.footer(Scope::Input, |_| true));
         let inner = block.inner(r);
         frame.render_widget(block, r);
         if inner.height == 0 {
@@ -165,13 +172,11 @@ impl Editor {
         }
     }
 
-    pub fn handle(&mut self, p: &Project, key: KeyEvent) -> Outcome {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => Outcome::Cancel,
-            // Ctrl-S or Alt-Enter apply: Enter itself types a new line.
-            KeyCode::Char('s') if ctrl => self.apply(p),
-            KeyCode::Enter if key.modifiers.contains(KeyModifiers::ALT) => self.apply(p),
+    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        match cmd {
+            Some(Command::Cancel) => Outcome::Cancel,
+            // Enter itself types a new line: applying has its own keys.
+            Some(Command::Apply) => self.apply(p),
             _ => {
                 self.area.input(key);
                 self.error = self.check(p).err();
@@ -193,10 +198,10 @@ impl Editor {
         }
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let r = centered(area, 90, area.height.saturating_sub(2).max(3));
         frame.render_widget(Clear, r);
-        let block = super::frame_block(theme, &self.title, " Ctrl-S apply · Esc cancel ");
+        let block = super::frame_block(theme, &self.title, &keymap.footer(Scope::Editor, |_| true));
         let inner = block.inner(r);
         frame.render_widget(block, r);
         let msg_h = if inner.height > 4 { 2 } else { 0 };
@@ -217,7 +222,10 @@ impl Editor {
                     Style::new().fg(theme.bad),
                 )),
                 None => Line::from(Span::styled(
-                    "✓ valid — Ctrl-S applies",
+                    format!(
+                        "✓ valid — {} applies",
+                        keymap.key_name(Scope::Editor, Command::Apply)
+                    ),
                     Style::new().fg(theme.ok),
                 )),
             };

@@ -13,6 +13,7 @@ pub mod welcome;
 
 use super::app::App;
 use super::intent::Action;
+use super::keymap::{Command, Scope};
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::Frame;
@@ -53,38 +54,78 @@ pub enum Popup {
 }
 
 impl Popup {
-    pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
+    /// The binding-table scope whose keys this popup reads.
+    pub fn scope(&self) -> Scope {
         match self {
-            Popup::Confirm(c) => c.handle(key),
-            Popup::Info(i) => i.handle(key),
-            Popup::Help { scroll } => confirm::help_key(scroll, key),
-            Popup::Input(i) => i.handle(key),
-            Popup::Editor(e) => e.handle(&app.project, key),
-            Popup::Picker(p) => p.handle(key),
-            Popup::Command(c) => c.handle(key),
-            Popup::Preview(p) => p.handle(key),
-            Popup::Alternatives(a) => a.handle(key),
+            Popup::Confirm(_) => Scope::Confirm,
+            Popup::Info(_) => Scope::Info,
+            Popup::Help { .. } => Scope::Help,
+            Popup::Input(_) => Scope::Input,
+            Popup::Editor(_) => Scope::Editor,
+            Popup::Picker(_) => Scope::Picker,
+            Popup::Command(_) => Scope::CommandLine,
+            Popup::Preview(_) => Scope::Preview,
+            Popup::Alternatives(_) => Scope::Alternatives,
+            Popup::Diagnostic(_) => Scope::Detail,
+            Popup::Welcome(_) => Scope::Welcome,
+        }
+    }
+
+    /// Looks the key up in the popup's scope; the popup gets the command
+    /// (if any) and the raw key (for typing).
+    pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
+        let cmd = app.keymap.lookup(self.scope(), &key);
+        match self {
+            Popup::Confirm(c) => c.handle(cmd, key),
+            Popup::Info(i) => i.handle(cmd),
+            Popup::Help { scroll } => confirm::help_key(scroll, cmd),
+            Popup::Input(i) => i.handle(cmd, key),
+            Popup::Editor(e) => e.handle(&app.project, cmd, key),
+            Popup::Picker(p) => p.handle(cmd, key),
+            Popup::Command(c) => c.handle(cmd, key),
+            Popup::Preview(p) => p.handle(cmd),
+            Popup::Alternatives(a) => a.handle(cmd),
             Popup::Diagnostic(d) => d.handle(app, key),
             Popup::Welcome(w) => w.handle(app, key),
         }
     }
 
     pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
+        let (t, k) = (&app.theme, &app.keymap);
         match self {
-            Popup::Confirm(c) => c.draw(&app.theme, frame, area),
-            Popup::Info(i) => i.draw(&app.theme, frame, area),
+            Popup::Confirm(c) => c.draw(t, k, frame, area),
+            Popup::Info(i) => i.draw(t, k, frame, area),
             Popup::Help { scroll } => confirm::draw_help(app, *scroll, frame, area),
-            Popup::Input(i) => i.draw(&app.theme, frame, area),
-            Popup::Editor(e) => e.draw(&app.theme, frame, area),
-            Popup::Picker(p) => p.draw(&app.theme, frame, area),
-            Popup::Command(c) => c.draw(&app.theme, frame, area),
-            Popup::Preview(p) => p.draw(&app.theme, frame, area),
-            Popup::Alternatives(a) => a.draw(&app.theme, frame, area),
+            Popup::Input(i) => i.draw(t, k, frame, area),
+            Popup::Editor(e) => e.draw(t, k, frame, area),
+            Popup::Picker(p) => p.draw(t, k, frame, area),
+            Popup::Command(c) => c.draw(t, frame, area),
+            Popup::Preview(p) => p.draw(t, k, frame, area),
+            Popup::Alternatives(a) => a.draw(t, k, frame, area),
             Popup::Diagnostic(d) => d.draw(app, frame, area),
             Popup::Welcome(w) => w.draw(app, frame, area),
         }
     }
 }
+
+/// Scrolling shared by the popups that show text: the pane keys, by
+/// command; `true` when the command scrolled. `End` goes past the end and
+/// the drawing clamps it, like the panes.
+pub fn scroll_by(scroll: &mut usize, cmd: Option<Command>) -> bool {
+    match cmd {
+        Some(Command::Up) => *scroll = scroll.saturating_sub(1),
+        Some(Command::Down) => *scroll = scroll.saturating_add(1),
+        Some(Command::PageUp) => *scroll = scroll.saturating_sub(10),
+        Some(Command::PageDown) => *scroll = scroll.saturating_add(10),
+        Some(Command::Top) => *scroll = 0,
+        Some(Command::End) => *scroll = SCROLL_END,
+        _ => return false,
+    }
+    true
+}
+
+/// The scroll `End` sets; drawing clamps it to the last page.
+pub const SCROLL_END: usize = 1_000_000;
 
 /// A centred rectangle of at most `w`×`h` inside `area`.
 /// The frame every popup draws in: accent border, sanitized title, key

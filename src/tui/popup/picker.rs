@@ -7,7 +7,7 @@ use crate::edit::Edit;
 use crate::model::Dir;
 use crate::naming::for_terminal;
 use crate::tui::intent::Action;
-use crate::tui::keymap::Command;
+use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -98,33 +98,36 @@ impl Picker {
         }
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        use Command as C;
         let vis = self.visible();
         let current = vis.get(self.cursor).copied();
-        match key.code {
-            KeyCode::Esc => return Outcome::Cancel,
-            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::Down if self.cursor + 1 < vis.len() => self.cursor += 1,
-            KeyCode::PageUp => self.cursor = self.cursor.saturating_sub(10),
-            KeyCode::PageDown => self.cursor = (self.cursor + 10).min(vis.len().saturating_sub(1)),
-            KeyCode::Char(' ') if self.multi => {
+        let last = vis.len().saturating_sub(1);
+        match cmd {
+            Some(C::Cancel) => return Outcome::Cancel,
+            Some(C::Up) => self.cursor = self.cursor.saturating_sub(1),
+            Some(C::Down) => self.cursor = (self.cursor + 1).min(last),
+            Some(C::PageUp) => self.cursor = self.cursor.saturating_sub(10),
+            Some(C::PageDown) => self.cursor = (self.cursor + 10).min(last),
+            Some(C::Top) => self.cursor = 0,
+            Some(C::End) => self.cursor = last,
+            Some(C::Pick) if self.multi => {
                 if let Some(i) = current {
                     self.toggle(i);
                 }
             }
-            KeyCode::Left | KeyCode::Right if self.dirs.is_some() => {
+            // The direction only: picking stays with its own key, so
+            // "→ then Space" picks descending.
+            Some(d @ (C::Ascending | C::Descending)) if self.dirs.is_some() => {
                 if let (Some(i), Some(dirs)) = (current, self.dirs.as_mut()) {
-                    dirs[i] = if key.code == KeyCode::Left {
+                    dirs[i] = if d == C::Ascending {
                         Dir::Asc
                     } else {
                         Dir::Desc
                     };
-                    if !self.picked.contains(&i) {
-                        self.picked.push(i);
-                    }
                 }
             }
-            KeyCode::Enter => {
+            Some(C::Accept) => {
                 if self.multi {
                     return Outcome::Done(self.finish(None));
                 }
@@ -133,15 +136,17 @@ impl Picker {
                     None => Outcome::Keep,
                 };
             }
-            KeyCode::Backspace => {
-                self.filter.pop();
-                self.cursor = 0;
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.filter.push(c);
-                self.cursor = 0;
-            }
-            _ => {}
+            _ => match key.code {
+                KeyCode::Backspace => {
+                    self.filter.pop();
+                    self.cursor = 0;
+                }
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    self.filter.push(c);
+                    self.cursor = 0;
+                }
+                _ => {}
+            },
         }
         Outcome::Keep
     }
@@ -198,7 +203,7 @@ impl Picker {
         vec![Action::Edit(edit)]
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let vis = self.visible();
         let want_h = (vis.len() as u16).saturating_add(4).clamp(6, 24);
         let longest = self
@@ -207,21 +212,20 @@ impl Picker {
             .map(|i| i.chars().count())
             .max()
             .unwrap_or(0) as u16;
-        let want_w = longest.saturating_add(8).clamp(64, 110);
+        let (multi, ordering) = (self.multi, self.dirs.is_some());
+        let help = keymap.footer(Scope::Picker, |c| match c {
+            Command::Pick => multi,
+            Command::Ascending | Command::Descending => ordering,
+            _ => true,
+        });
+        let help = format!("type to narrow · {help}");
+        let want_w = longest
+            .saturating_add(8)
+            .max(help.chars().count() as u16 + 4)
+            .clamp(64, 110);
         let r = centered(area, want_w, want_h);
         frame.render_widget(Clear, r);
-        let help = if self.dirs.is_some() {
-            " Space pick · ←↑ asc · →↓ desc · Enter ok "
-        } else if self.multi {
-            " Space pick · type to narrow · Enter ok "
-        } else {
-            " type to narrow · Enter choose · Esc "
-        };
-        let block = super::frame_block(
-            theme,
-            &self.title,
-            &help.replace("←↑ asc · →↓ desc", "← asc · → desc"),
-        );
+        let block = super::frame_block(theme, &self.title, &help);
         let inner = block.inner(r);
         frame.render_widget(block, r);
         if inner.height == 0 {

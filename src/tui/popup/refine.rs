@@ -15,27 +15,14 @@ use crate::refine::Preview;
 use crate::report::{count, subject_label};
 use crate::terminal_text::pad_end;
 use crate::tui::intent::Action;
+use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::view::fit;
-use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
-
-/// Up/down scrolling shared by both popups; `true` when the key scrolled.
-fn scroll_key(scroll: &mut usize, key: &KeyEvent) -> bool {
-    match key.code {
-        KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-        KeyCode::Down | KeyCode::Char('j') => *scroll += 1,
-        KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
-        KeyCode::PageDown => *scroll += 10,
-        KeyCode::Home | KeyCode::Char('g') => *scroll = 0,
-        _ => return false,
-    }
-    true
-}
 
 /// Draws `lines` in a framed, scrolled box; clamps the scroll to the text.
 fn framed(
@@ -76,15 +63,17 @@ impl RefinePreview {
         RefinePreview { preview, scroll: 0 }
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        if scroll_key(&mut self.scroll, &key) {
+    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+        if super::scroll_by(&mut self.scroll, cmd) {
             return Outcome::Keep;
         }
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('n') => Outcome::Cancel,
-            KeyCode::Enter | KeyCode::Char('y') if self.preview.error.is_none() => Outcome::Done(
-                vec![Action::Edit(Edit::Refine(self.preview.refinement.clone()))],
-            ),
+        match cmd {
+            Some(Command::Cancel) => Outcome::Cancel,
+            Some(Command::Accept) if self.preview.error.is_none() => {
+                Outcome::Done(vec![Action::Edit(Edit::Refine(
+                    self.preview.refinement.clone(),
+                ))])
+            }
             _ => Outcome::Keep,
         }
     }
@@ -176,19 +165,21 @@ impl RefinePreview {
         out
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let width = area.width.min(110);
-        let help = if self.preview.error.is_none() {
-            "Enter apply (u undoes) · Esc cancel · ↑↓ scroll"
-        } else {
-            "Esc close · ↑↓ scroll"
-        };
+        let ok = self.preview.error.is_none();
+        let help = keymap.footer(Scope::Preview, |c| ok || c != Command::Accept);
+        let help = format!(
+            "{help} · {}{} scroll",
+            keymap.key_name(Scope::Preview, Command::Up),
+            keymap.key_name(Scope::Preview, Command::Down)
+        );
         let lines = self.lines(theme, width.saturating_sub(2) as usize);
         framed(
             theme,
             frame,
             area,
-            ("Refine — preview", help),
+            ("Refine — preview", help.as_str()),
             width,
             lines,
             self.scroll,
@@ -282,27 +273,27 @@ impl Alternatives {
         ))])
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
-        if scroll_key(&mut self.scroll, &key) {
+    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+        if super::scroll_by(&mut self.scroll, cmd) {
             return Outcome::Keep;
         }
         let n = self.matrix.options.len();
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => Outcome::Cancel,
-            KeyCode::Left | KeyCode::Char('h') => {
+        match cmd {
+            Some(Command::Cancel) => Outcome::Cancel,
+            Some(Command::Left) => {
                 self.col = self.col.saturating_sub(1);
                 Outcome::Keep
             }
-            KeyCode::Right | KeyCode::Char('l') | KeyCode::Tab if self.col + 1 < n => {
+            Some(Command::Right) if self.col + 1 < n => {
                 self.col += 1;
                 Outcome::Keep
             }
-            KeyCode::Enter => match self.matrix.options.get(self.col) {
+            Some(Command::Accept) => match self.matrix.options.get(self.col) {
                 Some(o) if o.name == DERIVED => self.use_edit(None),
                 Some(o) => self.use_edit(Some(o.name.clone())),
                 None => Outcome::Keep,
             },
-            KeyCode::Char('c') | KeyCode::Backspace | KeyCode::Delete => self.use_edit(None),
+            Some(Command::UseDerived) => self.use_edit(None),
             _ => Outcome::Keep,
         }
     }
@@ -504,8 +495,14 @@ impl Alternatives {
         out
     }
 
-    pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let lines = self.lines(theme);
+        let help = format!(
+            "{} · {}{} scroll",
+            keymap.footer(Scope::Alternatives, |_| true),
+            keymap.key_name(Scope::Alternatives, Command::Up),
+            keymap.key_name(Scope::Alternatives, Command::Down)
+        );
         let want = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 2;
         framed(
             theme,
@@ -513,7 +510,7 @@ impl Alternatives {
             area,
             (
                 &format!("Alternatives — {}", self.matrix.table),
-                "←→ choose · Enter use it · c derived key · ↑↓ scroll · Esc",
+                help.as_str(),
             ),
             want.max(60).min(area.width.saturating_sub(2)),
             lines,

@@ -82,6 +82,9 @@ fn safe(text: &str) -> String {
     for_terminal(text).into_owned()
 }
 
+/// Marks an entry point of the workflow.
+pub const ENTRY_MARK: &str = "*";
+
 pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
     let t = &app.theme;
     let p = &app.project;
@@ -204,8 +207,10 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             } else {
                 Style::new()
             };
+            // Not a triangle (reads as a cursor) nor ◆ (key attributes): the
+            // key that toggles it; the `?` legend says so.
             let entry = if p.workflow.entry.contains(&q.id) {
-                "▶"
+                ENTRY_MARK
             } else {
                 " "
             };
@@ -260,7 +265,7 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             Line::from(vec![
                 s(prefix.clone()),
                 Span::styled(
-                    format!("▶ {} ", safe(&q.id)),
+                    format!("{ENTRY_MARK} {} ", safe(&q.id)),
                     Style::new().fg(t.key).add_modifier(Modifier::BOLD),
                 ),
                 Span::styled(

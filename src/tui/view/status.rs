@@ -4,6 +4,7 @@
 
 use crate::naming::for_terminal;
 use crate::tui::app::{App, StatusKind};
+use crate::tui::keymap::Command;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -26,10 +27,17 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
                     Style::new().fg(color),
                 ))
             }
-            None => Line::from(Span::styled(
-                "Tab switches panes · ? shows every key",
-                t.dim(),
-            )),
+            None => {
+                let scope = app.focus.scope();
+                Line::from(Span::styled(
+                    format!(
+                        "{} switches panes · {} shows every key and what the marks mean",
+                        app.keymap.key_name(scope, Command::NextPane),
+                        app.keymap.key_name(scope, Command::Help)
+                    ),
+                    t.dim(),
+                ))
+            }
         };
         lines.push(msg);
     }

@@ -1,0 +1,344 @@
+//! Keys that mean one thing everywhere: popups read their own scope of the
+//! binding table, scroll like panes, and name their keys from it. Driven on
+//! TestBackend with real key events through `handle_event`.
+
+use cqlmodel::edit::Item;
+use cqlmodel::model::Dir;
+use cqlmodel::tui::app::{App, Focus};
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::keymap::{Command, Keymap, Scope};
+use cqlmodel::tui::popup::{InputPurpose, Picker, Popup};
+use cqlmodel::tui::{handle_event, start, view, Launch};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn dirs(root: &Path) -> Dirs {
+    Dirs {
+        config: Some(root.join("config")),
+        data: Some(root.join("data")),
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(
+            code,
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        )),
+    );
+}
+
+fn press(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c));
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, c);
+    }
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| view::draw(app, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn hotel(dir: &Path) -> App {
+    let file = dir.join("hotel.cqlm.ron");
+    std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
+    start(Launch::Open(file), dirs(dir)).expect("start")
+}
+
+fn select_query(app: &mut App, id: &str) {
+    press(app, '/');
+    typed(app, id);
+    key(app, KeyCode::Enter);
+    let q = app.current_query().expect("a query is selected");
+    assert_eq!(app.project.queries[q].id, id);
+}
+
+fn picker(app: &App) -> &Picker {
+    match app.popups.last() {
+        Some(Popup::Picker(p)) => p,
+        _ => panic!("no picker open"),
+    }
+}
+
+#[test]
+fn right_sets_the_direction_only_and_space_then_picks() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    select_query(&mut app, "Q7");
+    press(&mut app, 'o');
+    let p = picker(&app);
+    let vis = p.visible();
+    let pos = vis
+        .iter()
+        .position(|i| !p.picked.contains(i))
+        .expect("an unpicked attribute");
+    let item = vis[pos];
+    let name = p.items[item].clone();
+    let before = p.picked.clone();
+    for _ in 0..pos {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right);
+    let p = picker(&app);
+    assert_eq!(p.picked, before, "→ must not pick");
+    assert_eq!(p.dirs.as_ref().map(|d| d[item]), Some(Dir::Desc));
+    press(&mut app, ' ');
+    assert!(picker(&app).picked.contains(&item), "Space picks");
+    key(&mut app, KeyCode::Enter);
+    let q7 = app.project.query("Q7").expect("Q7");
+    let last = q7.order.last().expect("an ordering");
+    assert_eq!((last.attr.as_str(), last.dir), (name.as_str(), Dir::Desc));
+}
+
+#[test]
+fn end_and_home_move_in_pickers() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    select_query(&mut app, "Q7");
+    press(&mut app, 'o');
+    let n = picker(&app).visible().len();
+    assert!(n > 2);
+    key(&mut app, KeyCode::End);
+    assert_eq!(picker(&app).cursor, n - 1);
+    key(&mut app, KeyCode::Home);
+    assert_eq!(picker(&app).cursor, 0);
+    // Letters type to narrow: G is not "last" in a pick list.
+    press(&mut app, 'G');
+    assert_eq!(picker(&app).filter, "G");
+}
+
+fn help_scroll(app: &App) -> usize {
+    match app.popups.last() {
+        Some(Popup::Help { scroll }) => *scroll,
+        _ => panic!("no help open"),
+    }
+}
+
+#[test]
+fn end_g_home_g_scroll_the_help_overlay() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    press(&mut app, '?');
+    let top = screen(&app, 120, 40);
+    assert!(!top.contains("green / amber / red"), "{top}");
+    for end in [KeyCode::End, KeyCode::Char('G')] {
+        key(&mut app, end);
+        let s = screen(&app, 120, 40);
+        assert!(
+            s.contains("green / amber / red"),
+            "the legend ends the help\n{s}"
+        );
+        for home in [KeyCode::Home, KeyCode::Char('g')] {
+            key(&mut app, end);
+            key(&mut app, home);
+            assert_eq!(help_scroll(&app), 0);
+        }
+    }
+}
+
+#[test]
+fn the_help_names_commands_the_editor_key_and_the_marks() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    press(&mut app, '?');
+    let text: String = cqlmodel::tui::popup::confirm::help_lines(&app)
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(text.contains("Ctrl-S Alt-Enter"), "{text}");
+    assert!(text.contains("apply the text"), "{text}");
+    assert!(!text.contains("confirm / apply"), "{text}");
+    for name in ["query_equality", "next_pane", "pick", "descending", "apply"] {
+        assert!(text.contains(name), "{name} missing\n{text}");
+    }
+    for mark in ["✗0 ⚠0 ·3", "7e 9q 9t", "an entry point", "a key attribute"] {
+        assert!(text.contains(mark), "{mark} missing\n{text}");
+    }
+}
+
+#[test]
+fn esc_in_a_pane_clears_the_filter() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    select_query(&mut app, "Q7");
+    assert_eq!(app.panes[Focus::Workflow.index()].filter, "Q7");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.panes[Focus::Workflow.index()].filter, "");
+    assert!(app.popups.is_empty());
+    let q = app.current_query().expect("the query stays selected");
+    assert_eq!(app.project.queries[q].id, "Q7");
+}
+
+#[test]
+fn entry_point_toggle_says_on_then_off() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    select_query(&mut app, "Q7");
+    let was = app.project.workflow.entry.contains(&"Q7".to_string());
+    press(&mut app, '*');
+    let first = app.status.clone().expect("status").text;
+    press(&mut app, '*');
+    let second = app.status.clone().expect("status").text;
+    let (on, off) = if was {
+        (second, first)
+    } else {
+        (first, second)
+    };
+    assert!(on.starts_with("Q7 entry point on"), "{on}");
+    assert!(off.starts_with("Q7 entry point off"), "{off}");
+}
+
+#[test]
+fn a_refused_addition_does_not_read_as_done() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    key(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Focus::Concept);
+    app.reselect(Item::Entity(0));
+    let name = app.project.entities[0].name.clone();
+    let before = app.project.clone();
+    press(&mut app, 'a');
+    typed(&mut app, &name);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.project, before);
+    let status = app.status.clone().expect("status").text;
+    assert!(
+        status.starts_with(&format!("refused: entity {name} not added")),
+        "{status}"
+    );
+    assert!(!status.contains("added entity"), "{status}");
+}
+
+fn input_purpose(app: &App) -> InputPurpose {
+    match app.popups.last() {
+        Some(Popup::Input(i)) => i.purpose.clone(),
+        _ => panic!("no input open"),
+    }
+}
+
+#[test]
+fn a_adds_the_row_kind_and_plus_adds_attributes() {
+    use cqlmodel::model::resolve::NodeId;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    key(&mut app, KeyCode::BackTab);
+    let cases = [
+        (Item::Entity(0), InputPurpose::AddEntity),
+        (
+            Item::Attribute(0, 1),
+            InputPurpose::AddAttribute(NodeId::Entity(0)),
+        ),
+        (Item::Relationship(0), InputPurpose::AddRelationship),
+    ];
+    for (item, want) in cases {
+        app.reselect(item);
+        press(&mut app, 'a');
+        assert_eq!(input_purpose(&app), want, "a on {item:?}");
+        key(&mut app, KeyCode::Esc);
+        assert!(app.popups.is_empty());
+    }
+    for (item, owner) in [
+        (Item::Entity(0), NodeId::Entity(0)),
+        (Item::Relationship(0), NodeId::Rel(0)),
+    ] {
+        app.reselect(item);
+        press(&mut app, '+');
+        assert_eq!(input_purpose(&app), InputPurpose::AddAttribute(owner));
+        key(&mut app, KeyCode::Esc);
+    }
+}
+
+#[test]
+fn popup_keys_and_footers_follow_rebinding() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    let mut o = BTreeMap::new();
+    o.insert("cancel".to_string(), vec!["ctrl-g".to_string()]);
+    o.insert("picker.end".to_string(), vec!["f9".to_string()]);
+    let (km, errors) = Keymap::with_overrides(&o);
+    assert!(errors.is_empty(), "{errors:?}");
+    app.keymap = km;
+    select_query(&mut app, "Q7");
+    press(&mut app, 'o');
+    let s = screen(&app, 140, 40);
+    assert!(s.contains("Ctrl-G cancel"), "{s}");
+    assert!(!s.contains("Esc cancel"), "{s}");
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.popups.is_empty(), "Esc no longer cancels");
+    key(&mut app, KeyCode::F(9));
+    assert_eq!(picker(&app).cursor, picker(&app).visible().len() - 1);
+    key(&mut app, KeyCode::Home);
+    key(&mut app, KeyCode::End);
+    assert_eq!(picker(&app).cursor, 0, "End is unbound in pick lists now");
+    handle_event(
+        &mut app,
+        Event::Key(KeyEvent::new_with_kind(
+            KeyCode::Char('g'),
+            KeyModifiers::CONTROL,
+            KeyEventKind::Press,
+        )),
+    );
+    assert!(app.popups.is_empty());
+}
+
+#[test]
+fn popup_scopes_do_not_fall_back_to_global_keys() {
+    let km = Keymap::default();
+    let q = KeyEvent::new_with_kind(KeyCode::Char('q'), KeyModifiers::NONE, KeyEventKind::Press);
+    assert_eq!(km.lookup(Scope::Concept, &q), Some(Command::Quit));
+    assert_eq!(km.lookup(Scope::Picker, &q), None, "q types in pickers");
+    assert_eq!(km.lookup(Scope::Help, &q), Some(Command::Cancel));
+    assert_eq!(
+        km.key_for(Scope::Editor, Command::Apply)
+            .map(|k| k.to_string()),
+        Some("Ctrl-S".into())
+    );
+    for s in Scope::ALL.into_iter().filter(|s| s.is_popup()) {
+        assert!(
+            km.bindings.iter().any(|b| b.scope == s),
+            "{} has no bindings",
+            s.title()
+        );
+    }
+}
+
+/// Rows of the Tables pane at a width: every box's top line ends where its
+/// bottom line does (the right edge of the box is the pane's).
+#[test]
+fn table_boxes_keep_their_right_edge_from_60_to_200_columns() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    app.set_focus(Focus::Tables);
+    for w in 60..=200u16 {
+        let s = screen(&app, w, 50);
+        let tops: Vec<&str> = s.lines().filter(|l| l.contains('┌')).collect();
+        let ends: Vec<&str> = s.lines().filter(|l| l.contains('└')).collect();
+        assert!(!tops.is_empty(), "no table box at width {w}\n{s}");
+        let right = |l: &str| l.trim_end().chars().count();
+        let edge = ends.iter().map(|l| right(l)).max().unwrap_or(0);
+        for t in &tops {
+            assert_eq!(right(t), edge, "width {w}: box top misses the edge\n{s}");
+        }
+        for e in &ends {
+            assert_eq!(right(e), edge, "width {w}: box bottom misses the edge\n{s}");
+        }
+    }
+}
