@@ -8,12 +8,13 @@ use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::keymap::{Command, Keymap, Scope};
 use cqlmodel::tui::popup::{InputPurpose, Picker, Popup};
-use cqlmodel::tui::{handle_event, start, view, Launch};
+use cqlmodel::tui::{handle_event, start, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+mod support;
+use support::screen;
 
 fn dirs(root: &Path) -> Dirs {
     Dirs {
@@ -41,20 +42,6 @@ fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         press(app, c);
     }
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| view::draw(app, f)).expect("draw");
-    let buf = t.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
 }
 
 fn hotel(dir: &Path) -> App {

@@ -8,11 +8,12 @@ use cqlmodel::model::{load, Dir, ExtraKind, Period, Project};
 use cqlmodel::tui::app::{App, BottomView, Focus};
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::popup::Popup;
-use cqlmodel::tui::{handle_event, start, view, Launch};
+use cqlmodel::tui::{handle_event, start, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use std::path::Path;
+
+mod support;
+use support::screen;
 
 fn dirs(root: &Path) -> Dirs {
     Dirs {
@@ -45,20 +46,6 @@ fn typed(app: &mut App, text: &str) {
 
 fn enter(app: &mut App) {
     key(app, KeyCode::Enter, KeyModifiers::NONE);
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| view::draw(app, f)).expect("draw");
-    let buf = t.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
 }
 
 fn table_names(app: &App) -> Vec<String> {

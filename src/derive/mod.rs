@@ -207,7 +207,7 @@ pub struct Column {
     pub source: Source,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Table {
     pub name: String,
     /// The entity or relationship whose instances are the rows.
@@ -241,6 +241,16 @@ impl Column {
 }
 
 impl Table {
+    /// A query's table before any column: named later, serving the query.
+    pub(crate) fn for_query(q: &Query) -> Table {
+        Table {
+            rows: q.rows.clone(),
+            queries: vec![q.id.clone()],
+            origin: q.id.clone(),
+            ..Table::default()
+        }
+    }
+
     pub fn column(&self, name: &str) -> Option<&Column> {
         self.columns.iter().find(|c| c.name == name)
     }
@@ -544,7 +554,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let mut index_of: HashMap<usize, usize> = HashMap::default();
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
-        let mut t = std::mem::replace(&mut drafts[i].table, empty_table());
+        let mut t = std::mem::take(&mut drafts[i].table);
         t.name = final_name.remove(&i).unwrap_or_default();
         index_of.insert(i, tables.len());
         tables.push(t);
@@ -654,21 +664,6 @@ fn par_map_with<T: Sync, R: Send, S>(
         }
         out
     })
-}
-
-fn empty_table() -> Table {
-    Table {
-        name: String::new(),
-        rows: String::new(),
-        queries: vec![],
-        columns: vec![],
-        indexes: vec![],
-        ttl_seconds: None,
-        dropped: vec![],
-        candidate: None,
-        origin: String::new(),
-        collected: vec![],
-    }
 }
 
 fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
@@ -844,18 +839,7 @@ fn build<'g, 'p>(
         return Some(summary::build(graph, q, root, s, decision, problems));
     }
 
-    let mut t = Table {
-        name: String::new(),
-        rows: q.rows.clone(),
-        queries: vec![q.id.clone()],
-        columns: vec![],
-        indexes: vec![],
-        ttl_seconds: None,
-        dropped: vec![],
-        candidate: None,
-        origin: q.id.clone(),
-        collected: vec![],
-    };
+    let mut t = Table::for_query(q);
     let mut ids: Vec<Option<Reached>> = vec![];
     let add =
         |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {

@@ -87,18 +87,7 @@ pub(super) fn build(
     decision: Option<&Decision>,
     problems: &mut Vec<Problem>,
 ) -> Draft {
-    let mut t = Table {
-        name: String::new(),
-        rows: q.rows.clone(),
-        queries: vec![q.id.clone()],
-        columns: vec![],
-        indexes: vec![],
-        ttl_seconds: None,
-        dropped: vec![],
-        candidate: None,
-        origin: q.id.clone(),
-        collected: vec![],
-    };
+    let mut t = Table::for_query(q);
     let mut ids: Vec<Option<Reached>> = vec![];
     for r in s.equality {
         if ids.iter().any(|x| x.as_ref() == Some(r)) {

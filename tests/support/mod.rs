@@ -144,3 +144,18 @@ pub fn key(app: &mut cqlmodel::tui::app::App, code: crossterm::event::KeyCode) {
         )),
     );
 }
+
+/// The workbench drawn on a `w`×`h` test terminal, one line per row.
+pub fn screen(app: &cqlmodel::tui::app::App, w: u16, h: u16) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| cqlmodel::tui::view::draw(app, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
