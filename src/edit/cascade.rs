@@ -409,3 +409,74 @@ mod tests {
         assert_eq!(next_query_id(&hotel()), "Q10");
     }
 }
+
+/// Deletes an item together with the queries that still use it (and, with
+/// them, their transitions and decisions), for a delete the project would
+/// otherwise refuse. Returns the ids of the queries that went, so the
+/// designer can be shown them before choosing. Fails when removing queries
+/// does not make the project valid again.
+pub fn delete_with_references(p: &mut Project, item: super::Item) -> Result<Vec<String>, String> {
+    use crate::model::load::validate;
+    super::apply_edit(p, &super::Edit::Delete(item))?;
+    let mut gone = Vec::new();
+    let mut problems = validate(p).len();
+    // Take away, one at a time, a query whose removal leaves fewer problems.
+    while problems > 0 {
+        let better = (0..p.queries.len()).rev().find_map(|qi| {
+            let mut next = p.clone();
+            delete_query(&mut next, qi).ok()?;
+            let left = validate(&next).len();
+            (left < problems).then_some((qi, next, left))
+        });
+        match better {
+            Some((qi, next, left)) => {
+                gone.push(p.queries[qi].id.clone());
+                *p = next;
+                problems = left;
+            }
+            None => {
+                let first = validate(p)
+                    .first()
+                    .map(|x| x.to_string())
+                    .unwrap_or_default();
+                return Err(format!("removing queries is not enough: {first}"));
+            }
+        }
+    }
+    gone.reverse();
+    Ok(gone)
+}
+
+#[cfg(test)]
+mod cascade_tests {
+    use super::*;
+    use crate::edit::{apply, Edit, Item};
+    use crate::model::load;
+
+    #[test]
+    fn deleting_a_used_entity_takes_the_queries_that_use_it() {
+        let p =
+            load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample");
+        let mut plain = p.clone();
+        apply(&mut plain, &Edit::Delete(Item::Entity(0))).expect("applies");
+        assert!(
+            !load::validate(&plain).is_empty(),
+            "a plain delete leaves references"
+        );
+        let mut q = p.clone();
+        let gone = delete_with_references(&mut q, Item::Entity(0)).expect("cascade");
+        assert!(!gone.is_empty());
+        assert!(load::validate(&q).is_empty());
+        for id in &gone {
+            assert!(p.query(id).is_some() && q.query(id).is_none(), "{id}");
+        }
+        // The queries that stay were not needed to go.
+        assert_eq!(q.queries.len() + gone.len(), p.queries.len());
+        // As an edit it is undone like any other.
+        let mut r = p.clone();
+        let inverse = apply(&mut r, &Edit::DeleteWithReferences(Item::Entity(0))).expect("edit");
+        assert_eq!(r, q);
+        apply(&mut r, &inverse).expect("undo");
+        assert_eq!(r, p);
+    }
+}

@@ -5,6 +5,7 @@
 //! edit addresses is an [`Item`] or an [`EditTarget`].
 
 pub mod cascade;
+pub mod numbers;
 mod sections;
 pub mod target;
 
@@ -50,6 +51,10 @@ pub enum Edit {
     Split(Vec<String>),
     Replace(EditTarget, String),
     AddNote(Target, String),
+    /// Deletes an item and the queries that still use it.
+    DeleteWithReferences(Item),
+    /// The figures estimates rest on (count, sizes, per-side counts).
+    SetNumbers(Item, numbers::Numbers),
     /// Puts back the parts of the project a change replaced: the inverse
     /// of the edits whose effect reaches too far for a smaller one.
     Restore(Box<Sections>),
@@ -67,6 +72,7 @@ impl Edit {
                 | Edit::AddRelationship(_)
                 | Edit::AddQuery(..)
                 | Edit::Delete(_)
+                | Edit::DeleteWithReferences(_)
                 | Edit::Move(..)
                 | Edit::AddTransition(..)
                 | Edit::ToggleEntry(_)
@@ -375,6 +381,10 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             target: target.clone(),
             text: text.clone(),
         }),
+        Edit::SetNumbers(item, n) => numbers::set(p, *item, n)?,
+        Edit::DeleteWithReferences(item) => {
+            cascade::delete_with_references(p, *item)?;
+        }
         Edit::Restore(sections) => {
             sections.apply(p);
         }

@@ -36,6 +36,8 @@ pub struct Input {
     pub prompt: String,
     pub area: TextArea<'static>,
     pub purpose: InputPurpose,
+    /// Why the last Enter was refused; the text stays for correcting.
+    pub error: Option<String>,
 }
 
 fn one_line_area(text: &str) -> TextArea<'static> {
@@ -52,6 +54,7 @@ impl Input {
             prompt: prompt.to_string(),
             area: one_line_area(initial),
             purpose,
+            error: None,
         }
     }
 
@@ -59,7 +62,7 @@ impl Input {
         self.area.lines().first().cloned().unwrap_or_default()
     }
 
-    pub fn handle(&mut self, key: KeyEvent) -> Outcome {
+    pub fn handle(&mut self, p: &Project, key: KeyEvent) -> Outcome {
         match key.code {
             KeyCode::Esc => {
                 if let InputPurpose::Filter(f) = self.purpose {
@@ -69,7 +72,17 @@ impl Input {
             }
             KeyCode::Enter => {
                 let text = self.text().trim().to_string();
-                Outcome::Done(self.finish(text))
+                let actions = self.finish(text);
+                // A refused edit keeps the dialog and the text, with why.
+                for a in &actions {
+                    if let Action::Edit(e) = a {
+                        if let Err(why) = refusal(p, e) {
+                            self.error = Some(why);
+                            return Outcome::Keep;
+                        }
+                    }
+                }
+                Outcome::Done(actions)
             }
             // One line: a newline would only be refused later.
             KeyCode::Char('m') | KeyCode::Char('j')
@@ -79,6 +92,7 @@ impl Input {
             }
             _ => {
                 self.area.input(key);
+                self.error = None;
                 if let InputPurpose::Filter(f) = self.purpose {
                     return Outcome::Run(vec![Action::SetFilter(f, self.text())]);
                 }
@@ -106,7 +120,7 @@ impl Input {
     }
 
     pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
-        let r = centered(area, 64, 5);
+        let r = centered(area, 64, if self.error.is_some() { 6 } else { 5 });
         frame.render_widget(Clear, r);
         let block = super::frame_block(theme, &self.title, " Enter ok · Esc cancel ");
         let inner = block.inner(r);
@@ -127,6 +141,31 @@ impl Input {
             };
             frame.render_widget(&self.area, field);
         }
+        if let (Some(e), true) = (&self.error, inner.height >= 3) {
+            let line = Rect {
+                y: inner.y + 2,
+                height: 1,
+                ..inner
+            };
+            frame.render_widget(
+                Paragraph::new(Span::styled(
+                    format!("✗ {}", for_terminal(e)),
+                    Style::new().fg(theme.bad),
+                )),
+                line,
+            );
+        }
+    }
+}
+
+/// Why an edit would be refused: it fails, or leaves the project invalid.
+pub fn refusal(p: &Project, e: &Edit) -> Result<(), String> {
+    let mut next = p.clone();
+    crate::edit::apply_edit(&mut next, e)?;
+    next.prune_decisions();
+    match load::validate(&next).first() {
+        Some(problem) => Err(problem.to_string()),
+        None => Ok(()),
     }
 }
 

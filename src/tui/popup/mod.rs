@@ -6,6 +6,7 @@
 pub mod command;
 pub mod confirm;
 pub mod editor;
+pub mod form;
 pub mod picker;
 pub mod refine;
 
@@ -19,6 +20,7 @@ pub use crate::edit::EditTarget;
 pub use command::CommandLine;
 pub use confirm::{Confirm, Info};
 pub use editor::{Editor, Input, InputPurpose};
+pub use form::Form;
 pub use picker::{Pick, Picker};
 pub use refine::{Alternatives, RefinePreview};
 
@@ -40,6 +42,7 @@ pub enum Popup {
     Help { scroll: usize },
     Input(Input),
     Editor(Editor),
+    Form(Form),
     Picker(Picker),
     Command(CommandLine),
     Preview(RefinePreview),
@@ -52,8 +55,9 @@ impl Popup {
             Popup::Confirm(c) => c.handle(key),
             Popup::Info(i) => i.handle(key),
             Popup::Help { scroll } => confirm::help_key(scroll, key),
-            Popup::Input(i) => i.handle(key),
+            Popup::Input(i) => i.handle(&app.project, key),
             Popup::Editor(e) => e.handle(&app.project, key),
+            Popup::Form(f) => f.handle(&app.project, key),
             Popup::Picker(p) => p.handle(key),
             Popup::Command(c) => c.handle(key),
             Popup::Preview(p) => p.handle(key),
@@ -68,6 +72,7 @@ impl Popup {
             Popup::Help { scroll } => confirm::draw_help(app, *scroll, frame, area),
             Popup::Input(i) => i.draw(&app.theme, frame, area),
             Popup::Editor(e) => e.draw(&app.theme, frame, area),
+            Popup::Form(f) => f.draw(&app.theme, frame, area),
             Popup::Picker(p) => p.draw(&app.theme, frame, area),
             Popup::Command(c) => c.draw(&app.theme, frame, area),
             Popup::Preview(p) => p.draw(&app.theme, frame, area),
