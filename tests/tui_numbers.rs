@@ -79,6 +79,7 @@ fn open_entity_figures(app: &mut App) {
     key(app, KeyCode::BackTab);
     assert_eq!(app.focus, Focus::Concept);
     key(app, KeyCode::Char('g'));
+    key(app, KeyCode::Char('j'));
     assert_eq!(
         app.selected_item(),
         Some(cqlmodel::edit::Item::Entity(0)),
@@ -119,7 +120,6 @@ fn entering_a_count_changes_the_estimate_and_drops_its_assumed_marker() {
         key(&mut app, KeyCode::Tab);
         assert_eq!(app.focus, Focus::Tables);
         key(&mut app, KeyCode::Char('G'));
-        key(&mut app, KeyCode::Char('k'));
         key(&mut app, KeyCode::Enter);
         assert!(matches!(app.popups.last(), Some(Popup::Picker(_))));
         key(&mut app, KeyCode::Enter);
