@@ -206,12 +206,24 @@ fn a_refused_addition_does_not_read_as_done() {
     typed(&mut app, &name);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.project, before);
-    let status = app.status.clone().expect("status").text;
-    assert!(
-        status.starts_with(&format!("refused: entity {name} not added")),
-        "{status}"
-    );
-    assert!(!status.contains("added entity"), "{status}");
+    // The dialog stays, with the text and why it was refused under it.
+    let Some(Popup::Input(input)) = app.popups.last() else {
+        panic!("the name dialog closed on a refusal");
+    };
+    assert_eq!(input.text(), name);
+    let why = input
+        .error
+        .clone()
+        .expect("the reason shows under the field");
+    assert!(why.contains(&name), "{why}");
+    let shown = screen(&app, 120, 40);
+    assert!(shown.contains("✗ "), "{shown}");
+    assert!(!shown.contains("added entity"), "{shown}");
+    // Correcting the text and Enter adds it.
+    typed(&mut app, "2");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project.entities.len(), before.entities.len() + 1);
 }
 
 fn input_purpose(app: &App) -> InputPurpose {

@@ -335,15 +335,26 @@ fn invalid_text_edits_are_refused_and_valid_ones_apply() {
     press(&mut app, 'u');
     assert_eq!(app.project, before);
 
-    // Deleting a referenced entity is refused with the reason.
+    // Deleting a referenced entity says why before asking, and offers
+    // the cascade: `n` keeps everything, `y` takes what uses it along.
     key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     press(&mut app, 'g');
     press(&mut app, 'j');
     press(&mut app, 'd');
-    press(&mut app, 'y');
+    let Some(Popup::Confirm(ask)) = app.popups.last() else {
+        panic!("no question before a delete with references");
+    };
+    assert!(ask.message.contains("is still used"), "{}", ask.message);
+    assert!(ask.message.contains("query Q"), "{}", ask.message);
+    press(&mut app, 'n');
     assert_eq!(app.project, before);
-    let msg = app.status.clone().expect("status").text;
-    assert!(msg.contains("refused"), "{msg}");
+    press(&mut app, 'd');
+    press(&mut app, 'y');
+    assert!(app.project.entities.len() < before.entities.len());
+    assert!(app.project.queries.len() < before.queries.len());
+    assert!(cqlmodel::model::load::validate(&app.project).is_empty());
+    press(&mut app, 'u');
+    assert_eq!(app.project, before, "one undo brings it all back");
 }
 
 #[test]

@@ -44,6 +44,16 @@ pub fn validated(next: &Project) -> Result<(), Refusal> {
     }
 }
 
+/// Whether an edit applies to the project and leaves it valid: what a
+/// dialog checks before it closes, so a refused text stays to be
+/// corrected. (The CQL check needs the analysis and stays with the caller.)
+pub fn would_admit(p: &Project, e: &super::Edit) -> Result<(), String> {
+    let mut next = p.clone();
+    super::apply_edit(&mut next, e)?;
+    next.prune_decisions();
+    validated(&next).map_err(|r| r.to_string())
+}
+
 /// The analysis after a change has no invalid-CQL finding that the analysis
 /// before it lacked.
 pub fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(), Refusal> {

@@ -445,3 +445,98 @@ mod tests {
         assert_eq!(next_query_id(&hotel()), "Q10");
     }
 }
+
+/// Deletes an item together with what still uses it: the weak entities
+/// identified through a relationship that went (with their own
+/// dependants), and the queries that no longer resolve (with their
+/// transitions and decisions). Returns what went besides the item, as
+/// `entity Room` / `query Q3`, so the designer sees it before choosing.
+/// Fails when that does not make the project valid again.
+pub fn delete_with_references(p: &mut Project, item: super::Item) -> Result<Vec<String>, String> {
+    use crate::model::load::validate;
+    super::apply_edit(p, &super::Edit::Delete(item))?;
+    let mut gone = Vec::new();
+    loop {
+        let problems = validate(p);
+        let Some(first) = problems.first() else {
+            return Ok(gone);
+        };
+        let mut progressed = false;
+        // Weak entities whose identifying relationship went go too.
+        let orphan = p.entities.iter().position(|e| {
+            e.owner
+                .iter()
+                .chain(&e.owners)
+                .any(|o| !p.relationships.iter().any(|r| &r.name == o))
+        });
+        if let Some(e) = orphan {
+            gone.push(format!("entity {}", p.entities[e].name));
+            delete_entity(p, e)?;
+            continue;
+        }
+        // Queries whose references broke: the problems name them by index.
+        let mut broken: Vec<usize> = problems
+            .iter()
+            .filter_map(|x| query_index(&x.path))
+            .filter(|&q| q < p.queries.len())
+            .collect();
+        broken.sort_unstable();
+        broken.dedup();
+        for &q in broken.iter().rev() {
+            gone.push(format!("query {}", p.queries[q].id));
+            delete_query(p, q)?;
+            progressed = true;
+        }
+        if !progressed {
+            return Err(format!("removing what uses it is not enough: {first}"));
+        }
+    }
+}
+
+/// `queries[3].equality[0]` → 3.
+fn query_index(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix("queries[")?;
+    rest[..rest.find(']')?].parse().ok()
+}
+
+#[cfg(test)]
+mod cascade_tests {
+    use super::*;
+    use crate::edit::{apply, Edit, Item};
+    use crate::model::load;
+
+    #[test]
+    fn deleting_a_used_entity_takes_the_queries_that_use_it() {
+        let p =
+            load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample");
+        let mut plain = p.clone();
+        apply(&mut plain, &Edit::Delete(Item::Entity(0))).expect("applies");
+        assert!(
+            !load::validate(&plain).is_empty(),
+            "a plain delete leaves references"
+        );
+        let mut q = p.clone();
+        let gone = delete_with_references(&mut q, Item::Entity(0)).expect("cascade");
+        assert!(load::validate(&q).is_empty());
+        // The weak entities identified through the hotel go with it.
+        assert!(gone.contains(&"entity Room".to_string()), "{gone:?}");
+        let queries: Vec<&str> = gone
+            .iter()
+            .filter_map(|g| g.strip_prefix("query "))
+            .collect();
+        assert!(!queries.is_empty(), "{gone:?}");
+        for id in &queries {
+            assert!(p.query(id).is_some() && q.query(id).is_none(), "{id}");
+        }
+        // The queries that stay were not needed to go.
+        assert_eq!(q.queries.len() + queries.len(), p.queries.len());
+        assert_eq!(query_index("queries[12].order[0]"), Some(12));
+        assert_eq!(query_index("entities[1].owner"), None);
+        // As an edit it is undone like any other.
+        let mut r = p.clone();
+        let inverse = apply(&mut r, &Edit::DeleteWithReferences(Item::Entity(0))).expect("edit");
+        assert_eq!(r, q);
+        apply(&mut r, &inverse).expect("undo");
+        assert_eq!(r, p);
+    }
+}

@@ -6,10 +6,11 @@
 
 mod admit;
 pub mod cascade;
+pub mod numbers;
 mod sections;
 pub mod target;
 
-pub use admit::{keeps_cql_valid, validated, Refusal};
+pub use admit::{keeps_cql_valid, validated, would_admit, Refusal};
 pub use cascade::{
     delete_attribute, delete_entity, delete_query, delete_relationship, move_in, new_entity,
     next_query_id, parse_attribute, parse_relationship, rename_attribute, rename_entity,
@@ -52,6 +53,10 @@ pub enum Edit {
     Split(Vec<String>),
     Replace(EditTarget, String),
     AddNote(Target, String),
+    /// Deletes an item and the queries that still use it.
+    DeleteWithReferences(Item),
+    /// The figures estimates rest on (count, sizes, per-side counts).
+    SetNumbers(Item, numbers::Numbers),
     /// Puts back the parts of the project a change replaced: the inverse
     /// of the edits whose effect reaches too far for a smaller one.
     Restore(Box<Sections>),
@@ -69,6 +74,7 @@ impl Edit {
                 | Edit::AddRelationship(_)
                 | Edit::AddQuery(..)
                 | Edit::Delete(_)
+                | Edit::DeleteWithReferences(_)
                 | Edit::Move(..)
                 | Edit::AddTransition(..)
                 | Edit::ToggleEntry(_)
@@ -377,6 +383,10 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             target: target.clone(),
             text: text.clone(),
         }),
+        Edit::SetNumbers(item, n) => numbers::set(p, *item, n)?,
+        Edit::DeleteWithReferences(item) => {
+            cascade::delete_with_references(p, *item)?;
+        }
         Edit::Restore(sections) => {
             sections.apply(p);
         }

@@ -7,8 +7,8 @@ use super::app::{App, BottomView, Focus, Row};
 pub use super::intent::{Action, Effect, ExportKind};
 use super::keymap::{Command, Scope};
 use super::popup::{
-    self, Alternatives, Confirm, DiagnosticDetail, Editor, Info, Input, InputPurpose, Outcome,
-    Pick, Picker, Popup, RefinePreview,
+    self, Alternatives, Confirm, DiagnosticDetail, Editor, Form, Info, Input, InputPurpose,
+    Outcome, Pick, Picker, Popup, RefinePreview,
 };
 use crate::derive::{Role, Source};
 use crate::edit::{self, shifted, EditTarget, Item};
@@ -199,6 +199,13 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             effects.push(Effect::DiscardRecovery(p));
             vec![]
         }
+        Action::FillIn(item) => {
+            app.set_focus(Focus::Concept);
+            app.reselect(item);
+            app.refresh_links();
+            numbers_form(app);
+            vec![]
+        }
         Action::Paste(text) => {
             paste(app, &text);
             vec![]
@@ -266,6 +273,7 @@ fn edit_label(app: &App, e: &Edit) -> String {
         Edit::AddQuery(..) => format!("added {}", edit::next_query_id(&app.project)),
         Edit::Rename(_, n) => format!("renamed to {n}"),
         Edit::Delete(_) => "deleted".into(),
+        Edit::DeleteWithReferences(_) => "deleted with the queries using it".into(),
         Edit::Move(_, up) => format!("moved {}", if *up { "up" } else { "down" }),
         Edit::SetRows(i, r) => format!("{} rows: {r}", q(i)),
         Edit::SetEquality(i, _) => format!("{} equality search", q(i)),
@@ -291,6 +299,7 @@ fn edit_label(app: &App, e: &Edit) -> String {
         Edit::Split(q) => format!("split {} into own tables", q.join(", ")),
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
+        Edit::SetNumbers(item, _) => format!("figures of {}", item_label(app, *item)),
         Edit::Restore(_) => "restored".into(),
     }
 }
@@ -421,6 +430,7 @@ fn command(app: &mut App, c: Command) -> Vec<Action> {
         C::Delete => delete(app),
         C::Rename => rename(app),
         C::EditText => edit_text(app),
+        C::Numbers => numbers_form(app),
         C::MoveUp | C::MoveDown => {
             if let Some(item) = app.selected_item() {
                 let up = c == C::MoveUp;
@@ -800,6 +810,11 @@ fn open(app: &mut App) -> Vec<Action> {
             }
         }
         Focus::Tables => match app.selected_item() {
+            Some(Item::Table(t))
+                if matches!(app.selected_row(Focus::Tables), Some(Row::Estimate(_))) =>
+            {
+                assumed_picker(app, t)
+            }
             Some(Item::Column(t, ci)) => {
                 let table = &app.analysis.model.tables[t];
                 let c = &table.columns[ci];
@@ -881,6 +896,28 @@ fn open_sample(app: &mut App, i: usize) {
         }
         Err(e) => app.error(format!("the sample {} does not load: {e}", sample.file)),
     }
+}
+
+/// The figures a table's estimate assumed; picking one goes to the item
+/// to state it on.
+fn assumed_picker(app: &mut App, t: usize) {
+    let Some(est) = app.analysis.estimates.get(t) else {
+        return;
+    };
+    if est.defaults.is_empty() {
+        return app.info("this estimate rests on stated figures only");
+    }
+    let notes = est.defaults.clone();
+    let items = notes
+        .iter()
+        .map(|n| crate::edit::numbers::assumed_item(&app.project, n))
+        .collect();
+    let name = app.analysis.model.tables[t].name.clone();
+    app.popups.push(Popup::Picker(Picker::single(
+        &format!("Assumed in {name} — Enter goes to state it"),
+        notes,
+        Pick::Assumed(items),
+    )));
 }
 
 fn jump_to_diagnostic(app: &mut App) {
@@ -1028,11 +1065,28 @@ fn delete(app: &mut App) {
         return;
     }
     let label = item_label(app, item);
-    app.popups.push(Popup::Confirm(Confirm::new(
-        "Delete",
-        format!("Delete {label}?"),
-        vec![Action::Edit(Edit::Delete(item))],
-    )));
+    // Say why a delete would be refused before asking, and offer the
+    // cascade (with what it takes) as the explicit alternative.
+    let Err(why) = edit::would_admit(&app.project, &Edit::Delete(item)) else {
+        app.popups.push(Popup::Confirm(Confirm::new(
+            "Delete",
+            format!("Delete {label}?"),
+            vec![Action::Edit(Edit::Delete(item))],
+        )));
+        return;
+    };
+    let mut preview = app.project.clone();
+    match edit::cascade::delete_with_references(&mut preview, item) {
+        Ok(gone) => app.popups.push(Popup::Confirm(Confirm::new(
+            "Delete with references",
+            format!(
+                "{label} is still used: {why}. Delete it together with {}? (y: delete all · n: keep)",
+                gone.join(", ")
+            ),
+            vec![Action::Edit(Edit::DeleteWithReferences(item))],
+        ))),
+        Err(_) => app.error(format!("cannot delete {label}: {why}")),
+    }
 }
 
 fn rename(app: &mut App) {
@@ -1068,6 +1122,18 @@ fn rename(app: &mut App) {
         &current,
         InputPurpose::Rename(item),
     )));
+}
+
+/// The figures dialog of the selected entity, attribute or relationship.
+fn numbers_form(app: &mut App) {
+    let Some(item) = app.selected_item() else {
+        return app.info("select an entity, attribute or relationship");
+    };
+    let label = item_label(app, item);
+    match Form::numbers(&app.project, item, &label) {
+        Some(f) => app.popups.push(Popup::Form(f)),
+        None => app.info("only entities, attributes and relationships have figures"),
+    }
 }
 
 fn edit_text(app: &mut App) {

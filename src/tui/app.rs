@@ -114,11 +114,7 @@ impl Row {
     pub fn selectable(&self) -> bool {
         !matches!(
             self,
-            Row::QuerySummary(_)
-                | Row::Estimate(_)
-                | Row::TableEnd(_)
-                | Row::Empty(_)
-                | Row::TreeHeading
+            Row::QuerySummary(_) | Row::TableEnd(_) | Row::Empty(_) | Row::TreeHeading
         )
     }
 

@@ -43,6 +43,8 @@ pub enum Action {
     Message(String),
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
+    /// Goes to an item and opens its figures dialog (from an assumption).
+    FillIn(crate::edit::Item),
     /// Text pasted into the terminal (bracketed paste).
     Paste(String),
 }

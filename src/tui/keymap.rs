@@ -33,6 +33,8 @@ pub enum Scope {
     Input,
     /// The RON text editor.
     Editor,
+    /// Dialogs of several fields (the figures of an item).
+    Form,
     /// Yes/no questions.
     Confirm,
     /// Read-only information (provenance).
@@ -49,7 +51,7 @@ pub enum Scope {
 
 impl Scope {
     /// Every scope, panes first, in help and README order.
-    pub const ALL: [Scope; 16] = [
+    pub const ALL: [Scope; 17] = [
         Scope::Global,
         Scope::Concept,
         Scope::Workflow,
@@ -58,6 +60,7 @@ impl Scope {
         Scope::Picker,
         Scope::Input,
         Scope::Editor,
+        Scope::Form,
         Scope::Confirm,
         Scope::Info,
         Scope::Help,
@@ -80,6 +83,7 @@ impl Scope {
             Scope::Picker => "Pick lists",
             Scope::Input => "Text input",
             Scope::Editor => "RON editor",
+            Scope::Form => "Dialogs of several fields",
             Scope::Confirm => "Questions",
             Scope::Info => "Information",
             Scope::Help => "Help overlay",
@@ -100,6 +104,7 @@ impl Scope {
             Scope::Picker => "picker",
             Scope::Input => "input",
             Scope::Editor => "editor",
+            Scope::Form => "form",
             Scope::Confirm => "confirm",
             Scope::Info => "info",
             Scope::Help => "help",
@@ -164,6 +169,7 @@ pub enum Command {
     Delete,
     Rename,
     EditText,
+    Numbers,
     MoveUp,
     MoveDown,
     Filter,
@@ -239,6 +245,7 @@ impl Command {
             Delete => "delete",
             Rename => "rename",
             EditText => "edit_text",
+            Numbers => "numbers",
             MoveUp => "move_up",
             MoveDown => "move_down",
             Filter => "filter",
@@ -519,6 +526,13 @@ impl Default for Keymap {
                 C::EditText,
                 "edit the item as RON text",
                 Some("edit"),
+            ),
+            b(
+                Concept,
+                &[c('#')],
+                C::Numbers,
+                "figures for estimates: count, retention, sizes, per-side counts",
+                Some("figures"),
             ),
             b(Concept, &[c('K')], C::MoveUp, "move the item up", None),
             b(Concept, &[c('J')], C::MoveDown, "move the item down", None),
@@ -856,6 +870,28 @@ impl Default for Keymap {
                 Some("apply"),
             ),
             b(Editor, &[p(K::Esc)], C::Cancel, "cancel", Some("cancel")),
+            b(
+                Form,
+                &[p(K::Tab), p(K::Down)],
+                C::Down,
+                "next field",
+                Some("next"),
+            ),
+            b(
+                Form,
+                &[p(K::BackTab), p(K::Up)],
+                C::Up,
+                "previous field",
+                Some("previous"),
+            ),
+            b(
+                Form,
+                &[p(K::Enter)],
+                C::Accept,
+                "apply every field (a wrong one keeps the dialog open, with why)",
+                Some("apply"),
+            ),
+            b(Form, &[p(K::Esc)], C::Cancel, "cancel", Some("cancel")),
             b(
                 Confirm,
                 &[c('y'), c('Y'), p(K::Enter)],

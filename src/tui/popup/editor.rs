@@ -37,6 +37,8 @@ pub struct Input {
     pub prompt: String,
     pub area: TextArea<'static>,
     pub purpose: InputPurpose,
+    /// Why the last Enter was refused; the text stays for correcting.
+    pub error: Option<String>,
 }
 
 fn one_line_area(text: &str) -> TextArea<'static> {
@@ -53,6 +55,7 @@ impl Input {
             prompt: prompt.to_string(),
             area: one_line_area(initial),
             purpose,
+            error: None,
         }
     }
 
@@ -60,7 +63,7 @@ impl Input {
         self.area.lines().first().cloned().unwrap_or_default()
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         match cmd {
             Some(Command::Cancel) => {
                 if let InputPurpose::Filter(f) = self.purpose {
@@ -70,7 +73,17 @@ impl Input {
             }
             Some(Command::Accept) => {
                 let text = self.text().trim().to_string();
-                Outcome::Done(self.finish(text))
+                let actions = self.finish(text);
+                // A refused edit keeps the dialog and the text, with why.
+                for a in &actions {
+                    if let Action::Edit(e) = a {
+                        if let Err(why) = crate::edit::would_admit(p, e) {
+                            self.error = Some(why);
+                            return Outcome::Keep;
+                        }
+                    }
+                }
+                Outcome::Done(actions)
             }
             _ => self.type_key(key),
         }
@@ -86,6 +99,7 @@ impl Input {
             }
             _ => {
                 self.area.input(key);
+                self.error = None;
                 if let InputPurpose::Filter(f) = self.purpose {
                     return Outcome::Run(vec![Action::SetFilter(f, self.text())]);
                 }
@@ -113,7 +127,7 @@ impl Input {
     }
 
     pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
-        let r = centered(area, 64, 5);
+        let r = centered(area, 64, if self.error.is_some() { 6 } else { 5 });
         frame.render_widget(Clear, r);
         let block = super::frame_block(theme, &self.title, &keymap.footer(Scope::Input, |_| true));
         let inner = block.inner(r);
@@ -133,6 +147,20 @@ impl Input {
                 ..inner
             };
             frame.render_widget(&self.area, field);
+        }
+        if let (Some(e), true) = (&self.error, inner.height >= 3) {
+            let line = Rect {
+                y: inner.y + 2,
+                height: 1,
+                ..inner
+            };
+            frame.render_widget(
+                Paragraph::new(Span::styled(
+                    format!("✗ {}", for_terminal(e)),
+                    Style::new().fg(theme.bad),
+                )),
+                line,
+            );
         }
     }
 }

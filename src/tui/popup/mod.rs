@@ -7,6 +7,7 @@ pub mod command;
 pub mod confirm;
 pub mod diagnostic;
 pub mod editor;
+pub mod form;
 pub mod picker;
 pub mod refine;
 pub mod welcome;
@@ -23,6 +24,7 @@ pub use command::CommandLine;
 pub use confirm::{Confirm, Info};
 pub use diagnostic::DiagnosticDetail;
 pub use editor::{Editor, Input, InputPurpose};
+pub use form::Form;
 pub use picker::{Pick, Picker};
 pub use refine::{Alternatives, RefinePreview};
 pub use welcome::Welcome;
@@ -45,6 +47,7 @@ pub enum Popup {
     Help { scroll: usize },
     Input(Input),
     Editor(Editor),
+    Form(Form),
     Picker(Picker),
     Command(CommandLine),
     Preview(RefinePreview),
@@ -66,6 +69,7 @@ impl Popup {
             Popup::Command(_) => Scope::CommandLine,
             Popup::Preview(_) => Scope::Preview,
             Popup::Alternatives(_) => Scope::Alternatives,
+            Popup::Form(_) => Scope::Form,
             Popup::Diagnostic(_) => Scope::Detail,
             Popup::Welcome(_) => Scope::Welcome,
         }
@@ -79,7 +83,8 @@ impl Popup {
             Popup::Confirm(c) => c.handle(cmd, key),
             Popup::Info(i) => i.handle(cmd),
             Popup::Help { scroll } => confirm::help_key(scroll, cmd),
-            Popup::Input(i) => i.handle(cmd, key),
+            Popup::Input(i) => i.handle(&app.project, cmd, key),
+            Popup::Form(f) => f.handle(&app.project, cmd, key),
             Popup::Editor(e) => e.handle(&app.project, cmd, key),
             Popup::Picker(p) => p.handle(cmd, key),
             Popup::Command(c) => c.handle(cmd, key),
@@ -98,6 +103,7 @@ impl Popup {
             Popup::Help { scroll } => confirm::draw_help(app, *scroll, frame, area),
             Popup::Input(i) => i.draw(t, k, frame, area),
             Popup::Editor(e) => e.draw(t, k, frame, area),
+            Popup::Form(f) => f.draw(t, k, frame, area),
             Popup::Picker(p) => p.draw(t, k, frame, area),
             Popup::Command(c) => c.draw(t, frame, area),
             Popup::Preview(p) => p.draw(t, k, frame, area),

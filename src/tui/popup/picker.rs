@@ -32,6 +32,8 @@ pub enum Pick {
     /// Refinements of a table, by item; the choice opens its preview.
     Refine(Vec<crate::diagnose::Refinement>),
     Recent,
+    /// Assumed figures of a table's estimate, with the items to state them on.
+    Assumed(Vec<Option<crate::edit::Item>>),
 }
 
 pub struct Picker {
@@ -181,6 +183,14 @@ impl Picker {
                     .unwrap_or_default();
             }
             (Pick::Recent, Some(path)) => return vec![Action::Open(path.into())],
+            (Pick::Assumed(items), Some(note)) => {
+                return match chosen.and_then(|i| items.get(i).copied().flatten()) {
+                    Some(item) => vec![Action::FillIn(item)],
+                    None => vec![Action::Message(format!(
+                        "state this where it is derived: {note}"
+                    ))],
+                };
+            }
             (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
             (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),
             (Pick::Order(q), _) => {

@@ -422,17 +422,23 @@ fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
     let Some(e) = app.analysis.estimates.get(ti) else {
         return Line::default();
     };
+    let assumed = e.defaults.len();
+    // Figures that rest on defaults are not a finished design: never green.
     let color = match level(app, ti) {
-        0 => app.theme.ok,
-        1 => app.theme.warn,
+        0 if assumed == 0 => app.theme.ok,
+        0 | 1 => app.theme.warn,
         _ => app.theme.bad,
     };
-    let mut text = format!(
+    let mut text = String::new();
+    if assumed > 0 {
+        text.push_str(&format!("≈ {assumed} assumed (Enter) · "));
+    }
+    text.push_str(&format!(
         "rows/part {} · values {} · {}",
         count(e.rows_per_partition),
         count(e.values),
         crate::estimate::human_bytes(e.partition_bytes)
-    );
+    ));
     if e.partition_bytes_max > e.partition_bytes * 1.0001 {
         text.push_str(&format!(
             " (worst {})",

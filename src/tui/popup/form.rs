@@ -1,0 +1,143 @@
+//! A small dialog of labelled one-line fields (the figures of an item).
+//! Enter checks every field through the core ([`crate::edit::numbers`]):
+//! when one is wrong the dialog stays open, keeps the text and shows the
+//! error under that field.
+
+use super::{centered, Outcome};
+use crate::edit::numbers::{self, Field};
+use crate::edit::Item;
+use crate::model::Project;
+use crate::naming::for_terminal;
+use crate::tui::intent::Action;
+use crate::tui::keymap::{Command, Keymap, Scope};
+use crate::tui::theme::Theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use ratatui::Frame;
+
+pub struct Form {
+    pub title: String,
+    pub item: Item,
+    pub fields: Vec<Field>,
+    pub errors: Vec<Option<String>>,
+    /// The field the cursor is in.
+    pub focus: usize,
+}
+
+impl Form {
+    /// The figures form of an item; `None` when it has no figures.
+    pub fn numbers(p: &Project, item: Item, label: &str) -> Option<Form> {
+        let fields = numbers::fields(p, item)?;
+        Some(Form {
+            title: format!("Figures of {label}"),
+            item,
+            errors: vec![None; fields.len()],
+            fields,
+            focus: 0,
+        })
+    }
+
+    pub fn values(&self) -> Vec<String> {
+        self.fields.iter().map(|f| f.value.clone()).collect()
+    }
+
+    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+        let n = self.fields.len().max(1);
+        match cmd {
+            Some(Command::Cancel) => Outcome::Cancel,
+            Some(Command::Accept) => match numbers::parse(p, self.item, &self.values()) {
+                Ok(edit) => Outcome::Done(vec![Action::Edit(edit)]),
+                Err(errors) => {
+                    if let Some(first) = errors.iter().position(Option::is_some) {
+                        self.focus = first.min(n - 1);
+                    }
+                    self.errors = errors;
+                    self.errors.resize(self.fields.len(), None);
+                    Outcome::Keep
+                }
+            },
+            Some(Command::Down) => {
+                self.focus = (self.focus + 1) % n;
+                Outcome::Keep
+            }
+            Some(Command::Up) => {
+                self.focus = (self.focus + n - 1) % n;
+                Outcome::Keep
+            }
+            _ => self.type_key(key),
+        }
+    }
+
+    /// Keys the dialog's scope does not bind edit the focused field.
+    fn type_key(&mut self, key: KeyEvent) -> Outcome {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Backspace => {
+                if let Some(f) = self.fields.get_mut(self.focus) {
+                    f.value.pop();
+                }
+                Outcome::Keep
+            }
+            // Ctrl-U clears the field, as in a shell.
+            KeyCode::Char('u') if ctrl => {
+                if let Some(f) = self.fields.get_mut(self.focus) {
+                    f.value.clear();
+                }
+                Outcome::Keep
+            }
+            KeyCode::Char(c) if !ctrl && !c.is_control() => {
+                if let Some(f) = self.fields.get_mut(self.focus) {
+                    f.value.push(c);
+                }
+                if let Some(e) = self.errors.get_mut(self.focus) {
+                    *e = None;
+                }
+                Outcome::Keep
+            }
+            _ => Outcome::Keep,
+        }
+    }
+
+    pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
+        // Each field takes a label line, a value line and an error line.
+        let h = (self.fields.len() as u16) * 3 + 2;
+        let r = centered(area, 70, h);
+        frame.render_widget(Clear, r);
+        let block = super::frame_block(theme, &self.title, &keymap.footer(Scope::Form, |_| true));
+        let inner = block.inner(r);
+        frame.render_widget(block, r);
+        let mut lines = Vec::new();
+        for (i, f) in self.fields.iter().enumerate() {
+            let focused = i == self.focus;
+            let mark = if focused { "▸ " } else { "  " };
+            lines.push(Line::from(vec![
+                Span::styled(mark, theme.title()),
+                Span::styled(for_terminal(&f.label), theme.title()),
+            ]));
+            let value = if f.value.is_empty() && !focused {
+                Span::styled(format!("    {}", f.hint), theme.dim())
+            } else {
+                let cursor = if focused { "▏" } else { "" };
+                Span::raw(format!("    {}{cursor}", for_terminal(&f.value)))
+            };
+            lines.push(Line::from(value));
+            lines.push(match self.errors.get(i).cloned().flatten() {
+                Some(e) => Line::from(Span::styled(
+                    format!("    ✗ {}", for_terminal(&e)),
+                    Style::new().fg(theme.bad),
+                )),
+                None => Line::default(),
+            });
+        }
+        // Keep the focused field in view on small terminals.
+        let visible = inner.height as usize;
+        let skip = (self.focus * 3 + 3).saturating_sub(visible);
+        frame.render_widget(
+            Paragraph::new(lines.into_iter().skip(skip).collect::<Vec<_>>()),
+            inner,
+        );
+    }
+}

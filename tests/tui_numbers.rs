@@ -1,0 +1,186 @@
+//! The figures dialog (`#`), the estimate line's assumed figures and the
+//! jump from an assumption to the item to state it on, driven by keys on
+//! ratatui's TestBackend.
+
+use cqlmodel::tui::app::{App, Focus};
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::popup::Popup;
+use cqlmodel::tui::{handle_event, start, view, Launch};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::Path;
+
+fn dirs(root: &Path) -> Dirs {
+    Dirs {
+        config: Some(root.join("config")),
+        data: Some(root.join("data")),
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    let mods = match code {
+        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+        KeyCode::BackTab => KeyModifiers::SHIFT,
+        _ => KeyModifiers::NONE,
+    };
+    handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
+    );
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| view::draw(app, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// A new project with one entity and one query, built with keys.
+fn small_model(root: &Path) -> App {
+    let file = root.join("m.cqlm.ron");
+    let mut app = start(Launch::New(file), dirs(root)).expect("start");
+    key(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Focus::Concept);
+    key(&mut app, KeyCode::Char('a'));
+    typed(&mut app, "Hotel");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('+'));
+    typed(&mut app, "city text");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('a'));
+    typed(&mut app, "Find hotels in a city");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('='));
+    typed(&mut app, "city");
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.analysis.model.tables.len(), 1);
+    app
+}
+
+fn open_entity_figures(app: &mut App) {
+    key(app, KeyCode::BackTab);
+    assert_eq!(app.focus, Focus::Concept);
+    key(app, KeyCode::Char('g'));
+    key(app, KeyCode::Char('j'));
+    assert_eq!(
+        app.selected_item(),
+        Some(cqlmodel::edit::Item::Entity(0)),
+        "the entity row"
+    );
+    key(app, KeyCode::Char('#'));
+    assert!(matches!(app.popups.last(), Some(Popup::Form(_))));
+}
+
+#[test]
+fn entering_a_count_changes_the_estimate_and_drops_its_assumed_marker() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = small_model(tmp.path());
+    let before = app.analysis.estimates[0].clone();
+    assert!(before
+        .defaults
+        .iter()
+        .any(|d| d.starts_with("Hotel: no count")));
+    let shown = screen(&app, 120, 40);
+    assert!(shown.contains("assumed"), "{shown}");
+    let assumed_before = before.defaults.len();
+
+    open_entity_figures(&mut app);
+    typed(&mut app, "50000");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty(), "the dialog closes once valid");
+    assert_eq!(app.project.entities[0].count, Some(50000.0));
+    let after = &app.analysis.estimates[0];
+    assert_eq!(after.defaults.len(), assumed_before - 1);
+    assert!(!after.defaults.iter().any(|d| d.starts_with("Hotel:")));
+    assert_ne!(after.rows, before.rows);
+
+    // The rest: the city's distinct values and size, through the
+    // estimate line's assumption list.
+    while !app.analysis.estimates[0].defaults.is_empty() {
+        let left = app.analysis.estimates[0].defaults.len();
+        key(&mut app, KeyCode::Tab);
+        key(&mut app, KeyCode::Tab);
+        assert_eq!(app.focus, Focus::Tables);
+        key(&mut app, KeyCode::Char('G'));
+        key(&mut app, KeyCode::Enter);
+        assert!(matches!(app.popups.last(), Some(Popup::Picker(_))));
+        key(&mut app, KeyCode::Enter);
+        let Some(Popup::Form(f)) = app.popups.last() else {
+            panic!("the assumption leads to a figures dialog");
+        };
+        assert_eq!(app.focus, Focus::Concept);
+        let fields = f.fields.len();
+        for _ in 0..fields {
+            typed(&mut app, "20");
+            key(&mut app, KeyCode::Tab);
+        }
+        key(&mut app, KeyCode::Enter);
+        assert!(app.popups.is_empty());
+        assert!(app.analysis.estimates[0].defaults.len() < left);
+    }
+    let shown = screen(&app, 120, 40);
+    assert!(!shown.contains("assumed"), "{shown}");
+}
+
+#[test]
+fn a_refused_figure_keeps_the_dialog_and_the_text() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = small_model(tmp.path());
+    open_entity_figures(&mut app);
+    typed(&mut app, "lots");
+    key(&mut app, KeyCode::Tab);
+    typed(&mut app, "30");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Form(f)) = app.popups.last() else {
+        panic!("the dialog stays open");
+    };
+    assert_eq!(f.fields[0].value, "lots");
+    assert_eq!(f.fields[1].value, "30");
+    assert_eq!(f.focus, 0, "the cursor goes to the wrong field");
+    assert!(f.errors[0]
+        .as_deref()
+        .unwrap_or("")
+        .contains("not a number"));
+    let shown = screen(&app, 120, 40);
+    assert!(shown.contains("✗ not a number: lots"), "{shown}");
+    assert_eq!(app.project.entities[0].count, None);
+    // Fixing the field applies.
+    key(&mut app, KeyCode::Backspace);
+    key(&mut app, KeyCode::Backspace);
+    key(&mut app, KeyCode::Backspace);
+    key(&mut app, KeyCode::Backspace);
+    typed(&mut app, "10");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project.entities[0].count, Some(10.0));
+    assert_eq!(app.project.entities[0].retention_days, Some(30.0));
+}
+
+#[test]
+fn figures_dialog_snapshots() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = small_model(tmp.path());
+    open_entity_figures(&mut app);
+    typed(&mut app, "-5");
+    key(&mut app, KeyCode::Enter);
+    insta::assert_snapshot!("figures_dialog_120x40", screen(&app, 120, 40));
+    insta::assert_snapshot!("figures_dialog_80x24", screen(&app, 80, 24));
+}
