@@ -273,7 +273,8 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         Refinement::PlaceEquality {
             column, partition, ..
         } => {
-            let Some(c) = col(column).filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter))
+            let Some(c) = col(column)
+                .filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter | Rule::Constant))
             else {
                 return Err(format!("\"{column}\" is no equality column of {q}'s table"));
             };
@@ -560,10 +561,11 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     };
     let partition_equalities = t
         .partition_key()
-        .filter(|c| c.rule == Rule::Equality)
+        .filter(|c| matches!(c.rule, Rule::Equality | Rule::Constant))
         .count();
     for c in &t.columns {
-        if !matches!(c.rule, Rule::Equality | Rule::Filter) || c.query != q || forced(&c.name) {
+        let searched = matches!(c.rule, Rule::Equality | Rule::Filter | Rule::Constant);
+        if !searched || c.query != q || forced(&c.name) {
             continue;
         }
         let in_partition = c.role == Role::Partition;
@@ -579,7 +581,8 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     }
     for c in &t.columns {
         // A filter column moves by the placement above.
-        if matches!(c.role, Role::Clustering(_)) && c.rule != Rule::Filter {
+        if matches!(c.role, Role::Clustering(_)) && !matches!(c.rule, Rule::Filter | Rule::Constant)
+        {
             out.push(Refinement::Promote {
                 query: q.clone(),
                 column: c.name.clone(),

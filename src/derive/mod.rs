@@ -52,9 +52,9 @@ pub enum Rule {
     Merged,
     /// Set by a hand-written candidate primary key.
     Candidate,
-    /// An equality on a constant the query states: a leading clustering
-    /// column (a partition column when nothing else is searched), bound in
-    /// the SELECT.
+    /// An equality on a constant the query states, bound in the SELECT:
+    /// placed like a filter (a leading clustering column while the
+    /// partition stays small, else the partition key; alone, the partition).
     Constant,
     /// An aggregate's time window (a day or hour of a timestamp): one row
     /// per group and window.
@@ -79,7 +79,7 @@ impl Rule {
             Rule::Collection => "decision: rows pushed up into a collection",
             Rule::Merged => "returned by a merged query",
             Rule::Candidate => "decision: candidate primary key",
-            Rule::Constant => "constant equality → leading clustering column",
+            Rule::Constant => "constant equality → clustering or partition, by the estimates",
             Rule::Window => "aggregate window → clustering (one row per window)",
             Rule::Aggregate => "aggregate of the group's rows",
         }
@@ -864,16 +864,10 @@ fn build<'g, 'p>(
     for r in &equality {
         add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
     }
-    // A constant filters the partition the query reads: a leading
-    // clustering column, like any other equality that does not name the
-    // partition; alone it has to be the partition.
-    let constant_role = if equality.is_empty() {
-        Role::Partition
-    } else {
-        Role::Clustering(Dir::Asc)
-    };
+    // Constants follow the equality attributes; `placement` decides their
+    // side like any filter's.
     for r in &constants {
-        add(&mut t, &mut ids, r, constant_role, Rule::Constant);
+        add(&mut t, &mut ids, r, Role::Partition, Rule::Constant);
     }
     if let Some(r) = &range {
         let dir = order
@@ -929,7 +923,7 @@ fn build<'g, 'p>(
         let e = est.get_or_insert_with(|| Estimator::new(graph));
         placement::finished_estimate(&cx, e, tab, &ids)
     };
-    placement::place(&cx, &equality, &mut t, &ids, &mut trial);
+    placement::place(&cx, &equality, &constants, &mut t, &ids, &mut trial);
     if let Some(d) = decision {
         // A forced placement must name one of the query's equality columns.
         for (field, list) in [
@@ -939,7 +933,7 @@ fn build<'g, 'p>(
             let searched = || {
                 t.columns
                     .iter()
-                    .filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter))
+                    .filter(|c| matches!(c.rule, Rule::Equality | Rule::Filter | Rule::Constant))
                     .map(|c| c.name.as_str())
             };
             for name in list {

@@ -88,21 +88,30 @@ fn time_like(graph: &Graph, r: &Reached) -> bool {
 /// Places the equality columns of `t` (all in the partition key on entry),
 /// each with its reason. `ids` are the table's column identities; the
 /// estimator is asked only when a filter could lead the clustering.
+///
+/// Constants the query states (`status = 'open'`) follow the equality
+/// attributes and are placed by the same rule as a filter: a leading
+/// clustering column while the partition stays small, the partition key
+/// otherwise; alone they are the partition. They keep `Rule::Constant`
+/// (they are bound in the SELECT), whichever side they land on.
 pub(super) fn place(
     cx: &Context,
     equality: &[Reached],
+    constants: &[Reached],
     t: &mut Table,
     ids: &[Option<Reached>],
     est: &mut dyn FnMut(&Table) -> Estimate,
 ) {
     let g = cx.graph;
     let col_of = |r: &Reached| ids.iter().position(|x| x.as_ref() == Some(r));
-    let cols: Vec<Option<usize>> = equality.iter().map(col_of).collect();
+    let searched: Vec<&Reached> = equality.iter().chain(constants).collect();
+    let cols: Vec<Option<usize>> = searched.iter().map(|r| col_of(r)).collect();
+    let n_eq = equality.len();
     let set = |t: &mut Table, i: usize, role: Role, rule: Rule, why: String| {
         if let Some(c) = cols[i] {
             let col: &mut Column = &mut t.columns[c];
             col.role = role;
-            col.rule = rule;
+            col.rule = if i >= n_eq { Rule::Constant } else { rule };
             col.why = why;
         }
     };
@@ -120,7 +129,7 @@ pub(super) fn place(
     };
 
     if g.project.partition_keys == PartitionKeys::AllEquality {
-        for i in 0..equality.len() {
+        for i in 0..searched.len() {
             let (role, rule, why) = match forced(t, i) {
                 Some(false) => (
                     Role::Clustering(Default::default()),
@@ -141,7 +150,8 @@ pub(super) fn place(
 
     let anchor = anchor(g, cx.root, equality);
     let mut open: Vec<usize> = Vec::new();
-    for (i, r) in equality.iter().enumerate() {
+    for (i, r) in searched.iter().enumerate() {
+        let constant = i >= n_eq;
         let why = match forced(t, i) {
             Some(true) => "decision: in the partition key (equality_partition)".to_string(),
             Some(false) => {
@@ -152,6 +162,13 @@ pub(super) fn place(
                     Rule::Filter,
                     "decision: kept as a clustering column (equality_clustering)".into(),
                 );
+                continue;
+            }
+            None if constant && n_eq == 0 => {
+                "a constant and no other equality search: the constant is the partition".into()
+            }
+            None if constant => {
+                open.push(i);
                 continue;
             }
             None => match &anchor {
@@ -206,6 +223,7 @@ pub(super) fn place(
         } else {
             "; on assumed figures: state the counts to firm this up".to_string()
         };
+        let what = if i >= n_eq { "a constant" } else { "a filter" };
         if fits {
             set(
                 t,
@@ -220,7 +238,7 @@ pub(super) fn place(
                 i,
                 Role::Partition,
                 Rule::Equality,
-                format!("a filter moved in because, as a clustering column, the partition would be too large: {figures}{assumed}"),
+                format!("{what} moved in because, as a clustering column, the partition would be too large: {figures}{assumed}"),
             );
         }
     }

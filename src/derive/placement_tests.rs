@@ -215,3 +215,83 @@ fn a_forced_placement_of_a_column_that_is_no_equality_column_is_a_problem() {
         m.problems
     );
 }
+
+/// Q1 with the status stated as a constant (`status = 'open'`).
+fn store_with_open_orders(orders_avg: u32, orders_max: u32, settings: &str) -> Project {
+    let mut p = store(orders_avg, orders_max, settings);
+    let q = &mut p.queries[0];
+    q.equality.retain(|a| a != "status");
+    q.constants = vec![crate::model::Constant {
+        attr: "status".into(),
+        value: "open".into(),
+    }];
+    assert!(load::validate(&p).is_empty(), "{:?}", load::validate(&p));
+    p
+}
+
+#[test]
+fn a_constant_leads_the_clustering_when_the_partition_stays_small() {
+    let m = derive(&store_with_open_orders(20, 500, ""));
+    let t = table(&m, "Q1");
+    assert_eq!(key(t), "((user_id), status, created_at↓, order_id)");
+    let status = t.column("status").expect("status");
+    assert_eq!(status.rule, Rule::Constant);
+    assert!(status.why.contains("stays small"), "{}", status.why);
+    let plan = m.plan("Q1").expect("plan");
+    assert_eq!(plan.access, Access::Direct);
+    assert!(plan.select.contains("status = 'open'"), "{}", plan.select);
+}
+
+#[test]
+fn a_constant_joins_the_partition_key_when_the_partition_would_be_too_large() {
+    let m = derive(&store_with_open_orders(20_000, 400_000, ""));
+    let t = table(&m, "Q1");
+    assert_eq!(key(t), "((user_id, status), created_at↓, order_id)");
+    let status = t.column("status").expect("status");
+    assert_eq!(status.rule, Rule::Constant, "the SELECT still binds it");
+    assert!(
+        status.why.contains("a constant moved in") && status.why.contains("too large"),
+        "{}",
+        status.why
+    );
+    let plan = m.plan("Q1").expect("plan");
+    assert_eq!(plan.access, Access::Direct);
+    assert!(plan.select.contains("status = 'open'"), "{}", plan.select);
+}
+
+#[test]
+fn all_equality_puts_constants_in_the_partition_key_too() {
+    let m = derive(&store_with_open_orders(
+        20,
+        500,
+        "partition_keys: AllEquality,",
+    ));
+    assert_eq!(
+        key(table(&m, "Q1")),
+        "((user_id, status), created_at↓, order_id)"
+    );
+}
+
+#[test]
+fn a_decision_and_its_refinement_move_a_constant_like_any_filter() {
+    let p = store_with_open_orders(20, 500, "");
+    let offered = crate::refine::options(&p, "Q1");
+    let mv = offered
+        .iter()
+        .find(|r| {
+            matches!(r, crate::diagnose::Refinement::PlaceEquality { column, partition: true, .. }
+                if column == "status")
+        })
+        .expect("moving the constant into the partition is offered");
+    let moved = crate::refine::apply(&p, mv).expect("applies");
+    assert_eq!(
+        key(table(&derive(&moved), "Q1")),
+        "((user_id, status), created_at↓, order_id)"
+    );
+    let mut back = store_with_open_orders(20_000, 400_000, "");
+    back.decision_mut("Q1").equality_clustering = vec!["status".into()];
+    assert_eq!(
+        key(table(&derive(&back), "Q1")),
+        "((user_id), status, created_at↓, order_id)"
+    );
+}

@@ -352,9 +352,12 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                 group_digits(e.partitions)
             );
             // An equality filter moves by its own placement refinement.
-            let filter = t
-                .column(&column)
-                .is_some_and(|c| c.rule == crate::derive::Rule::Filter);
+            let filter = t.column(&column).is_some_and(|c| {
+                matches!(
+                    c.rule,
+                    crate::derive::Rule::Filter | crate::derive::Rule::Constant
+                )
+            });
             d.refinement = Some(if filter {
                 Refinement::PlaceEquality {
                     query: t.origin.clone(),
