@@ -9,15 +9,16 @@
 //!   an identifier, and without `unique` MR5 appends only declared keys;
 //! - sharing a table never makes a query filter, and every SELECT on a
 //!   shared table passes the restriction oracle (`tests/oracle/`);
-//! - an equality attribute kept as a clustering filter leaves the
-//!   partition within the thresholds at worst;
+//! - an equality attribute or constant kept as a clustering filter leaves
+//!   the partition within the thresholds at worst;
 //! - the derivation does not depend on the order of items in the file.
 
 use cqlmodel::derive::{derive, Access, LogicalModel, Role, Rule, Source};
 use cqlmodel::model::resolve::{Graph, NodeId, Reached};
 use cqlmodel::model::synthetic::Rng;
 use cqlmodel::model::{
-    load, Attribute, Cardinality, CqlType, Dir, Entity, Native, Order, Project, Query, Relationship,
+    load, Attribute, Cardinality, Constant, CqlType, Dir, Entity, Native, Order, Project, Query,
+    Relationship,
 };
 use proptest::prelude::*;
 
@@ -146,6 +147,19 @@ impl Gen {
                     q.returns.push(a);
                 }
             }
+            // Sometimes a constant on a text attribute (`code = 'x'`).
+            if self.rng.chance(30) {
+                let a = pick(&mut self.rng);
+                let text = a.rsplit('.').next().is_some_and(|n| n.starts_with("code"));
+                let used = q.equality.contains(&a) || q.order.iter().any(|o| o.attr == a);
+                if text && !used {
+                    q.returns.retain(|r| r != &a);
+                    q.constants.push(Constant {
+                        attr: a,
+                        value: "x".into(),
+                    });
+                }
+            }
             queries.push(q);
         }
         p.queries = queries;
@@ -163,6 +177,25 @@ fn project(seed: u64, unique: bool, one_to_one: bool) -> Option<Project> {
     // Generated references can be ambiguous (two paths): such projects are
     // refused on load and say nothing about derivation.
     load::validate(&p).is_empty().then_some(p)
+}
+
+/// The generator covers constants on both sides of the key: some valid
+/// projects state them, and some land in the clustering.
+#[test]
+fn generated_projects_state_constants() {
+    let models: Vec<LogicalModel> = (0..300)
+        .filter_map(|seed| project(seed, true, true))
+        .map(|p| derive(&p))
+        .collect();
+    let constants = || {
+        models
+            .iter()
+            .flat_map(|m| &m.tables)
+            .flat_map(|t| &t.columns)
+            .filter(|c| c.rule == Rule::Constant)
+    };
+    assert!(constants().count() > 5, "too few constants generated");
+    assert!(constants().any(|c| c.role != Role::Partition));
 }
 
 fn reached(c: &cqlmodel::derive::Column) -> Option<&Reached> {
@@ -277,7 +310,10 @@ proptest! {
         let estimates = cqlmodel::estimate::estimate(&p, &m);
         let th = &p.thresholds;
         for (t, e) in m.tables.iter().zip(&estimates) {
-            if t.columns.iter().any(|c| c.rule == Rule::Filter) {
+            let filters = |c: &cqlmodel::derive::Column| {
+                c.rule == Rule::Filter || (c.rule == Rule::Constant && c.role != Role::Partition)
+            };
+            if t.columns.iter().any(filters) {
                 prop_assert!(e.values_max <= th.max_values && e.partition_bytes_max <= th.max_bytes,
                     "{}: {} values at worst", t.name, e.values_max);
             }
@@ -288,7 +324,7 @@ proptest! {
         let all = derive(&p);
         for t in &all.tables {
             prop_assert!(t.columns.iter().all(|c| c.rule != Rule::Filter));
-            prop_assert!(t.columns.iter().filter(|c| c.rule == Rule::Equality).all(|c| c.role == Role::Partition));
+            prop_assert!(t.columns.iter().filter(|c| matches!(c.rule, Rule::Equality | Rule::Constant)).all(|c| c.role == Role::Partition));
         }
     }
 
