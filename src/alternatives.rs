@@ -103,7 +103,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
     let mut cells: Vec<Vec<Access>> = vec![Vec::new(); queries.len()];
     for name in &names {
         let mut p = project.clone();
-        p.decision_mut(&origin).use_candidate = name.clone();
+        p.decision_mut(&origin).use_candidate.clone_from(name);
         for q in queries.iter().filter(|q| **q != origin) {
             let d = p.decision_mut(q);
             d.served_by = Some(origin.clone());
@@ -138,7 +138,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
         // with this key alone (what derive and check show once it is in
         // use), not of the table widened to serve every same-rows query.
         let mut alone = project.clone();
-        alone.decision_mut(&origin).use_candidate = name.clone();
+        alone.decision_mut(&origin).use_candidate.clone_from(name);
         alone.prune_decisions();
         let own = derive(&alone);
         let estimate = own
@@ -257,7 +257,7 @@ pub fn render(project: &Project, m: &Matrix) -> String {
     }
     let _ = writeln!(s);
     for (qi, q) in m.queries.iter().enumerate() {
-        let text = project.query(q).map(|x| x.text.as_str()).unwrap_or("");
+        let text = project.query(q).map_or("", |x| x.text.as_str());
         let _ = writeln!(s, "{}: {}", for_terminal(q), for_terminal(text));
         for (o, a) in m.options.iter().zip(&m.cells[qi]) {
             if let Some(why) = a.reason() {

@@ -9,6 +9,7 @@ use crate::model::locate::{Locations, Pos};
 use crate::model::Project;
 use crate::report::subject_label;
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 
 /// Id of the rule for broken references found when loading.
 pub const REFERENCE_RULE: &str = "reference";
@@ -82,7 +83,7 @@ pub fn uri(path: &str) -> String {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             s.push(b as char);
         } else {
-            s.push_str(&format!("%{b:02X}"));
+            let _ = write!(s, "%{b:02X}");
         }
     }
     s
@@ -183,13 +184,14 @@ pub fn github(file: &str, findings: &[Finding]) -> String {
             Severity::Warning => "warning",
             Severity::Hint => "notice",
         };
-        s.push_str(&format!(
-            "::{level} file={file},line={},col={},title={}::{}\n",
+        let _ = writeln!(
+            s,
+            "::{level} file={file},line={},col={},title={}::{}",
             f.pos.line,
             f.pos.column,
             command_escape(&format!("{} ({})", f.rule, f.subject), true),
-            command_escape(&format!("{} Fix: {}", f.message, f.fix), false),
-        ));
+            command_escape(&format!("{} Fix: {}", f.message, f.fix), false)
+        );
     }
     s
 }

@@ -6,6 +6,7 @@ use crate::diagnose::Severity;
 use crate::model::load::{self, LoadError};
 use crate::model::Project;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -235,14 +236,15 @@ pub fn main() -> i32 {
         Some(Command::Rules) => {
             let mut s = String::new();
             for r in crate::diagnose::RULES {
-                s.push_str(&format!(
+                let _ = write!(
+                    s,
                     "{:<24} {:<8} {}\n{:<33} source: {}\n",
                     r.id,
                     r.severity.label(),
                     r.title,
                     "",
                     r.source
-                ));
+                );
             }
             print(&s)
         }
@@ -274,7 +276,7 @@ fn config_cmd(print_default: bool) -> i32 {
     } else {
         let mut s = format!("{shown}: {} problem(s)\n", problems.len());
         for p in problems {
-            s.push_str(&format!("  {}\n", crate::naming::for_terminal(&p)));
+            let _ = writeln!(s, "  {}", crate::naming::for_terminal(&p));
         }
         let _ = print(&s);
         1
@@ -297,7 +299,7 @@ fn load_valid(file: &Path) -> Result<Project, i32> {
                 problems.len()
             );
             for p in problems {
-                msg.push_str(&format!("\n  {p}"));
+                let _ = write!(msg, "\n  {p}");
             }
             fail(&msg)
         }
@@ -310,7 +312,7 @@ fn load_valid(file: &Path) -> Result<Project, i32> {
 fn print(text: &str) -> i32 {
     let text = crate::terminal_text::block_for_terminal(text);
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => 0,
         // A closed pipe (`| head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
@@ -529,11 +531,7 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
             })
         })
         .count();
-    let code = if errors > 0 || (deny == Some(Deny::Warnings) && new_warnings > 0) {
-        1
-    } else {
-        0
-    };
+    let code = i32::from(errors > 0 || (deny == Some(Deny::Warnings) && new_warnings > 0));
     let shown = match format {
         CheckFormat::Sarif | CheckFormat::Github => {
             let shown_file = file.display().to_string();
@@ -555,15 +553,16 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
         CheckFormat::Text => {
             let mut s = String::new();
             for p in &problems {
-                s.push_str(&format!("error[reference] {p}\n"));
+                let _ = writeln!(s, "error[reference] {p}");
             }
             s.push_str(&crate::report::diagnostics(&a));
-            s.push_str(&format!(
-                "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)\n",
+            let _ = writeln!(
+                s,
+                "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)",
                 file.display()
-            ));
+            );
             if known.is_some() {
-                s.push_str(&format!("{new_warnings} warning(s) not in the baseline\n"));
+                let _ = writeln!(s, "{new_warnings} warning(s) not in the baseline");
             }
             print(&s)
         }

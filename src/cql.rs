@@ -65,7 +65,7 @@ pub fn types_in_order(project: &Project) -> Vec<&UserType> {
     let mut done: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut names: Vec<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
-    names.sort();
+    names.sort_unstable();
     // (type, its dependencies are already on the stack above it)
     let mut stack: Vec<(&UserType, bool)> = Vec::new();
     for n in names {

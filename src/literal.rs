@@ -37,10 +37,9 @@ pub fn constant(ty: &CqlType, value: &str) -> Result<String, String> {
             _ => Err(bad("true or false")),
         },
         Native::Uuid | Native::Timeuuid => uuid(value).ok_or_else(|| bad("a uuid")),
-        Native::Blob | Native::Counter | Native::Duration => Err(format!(
-            "a constant cannot be compared with a {native} value",
-            native = ty
-        )),
+        Native::Blob | Native::Counter | Native::Duration => {
+            Err(format!("a constant cannot be compared with a {ty} value"))
+        }
     }
 }
 

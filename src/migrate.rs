@@ -165,14 +165,14 @@ pub fn script(old: &Project, new: &Project) -> String {
                         cql::one_line(
                             &columns
                                 .iter()
-                                .map(|c| c.to_string())
+                                .map(std::string::ToString::to_string)
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
                         cql::one_line(&target)
                     );
                     let mut renamed = t.clone();
-                    renamed.name = target.clone();
+                    renamed.name.clone_from(&target);
                     s.push_str(&cql::table(new, &renamed));
                     backfill_plan(&mut s, new, o, &renamed, &target);
                     let _ = writeln!(

@@ -1,4 +1,4 @@
-//! Names: snake_case and plurals for derived tables and columns, and the CQL
+//! Names: `snake_case` and plurals for derived tables and columns, and the CQL
 //! identifier rules (which names need quotes, how quotes are escaped).
 
 /// `PointOfInterest` → `point_of_interest`, `available rooms` →
@@ -43,7 +43,7 @@ const PREPOSITIONS: &[&str] = &[
     "at", "for", "from", "in", "of", "on", "per", "to", "under", "with", "within",
 ];
 
-/// English plural of a snake_case name: its head noun, the last word before
+/// English plural of a `snake_case` name: its head noun, the last word before
 /// the first preposition (`points_of_interest`, `people_of_contact`), else
 /// its last word.
 pub fn plural(word: &str) -> String {
@@ -59,7 +59,7 @@ pub fn plural(word: &str) -> String {
     }
 }
 
-/// English plural of the last word of a snake_case name.
+/// English plural of the last word of a `snake_case` name.
 fn plural_of_last(word: &str) -> String {
     let (head, last) = match word.rfind('_') {
         Some(i) => (&word[..=i], &word[i + 1..]),

@@ -42,7 +42,11 @@ pub struct Reads {
 
 /// The refinement that undoes `r`.
 pub fn inverse(r: &Refinement) -> Refinement {
-    use Refinement::*;
+    use Refinement::{
+        AddBucket, AddIndex, AddShard, Collection, Demote, DropIndex, NoTtl, PlaceEquality,
+        Promote, RemoveExtra, ShareTable, Timeuuid, Ttl, Uncollection, UndoTimeuuid,
+        UnplaceEquality, UnshareTable, UseCandidate, UseDerivedKey,
+    };
     match r.clone() {
         AddBucket { query, column, .. } | AddShard { query, column, .. } => {
             RemoveExtra { query, column }
@@ -173,7 +177,7 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
                 if &x.column != column {
                     fresh(column)?;
                 }
-                x.column = column.clone();
+                x.column.clone_from(column);
                 x.kind = ExtraKind::Bucket {
                     source: source.clone(),
                     period: *period,
@@ -201,7 +205,7 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
                 if &x.column != column {
                     fresh(column)?;
                 }
-                x.column = column.clone();
+                x.column.clone_from(column);
                 x.kind = ExtraKind::Shard { count: *count };
             } else {
                 fresh(column)?;
@@ -226,13 +230,13 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         Refinement::Demote { column, .. } => remove(&mut d.promote, column, q, "promoted column")?,
         Refinement::Timeuuid { column, .. } => match col(column).map(|c| c.ty.native()) {
             Some(Some(Native::Timestamp)) if !d.timeuuid.contains(column) => {
-                d.timeuuid.push(column.clone())
+                d.timeuuid.push(column.clone());
             }
             Some(_) => return Err(format!("\"{column}\" is not a timestamp column")),
             None => return Err(format!("no column \"{column}\" in the table of {q}")),
         },
         Refinement::UndoTimeuuid { column, .. } => {
-            remove(&mut d.timeuuid, column, q, "timeuuid column")?
+            remove(&mut d.timeuuid, column, q, "timeuuid column")?;
         }
         Refinement::Collection { relationship, .. } => {
             if project.relationship(relationship).is_none() {
@@ -246,7 +250,7 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
             d.collections.push(relationship.clone());
         }
         Refinement::Uncollection { relationship, .. } => {
-            remove(&mut d.collections, relationship, q, "collection of")?
+            remove(&mut d.collections, relationship, q, "collection of")?;
         }
         Refinement::DropIndex { column, .. } => remove(&mut d.indexes, column, q, "index on")?,
         Refinement::AddIndex { column, .. } => {
@@ -300,7 +304,7 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
             } else {
                 &mut d.equality_clustering
             };
-            remove(list, column, q, "placed equality column")?
+            remove(list, column, q, "placed equality column")?;
         }
         // Handled above: they change the entity or the sharing, not the
         // decision's table shape.
@@ -333,19 +337,16 @@ fn share(project: &Project, r: &Refinement, q: &str, with: &str) -> Result<Proje
     }
     let mut next = project.clone();
     let d = next.decision_mut(q);
-    match r {
-        Refinement::ShareTable { .. } => {
-            if let Some(by) = &d.served_by {
-                return Err(format!("{q} is served by {by}'s table already"));
-            }
-            d.served_by = Some(with.to_string());
+    if let Refinement::ShareTable { .. } = r {
+        if let Some(by) = &d.served_by {
+            return Err(format!("{q} is served by {by}'s table already"));
         }
-        _ => {
-            if d.served_by.as_deref() != Some(with) {
-                return Err(format!("{q} is not served by {with}'s table"));
-            }
-            d.served_by = None;
+        d.served_by = Some(with.to_string());
+    } else {
+        if d.served_by.as_deref() != Some(with) {
+            return Err(format!("{q} is not served by {with}'s table"));
         }
+        d.served_by = None;
     }
     next.prune_decisions();
     let before = crate::derive::derive(project);
@@ -478,7 +479,7 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
             }
             _ => {
                 let (b, a) = (factor(old, None, span), factor(Some(t), None, span));
-                if a != b {
+                if (a - b).abs() > f64::EPSILON * a.abs().max(b.abs()) {
                     out.push(Reads {
                         query: qid.clone(),
                         what: "every read".into(),

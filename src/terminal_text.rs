@@ -6,6 +6,7 @@
 //! through here.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Characters that must never reach a terminal from a file: C0 and C1
 /// controls (ESC, BEL, CSI…) and the bidirectional formatting characters
@@ -46,9 +47,9 @@ fn clean(text: &str, keep_lines: bool) -> Cow<'_, str> {
     )
 }
 
-/// JSON text (as serde_json writes it) with every unsafe character inside
+/// JSON text (as `serde_json` writes it) with every unsafe character inside
 /// strings written as a `\uXXXX` escape: the same JSON value, nothing a
-/// terminal interprets. serde_json already escapes C0 controls; C1 controls
+/// terminal interprets. `serde_json` already escapes C0 controls; C1 controls
 /// and bidi characters it leaves raw.
 pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
     if !json.chars().any(|c| is_unsafe(c) && c != '\n') {
@@ -58,7 +59,7 @@ pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
     for c in json.chars() {
         // Outside strings only '\n' (pretty printing) can occur.
         if is_unsafe(c) && c != '\n' {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            let _ = write!(out, "\\u{:04x}", c as u32);
         } else {
             out.push(c);
         }

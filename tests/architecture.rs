@@ -174,7 +174,7 @@ fn the_core_does_not_reach_into_the_shells() {
 fn the_core_does_io_only_to_load_and_save() {
     const ALLOWED: [&str; 2] = ["src/model/load.rs", "src/model/save.rs"];
     let mut bad = Vec::new();
-    for s in sources().iter() {
+    for s in &sources() {
         if is_shell(&s.path) || ALLOWED.contains(&s.path.as_str()) {
             continue;
         }
@@ -201,7 +201,7 @@ fn the_workbench_updater_views_and_popups_do_no_io() {
     ];
     let mut checked = 0;
     let mut bad = Vec::new();
-    for s in sources().iter() {
+    for s in &sources() {
         if !s.path.starts_with("src/tui/") || ALLOWED.contains(&s.path.as_str()) {
             continue;
         }
@@ -224,7 +224,7 @@ fn the_workbench_updater_views_and_popups_do_no_io() {
 #[test]
 fn only_the_keymap_and_the_popups_match_keys() {
     let mut bad = Vec::new();
-    for s in sources().iter() {
+    for s in &sources() {
         let keymap = s.path == "src/tui/keymap.rs" || s.path.starts_with("src/tui/popup/");
         if !keymap && s.code.contains("KeyCode::") {
             bad.push(s.path.clone());

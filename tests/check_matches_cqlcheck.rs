@@ -5,7 +5,7 @@
 //! synthetic generator's, with risky types (duration, counters, nested
 //! collections, UDTs holding durations) and `served_by` merges mixed in.
 //! All schemas go to one cqlcheck run (about 2 s). Set
-//! CQLMODEL_SKIP_CQLCHECK=1 where the validator cannot run.
+//! `CQLMODEL_SKIP_CQLCHECK=1` where the validator cannot run.
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::diagnose::{Severity, INVALID_CQL};
@@ -90,12 +90,11 @@ fn cqlcheck_ready() -> Option<PathBuf> {
     let tool = PathBuf::from(CQLCHECK);
     let venv = tool.parent().map(|d| d.join(".venv/bin/python"));
     let ok = tool.exists() && venv.is_some_and(|v| v.exists());
-    if !ok && std::env::var_os("CQLMODEL_SKIP_CQLCHECK").is_none() {
-        panic!(
-            "{} is not set up (run its setup.sh, or set CQLMODEL_SKIP_CQLCHECK=1)",
-            tool.display()
-        );
-    }
+    assert!(
+        ok || std::env::var_os("CQLMODEL_SKIP_CQLCHECK").is_some(),
+        "{} is not set up (run its setup.sh, or set CQLMODEL_SKIP_CQLCHECK=1)",
+        tool.display()
+    );
     ok.then_some(tool)
 }
 
@@ -163,10 +162,10 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
     );
     for c in &cases {
         let header = format!("== {}\n", c.file.display());
-        let section = stdout
-            .split_once(&header)
-            .map(|(_, rest)| rest.split("\n== ").next().unwrap_or(rest))
-            .unwrap_or_else(|| panic!("no verdict for seed {}: {stdout}", c.seed));
+        let section = stdout.split_once(&header).map_or_else(
+            || panic!("no verdict for seed {}: {stdout}", c.seed),
+            |(_, rest)| rest.split("\n== ").next().unwrap_or(rest),
+        );
         let passes = section.starts_with("OK ") && !section.contains("FAIL");
         let schema = std::fs::read_to_string(&c.file).unwrap_or_default();
         assert_eq!(

@@ -2,7 +2,9 @@
 //! unicode — through every export path: keyspace objects, user
 //! types (one nested in another), tables, indexes and SELECTs. The script
 //! (with the SELECTs uncommented) must pass cqlcheck; without cqlcheck the
-//! test fails unless CQLMODEL_SKIP_CQLCHECK=1 (tests/support).
+//! test fails unless `CQLMODEL_SKIP_CQLCHECK=1` (tests/support).
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 mod oracle;
 mod support;
@@ -170,7 +172,7 @@ fn every_name_is_quoted_where_cql_needs_it() {
 
     // Tables: the pinned names, and every column, written as CQL needs.
     let mut names: Vec<&str> = m.tables.iter().map(|t| t.name.as_str()).collect();
-    names.sort();
+    names.sort_unstable();
     assert!(
         names.contains(&"OrdersByCafe") && names.contains(&"order"),
         "{names:?}"

@@ -1,7 +1,7 @@
 //! The exported CQL of every sample project passes cqlcheck, the offline
 //! validator built on cqlsh's own grammar plus the server's schema rules
 //! (../shared/tools/cqlcheck). A machine without the validator fails the
-//! test unless CQLMODEL_SKIP_CQLCHECK=1 says to skip it (tests/support).
+//! test unless `CQLMODEL_SKIP_CQLCHECK=1` says to skip it (tests/support).
 
 mod support;
 

@@ -117,12 +117,12 @@ impl Gen {
         }
         let graph = Graph::new(&p);
         let mut queries = Vec::new();
-        for qn in 0..1 + self.rng.below(5) {
+        for qn in 0..=self.rng.below(5) {
             let root = self.rng.below(p.entities.len());
             let offered = graph.offered(NodeId::Entity(root), 4);
             let pick = |rng: &mut Rng| offered[rng.below(offered.len())].clone();
             let mut q = Query::new(&format!("Q{qn}"), "t", &p.entities[root].name);
-            for _ in 0..1 + self.rng.below(2) {
+            for _ in 0..=self.rng.below(2) {
                 let a = pick(&mut self.rng);
                 if !q.equality.contains(&a) {
                     q.equality.push(a);
@@ -141,7 +141,7 @@ impl Gen {
                     });
                 }
             }
-            for _ in 0..1 + self.rng.below(3) {
+            for _ in 0..=self.rng.below(3) {
                 let a = pick(&mut self.rng);
                 if !q.returns.contains(&a) {
                     q.returns.push(a);

@@ -2,6 +2,8 @@
 //! every diagram view and format for every sample; HTML and SVG parse as
 //! XML; no two diagram boxes overlap, at the samples' sizes and at 100+
 //! tables; output is deterministic; hostile project strings stay inert.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::analysis::{analyze, Analysis};
 use cqlmodel::design_report::{self, Format};
@@ -13,7 +15,7 @@ fn samples() -> Vec<(String, PathBuf)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
     let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
         .expect("sample-projects/ is readable")
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| e.path())
         .filter_map(|p| {
             let name = p.file_name()?.to_str()?.to_string();

@@ -1,5 +1,7 @@
 //! Every review rule, triggered and not, on a small log-message project
 //! (seed 000's worked example, cut down).
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::{derive, Access};
@@ -82,10 +84,10 @@ thread_local! {
 }
 
 fn fires(p: &Project, rule: &str) -> Diagnostic {
-    fires_in(check(p), rule)
+    fires_in(&check(p), rule)
 }
 
-fn fires_in(all: Vec<Diagnostic>, rule: &str) -> Diagnostic {
+fn fires_in(all: &[Diagnostic], rule: &str) -> Diagnostic {
     SEEN.with(|s| s.borrow_mut().0.insert(rule.to_string()));
     match all.iter().find(|d| d.rule == rule) {
         Some(d) => d.clone(),
@@ -116,8 +118,11 @@ fn bucket(p: &mut Project, q: &str, period: Period) {
 
 fn query(id: &str, eq: &[&str], returns: &[&str]) -> Query {
     let mut q = Query::new(id, id, "Message");
-    q.equality = eq.iter().map(|s| s.to_string()).collect();
-    q.returns = returns.iter().map(|s| s.to_string()).collect();
+    q.equality = eq.iter().map(std::string::ToString::to_string).collect();
+    q.returns = returns
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     q
 }
 
@@ -521,7 +526,7 @@ fn tables_serving_no_query_and_queries_without_table() {
     model.plans[0].table = None;
     model.plans[0].access = Access::Impossible("no table serves this query".into());
     let ds = diagnose(&p, &model, &est);
-    let d = fires_in(ds, "query-without-table");
+    let d = fires_in(&ds, "query-without-table");
     assert_eq!(d.severity, Severity::Error);
 }
 

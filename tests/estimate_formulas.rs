@@ -2,6 +2,8 @@
 //! (the Apache Cassandra docs' sizing: Nv = Nr·(Nc − Npk − Ns) + Ns values,
 //! St = Σpk + Σstatic + Nr·(Σregular + Σclustering) + 8·Nv bytes), so a
 //! slip in any term of the estimator fails here, not only in a snapshot.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::analysis::{analyze, Analysis};
 use cqlmodel::estimate::{Estimate, Estimator};
@@ -50,8 +52,8 @@ const STATIC: &str = r#"Project(format: 1, name: "Static", keyspace: Keyspace(na
   ],
 )"#;
 
-/// messages_by_source: K source_id (10 B), C message_id (16 B),
-/// S source_hostname (20 B), body (100 B). The message count is stated, and
+/// `messages_by_source`: K `source_id` (10 B), C `message_id` (16 B),
+/// S `source_hostname` (20 B), body (100 B). The message count is stated, and
 /// the worst partition still follows emits' stated maximum.
 #[test]
 fn static_columns_make_nv_differ_from_nr() {
@@ -99,7 +101,7 @@ const RATE: &str = r#"Project(format: 1, name: "Rate", keyspace: Keyspace(name: 
   ],
 )"#;
 
-/// readings_by_sensor: K sensor_id (uuid, 16 B), C↓ reading_time (8 B),
+/// `readings_by_sensor`: K `sensor_id` (uuid, 16 B), C↓ `reading_time` (8 B),
 /// value (double, 8 B); 24 readings a day (48 at worst) kept 30 days.
 #[test]
 fn a_rate_accumulates_over_the_retention() {
@@ -150,7 +152,7 @@ const NEAR: &str = r#"Project(format: 1, name: "Near", keyspace: Keyspace(name: 
   ],
 )"#;
 
-/// hotels_by_poi: K poi_name (24 B), C hotel_id (5 B), name (30 B); the
+/// `hotels_by_poi`: K `poi_name` (24 B), C `hotel_id` (5 B), name (30 B); the
 /// rows follow near from each hotel, the partitions are the points of
 /// interest, and the worst partition is the busiest point's 300 hotels.
 #[test]
@@ -194,7 +196,7 @@ const TAGS: &str = r#"Project(format: 1, name: "Tags", keyspace: Keyspace(name: 
   decisions: [Decision(query: "Q1", collections: ["tagged"])],
 )"#;
 
-/// items: K item_id (8 B), title (40 B), tags set<text> (10 B a tag): the
+/// items: K `item_id` (8 B), title (40 B), tags set<text> (10 B a tag): the
 /// set holds the tags of one item (5, 30 at worst), not the items of a tag
 /// (1,000 · 5 / 200 = 25).
 #[test]

@@ -1,5 +1,7 @@
 //! Estimates that do not depend on how a project is written down, and one
 //! set of figures however a table is viewed.
+// Tests: the figures are exact by construction.
+#![allow(clippy::float_cmp)]
 
 use cqlmodel::analysis::{analyze, Analysis};
 use cqlmodel::estimate::Estimate;

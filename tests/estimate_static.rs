@@ -5,6 +5,8 @@
 //! The Apache Cassandra docs' formulas:
 //!   Nv = Nr · (Nc − Npk − Ns) + Ns
 //!   St = Σ partition key + Σ static + Nr · (Σ clustering + Σ regular) + 8 · Nv
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::{Role, Source};

@@ -1,6 +1,6 @@
 //! Bounded fuzzing (well under a minute): arbitrary bytes and mutated
 //! sample projects go through load → derive → CQL → reports → every
-//! workbench view on TestBackend. Nothing may panic, and nothing a file
+//! workbench view on `TestBackend`. Nothing may panic, and nothing a file
 //! holds may reach a screen or a report as a terminal control.
 
 mod support;
@@ -77,7 +77,7 @@ fn screen(app: &App) -> String {
         .buffer()
         .content()
         .iter()
-        .map(|c| c.symbol())
+        .map(ratatui::buffer::Cell::symbol)
         .collect()
 }
 

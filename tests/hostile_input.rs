@@ -4,6 +4,8 @@
 //! workbench view; nothing of them may reach the terminal. Names that
 //! would become CQL identifiers are refused at load with their line and
 //! column; free text is shown with placeholders.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 mod support;
 
@@ -246,7 +248,7 @@ fn screen_text(app: &App, w: u16, h: u16) -> String {
         .buffer()
         .content()
         .iter()
-        .map(|c| c.symbol())
+        .map(ratatui::buffer::Cell::symbol)
         .collect()
 }
 
@@ -314,7 +316,7 @@ fn the_workbench_refuses_hostile_or_huge_names_in_edits() {
             p.entities[0].short = Some(bad.clone());
             Ok(())
         });
-        assert!(!accepted, "{:.40}", bad);
+        assert!(!accepted, "{bad:.40}");
         let status = app
             .status
             .as_ref()

@@ -2,11 +2,14 @@
 //! samples' own exports and hand-written DESCRIBE outputs: every file
 //! imports, the result is a valid project, and its CQL export is the same
 //! schema again (same tables, same primary keys, same columns).
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::{derive, Role};
 use cqlmodel::import::{import, parse, Level};
 use cqlmodel::model::{load, CqlType, Dir};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn corpus() -> Vec<PathBuf> {
@@ -118,24 +121,25 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
                 .any(|t| l.starts_with(&format!("{}:", t.name)))
         });
         assert_eq!(shape_of_schema(&again), want, "{name}");
-        report.push_str(&format!("== {name}\n"));
+        let _ = writeln!(report, "== {name}");
         for k in &imported.schema.keyspaces {
-            report.push_str(&format!("keyspace {} {:?}\n", k.name, k.replication));
+            let _ = writeln!(report, "keyspace {} {:?}", k.name, k.replication);
         }
         for t in &imported.schema.types {
-            report.push_str(&format!("type {} ({} fields)\n", t.name, t.fields.len()));
+            let _ = writeln!(report, "type {} ({} fields)", t.name, t.fields.len());
         }
         for l in shape_of_schema(&imported.schema) {
-            report.push_str(&format!("table {l}\n"));
+            let _ = writeln!(report, "table {l}");
         }
         for m in &imported.messages {
-            report.push_str(&format!("{m}\n"));
+            let _ = writeln!(report, "{m}");
         }
-        report.push_str(&format!(
-            "=> {} entities, {} queries\n",
+        let _ = writeln!(
+            report,
+            "=> {} entities, {} queries",
             imported.project.entities.len(),
             imported.project.queries.len()
-        ));
+        );
     }
     insta::assert_snapshot!("corpus_imports", report);
 }
@@ -166,8 +170,8 @@ fn reimport_matches(p: &cqlmodel::model::Project, what: &str) -> Result<(), Stri
         }
         let mut cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
         let mut bcols: Vec<&str> = b.columns.iter().map(|c| c.name.as_str()).collect();
-        cols.sort();
-        bcols.sort();
+        cols.sort_unstable();
+        bcols.sort_unstable();
         if cols != bcols {
             return Err(format!("{what}: {}: {bcols:?} != {cols:?}", t.name));
         }

@@ -23,7 +23,7 @@ fn every_construct_is_imported() {
             assert_eq!(dcs.get("dc1"), Some(&3));
             assert_eq!(dcs.get("dc2"), Some(&2));
         }
-        other => panic!("{other:?}"),
+        Replication::Simple(n) => panic!("SimpleStrategy {n}"),
     }
     assert_eq!(p.types.len(), 1);
     let names: Vec<&str> = i.schema.tables.iter().map(|t| t.name.as_str()).collect();
@@ -37,7 +37,11 @@ fn every_construct_is_imported() {
             "orders_by_total"
         ]
     );
-    let messages: Vec<String> = i.messages.iter().map(|m| m.to_string()).collect();
+    let messages: Vec<String> = i
+        .messages
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(
         messages,
         vec![
@@ -142,7 +146,11 @@ fn errors_carry_line_and_column() {
     let i = import(
         "CREATE TABLE t (\n  a int,\n  b int DEFAULT 1,\n  PRIMARY KEY (a)\n);\nCREATE TABLE 'x",
     );
-    let m: Vec<String> = i.messages.iter().map(|m| m.to_string()).collect();
+    let m: Vec<String> = i
+        .messages
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(m, ["6:14: skipped: quoted string not closed"]);
     let i = import("CREATE TABLE t (\n  a int,\n  b int DEFAULT 1,\n  PRIMARY KEY (a)\n);");
     assert_eq!(i.messages[0].level, Level::Error);

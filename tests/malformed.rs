@@ -2,6 +2,8 @@
 //! with line and column, reference errors with their path in the file and a
 //! did-you-mean, oversized and deeply nested input with a clear error. Also
 //! the command line's output formats and exit codes.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::model::load::{self, LoadError, Problem};
 use cqlmodel::model::Project;
@@ -50,7 +52,10 @@ fn every_truncation_of_the_hotel_sample_is_an_error() {
         match result {
             Ok(Err(_)) => tried += 1,
             Ok(Ok(_)) => panic!("a {n}-byte prefix loaded as a project"),
-            Err(_) => panic!("loading a {n}-byte prefix panicked"),
+            Err(payload) => panic!(
+                "loading a {n}-byte prefix panicked: {:?}",
+                payload.downcast_ref::<String>()
+            ),
         }
     }
     assert!(tried > 100, "only {tried} prefixes");

@@ -15,7 +15,7 @@ fn samples() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
     let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
         .expect("samples")
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| {
             let p = e.path();
             (

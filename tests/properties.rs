@@ -363,6 +363,8 @@ const KEY_TYPES: [Native; 4] = [Native::Uuid, Native::Text, Native::Int, Native:
 const ATTR_NAMES: [&str; 6] = ["name", "value", "created", "status", "score", "id"];
 const KEY_NAMES: [&str; 3] = ["id", "code", "seq"];
 
+// One flag per generated feature of the entity.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug)]
 struct EntitySpec {
     key_name: usize,
@@ -729,7 +731,7 @@ fn hotel() -> (Project, LogicalModel) {
 }
 
 /// The restriction oracle refuses what Cassandra refuses, on
-/// available_rooms_by_hotel_date (K hotel_id, C↑ date, C↑ room_number).
+/// `available_rooms_by_hotel_date` (K `hotel_id`, C↑ date, C↑ `room_number`).
 #[test]
 fn the_restriction_oracle_refuses_what_cassandra_refuses() {
     let (_, m) = hotel();

@@ -66,7 +66,7 @@ fn screen(app: &App) -> String {
     s
 }
 
-/// The provenance popup of hotels_by_poi's columns shows, per column, the
+/// The provenance popup of `hotels_by_poi`'s columns shows, per column, the
 /// rule that placed it and where its data comes from.
 #[test]
 fn the_provenance_popup_shows_rule_and_flow() {

@@ -1,4 +1,6 @@
 //! Refinements: applied, undone, previewed, chosen.
+// Tests: the figures are exact by construction.
+#![allow(clippy::float_cmp)]
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::diagnose::Refinement;

@@ -195,7 +195,7 @@ fn recovery_copy_is_offered_even_when_the_file_is_newer() {
     let mut pulled = load::from_str(cqlmodel::tui::SAMPLE).expect("sample");
     pulled.name = "Pulled".into();
     std::fs::write(&f, load::to_string(&pulled)).expect("pull");
-    let far = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    let far = std::time::SystemTime::now() + std::time::Duration::from_mins(1);
     std::fs::File::options()
         .write(true)
         .open(&f)

@@ -4,8 +4,8 @@
 use super::*;
 use crate::model::load;
 
-/// Customer 1:n Order (not weak), Order 1:n LineItem (weak), Item 1:1
-/// ProcessingJob 1:n JobEvent (weak), a User with a unique email, and a
+/// Customer 1:n Order (not weak), Order 1:n `LineItem` (weak), Item 1:1
+/// `ProcessingJob` 1:n `JobEvent` (weak), a User with a unique email, and a
 /// Reservation keyed by a surrogate id with a unique confirmation number.
 const MODEL: &str = r#"Project(format: 1, name: "m", keyspace: Keyspace(name: "m", replication: Simple(1)),
   entities: [

@@ -11,7 +11,7 @@
 use super::{finish, Column, Role, Rule, Table};
 use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::model::{Decision, Native, PartitionKeys, Query};
+use crate::model::{Decision, Dir, Native, PartitionKeys, Query};
 
 /// What the placement needs besides the table.
 pub(super) struct Context<'a, 'p> {
@@ -132,7 +132,7 @@ pub(super) fn place(
         for i in 0..searched.len() {
             let (role, rule, why) = match forced(t, i) {
                 Some(false) => (
-                    Role::Clustering(Default::default()),
+                    Role::Clustering(Dir::default()),
                     Rule::Filter,
                     "decision: kept as a clustering column (equality_clustering)".into(),
                 ),
@@ -158,7 +158,7 @@ pub(super) fn place(
                 set(
                     t,
                     i,
-                    Role::Clustering(Default::default()),
+                    Role::Clustering(Dir::default()),
                     Rule::Filter,
                     "decision: kept as a clustering column (equality_clustering)".into(),
                 );
@@ -204,7 +204,7 @@ pub(super) fn place(
         set(
             t,
             i,
-            Role::Clustering(Default::default()),
+            Role::Clustering(Dir::default()),
             Rule::Filter,
             String::new(),
         );
@@ -228,7 +228,7 @@ pub(super) fn place(
             set(
                 t,
                 i,
-                Role::Clustering(Default::default()),
+                Role::Clustering(Dir::default()),
                 Rule::Filter,
                 format!("the partition stays small: {figures}{assumed}"),
             );

@@ -478,6 +478,7 @@ pub fn request(
 }
 
 /// The table a query is planned against, with its columns' identities.
+#[derive(Clone, Copy)]
 pub struct Served<'a> {
     pub table: &'a Table,
     pub index: usize,
@@ -499,16 +500,16 @@ pub fn plan(
         root,
     } = served;
     let shape = KeyShape::of(table);
-    let req = if graph.node(&q.rows) != Some(root) {
-        Err(format!(
-            "the table holds {} rows but {} returns {}",
-            table.rows, q.id, q.rows
-        ))
-    } else {
+    let req = if graph.node(&q.rows) == Some(root) {
         match resolved {
             Some(r) => request(q, r, table, ids),
             None => resolve_query(graph, root, q).and_then(|r| request(q, &r, table, ids)),
         }
+    } else {
+        Err(format!(
+            "the table holds {} rows but {} returns {}",
+            table.rows, q.id, q.rows
+        ))
     };
     let (access, select) = match req {
         Ok(req) => {

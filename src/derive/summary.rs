@@ -79,6 +79,8 @@ fn aggregate_column_name(graph: &Graph, root: NodeId, a: &Aggregate) -> String {
     }
 }
 
+// The query's resolved parts come as one bundle the builder reads.
+#[allow(clippy::needless_pass_by_value)]
 pub(super) fn build(
     graph: &Graph,
     q: &Query,
@@ -189,7 +191,7 @@ pub(super) fn build(
     let mut pinned = None;
     if let Some(d) = decision {
         apply_decision(graph, q, d, &mut t, &mut ids, problems);
-        pinned = d.name.clone();
+        pinned.clone_from(&d.name);
     }
     order_key_first(&mut t, &mut ids);
     // Plain summaries of expiring rows expire with them; a counter table

@@ -3,7 +3,12 @@
 //! markup (every element closed, numeric character references only) so it
 //! parses as XML too.
 
-use super::*;
+use super::{
+    access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
+    human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
+    subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
+    writes_touching, Analysis, Project, Target,
+};
 use crate::diagram::{self, layout, svg, View};
 use crate::markup::{xml, xml_block};
 use std::fmt::Write;
@@ -213,7 +218,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             .iter()
             .map(|at| format!("<code>{}</code> {}", xml(&at.name), xml(&at.ty.to_string())))
             .collect();
-        let notes = notes_on(project, Target::Entity(e.name.clone()));
+        let notes = notes_on(project, &Target::Entity(e.name.clone()));
         let _ = writeln!(
             s,
             "<tr id=\"{}\"><td><b>{}</b></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -221,10 +226,8 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             xml(&e.name),
             xml(&key),
             attrs.join("<br/>"),
-            e.count.map(crate::estimate::group_digits).unwrap_or_else(|| "—".into()),
-            e.retention_days
-                .map(|d| format!("{} days{}", crate::estimate::group_digits(d), if e.ttl { ", TTL" } else { "" }))
-                .unwrap_or_else(|| "—".into()),
+            e.count.map_or_else(|| "—".into(), crate::estimate::group_digits),
+            e.retention_days.map_or_else(|| "—".into(), |d| format!("{} days{}", crate::estimate::group_digits(d), if e.ttl { ", TTL" } else { "" })),
             notes_html(&notes)
         );
     }
@@ -237,10 +240,10 @@ pub fn render(project: &Project, a: &Analysis) -> String {
                     .map(|c| {
                         let mut t = crate::report::count(c.avg);
                         if let Some(m) = c.max {
-                            t.push_str(&format!(" (max {})", crate::report::count(m)));
+                            let _ = write!(t, " (max {})", crate::report::count(m));
                         }
                         if let Some(p) = c.per {
-                            t.push_str(&format!(" per {}", p.name()));
+                            let _ = write!(t, " per {}", p.name());
                         }
                         t
                     })
@@ -253,7 +256,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             if r.from_per_to.is_some() {
                 counts.push(format!("{} {} per {}", per(&r.from_per_to), r.from, r.to));
             }
-            let notes = notes_on(project, Target::Relationship(r.name.clone()));
+            let notes = notes_on(project, &Target::Relationship(r.name.clone()));
             let _ = writeln!(
                 s,
                 "<tr id=\"{}\"><td><b>{}</b></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -287,13 +290,13 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             Some(t) => link(Some(&table_anchor(t)), &model.tables[t].name),
             None => "<span class=\"sev-error\">none</span>".into(),
         };
-        let served = plan.map(access_text).unwrap_or_else(|| "no plan".into());
+        let served = plan.map_or_else(|| "no plan".into(), access_text);
         let entry = if project.workflow.entry.contains(&q.id) {
             " <span class=\"badge ok\">entry</span>"
         } else {
             ""
         };
-        let notes = notes_on(project, Target::Query(q.id.clone()));
+        let notes = notes_on(project, &Target::Query(q.id.clone()));
         let findings = finding_links(a, &findings_on_query(a, &q.id));
         let _ = writeln!(
             s,
@@ -397,7 +400,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         let _ = writeln!(s, "<p>{meta}</p>");
         s.push_str(&notes_html(&notes_on(
             project,
-            Target::Table(t.name.clone()),
+            &Target::Table(t.name.clone()),
         )));
         s.push_str("<table><thead><tr><th></th><th>Column</th><th>Type</th><th>Provenance</th></tr></thead><tbody>\n");
         for c in &t.columns {
@@ -449,10 +452,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             xml_block(crate::cql::table(project, t).trim_end())
         );
         for p in model.plans.iter().filter(|p| p.table == Some(i)) {
-            let text = project
-                .query(&p.query)
-                .map(|q| q.text.as_str())
-                .unwrap_or("");
+            let text = project.query(&p.query).map_or("", |q| q.text.as_str());
             let _ = writeln!(
                 s,
                 "<p><b>{}</b> {}{}</p><pre><code>{}</code></pre>",

@@ -1,7 +1,12 @@
 //! The report as Markdown for a pull request or a wiki: Markdown tables,
 //! Mermaid blocks (GitHub and GitLab render them), CQL in fenced blocks.
 
-use super::*;
+use super::{
+    access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
+    human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
+    subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
+    writes_touching, Analysis, Level, Project, Target,
+};
 use crate::diagram::{self, mermaid, View};
 use crate::markup::{fence_for, markdown as md, plain_block};
 use std::fmt::Write;
@@ -136,20 +141,20 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             md(&key),
             attrs.join("<br>"),
             e.count
-                .map(crate::estimate::group_digits)
-                .unwrap_or_else(|| "—".into()),
-            e.retention_days
-                .map(|d| format!(
+                .map_or_else(|| "—".into(), crate::estimate::group_digits),
+            e.retention_days.map_or_else(
+                || "—".into(),
+                |d| format!(
                     "{} days{}",
                     crate::estimate::group_digits(d),
                     if e.ttl { ", TTL" } else { "" }
-                ))
-                .unwrap_or_else(|| "—".into()),
+                )
+            ),
         );
     }
     s.push('\n');
     for e in &project.entities {
-        let ns = notes_on(project, Target::Entity(e.name.clone()));
+        let ns = notes_on(project, &Target::Entity(e.name.clone()));
         if !ns.is_empty() {
             let _ = writeln!(s, "**{}**\n", md(&e.name));
             notes(&mut s, &ns);
@@ -170,7 +175,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         }
         s.push('\n');
         for r in &project.relationships {
-            let ns = notes_on(project, Target::Relationship(r.name.clone()));
+            let ns = notes_on(project, &Target::Relationship(r.name.clone()));
             if !ns.is_empty() {
                 let _ = writeln!(s, "**{}**\n", md(&r.name));
                 notes(&mut s, &ns);
@@ -203,12 +208,12 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             md(&q.text),
             md(&q.rows),
             md(&search_text(q)),
-            md(&plan.map(access_text).unwrap_or_else(|| "no plan".into()))
+            md(&plan.map_or_else(|| "no plan".into(), access_text))
         );
     }
     s.push('\n');
     for q in &project.queries {
-        let ns = notes_on(project, Target::Query(q.id.clone()));
+        let ns = notes_on(project, &Target::Query(q.id.clone()));
         let f = findings_on_query(a, &q.id);
         if !ns.is_empty() || !f.is_empty() {
             let _ = writeln!(s, "**{}**\n", md(&q.id));
@@ -258,7 +263,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             );
         }
         let _ = writeln!(s, "{meta}\n");
-        notes(&mut s, &notes_on(project, Target::Table(t.name.clone())));
+        notes(&mut s, &notes_on(project, &Target::Table(t.name.clone())));
         s.push_str("| | Column | Type | Provenance |\n|---|---|---|---|\n");
         for c in &t.columns {
             let _ = writeln!(
@@ -300,10 +305,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         }
         code_block(&mut s, "sql", &crate::cql::table(project, t));
         for p in model.plans.iter().filter(|p| p.table == Some(i)) {
-            let text = project
-                .query(&p.query)
-                .map(|q| q.text.as_str())
-                .unwrap_or("");
+            let text = project.query(&p.query).map_or("", |q| q.text.as_str());
             let access = if p.access.is_direct() {
                 String::new()
             } else {

@@ -28,10 +28,10 @@ impl Format {
         match path
             .extension()
             .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase())
+            .map(str::to_ascii_lowercase)
             .as_deref()
         {
-            Some("md") | Some("markdown") => Format::Markdown,
+            Some("md" | "markdown") => Format::Markdown,
             _ => Format::Html,
         }
     }
@@ -265,8 +265,8 @@ pub fn target_label(t: &Target) -> String {
 }
 
 /// Notes about one item.
-pub fn notes_on(project: &Project, t: Target) -> Vec<&Note> {
-    project.notes_for(&t).collect()
+pub fn notes_on<'p>(project: &'p Project, t: &Target) -> Vec<&'p Note> {
+    project.notes_for(t).collect()
 }
 
 /// Findings about a table (its columns included), by index into the

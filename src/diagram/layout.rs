@@ -7,6 +7,8 @@
 //! wraps onto several bands. Boxes are placed side by side in bands that
 //! never share a pixel, so no two boxes overlap by construction (and a test
 //! checks it).
+// Diagram sizes are small counts of cells and boxes: i32 holds them.
+#![allow(clippy::cast_possible_wrap)]
 
 use super::{Diagram, Node, NodeKind};
 use crate::markup::{cells, truncate};
@@ -303,7 +305,7 @@ fn center_x(r: &Rect) -> i32 {
 
 /// Evenly spread attach points along a side, ordered by the other ends' x.
 fn slots(r: &Rect, others: &mut [(i32, usize)]) -> Vec<(usize, i32)> {
-    others.sort();
+    others.sort_unstable();
     let m = others.len() as i32;
     others
         .iter()
@@ -317,10 +319,10 @@ impl EdgePath {
     pub fn at(&self, num: i64) -> Point {
         let (t, u) = (num, 8 - num);
         let f = |a: i32, b: i32, c: i32, d: i32| -> i32 {
-            ((u * u * u * a as i64
-                + 3 * u * u * t * b as i64
-                + 3 * u * t * t * c as i64
-                + t * t * t * d as i64)
+            ((u * u * u * i64::from(a)
+                + 3 * u * u * t * i64::from(b)
+                + 3 * u * t * t * i64::from(c)
+                + t * t * t * i64::from(d))
                 / 512) as i32
         };
         (

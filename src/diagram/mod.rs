@@ -12,6 +12,7 @@ pub mod svg;
 use crate::analysis::Analysis;
 use crate::model::{Cardinality, Project};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// Which diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -203,7 +204,7 @@ fn er(project: &Project) -> Diagram {
         let mut label = r.name.clone();
         if !r.attributes.is_empty() {
             let names: Vec<&str> = r.attributes.iter().map(|a| a.name.as_str()).collect();
-            label.push_str(&format!(" ({})", names.join(", ")));
+            let _ = write!(label, " ({})", names.join(", "));
         }
         edges.push(Edge {
             from,
@@ -357,7 +358,7 @@ fn logical(project: &Project, analysis: &Analysis) -> Diagram {
             labels.push(q.to_string());
         }
     };
-    let mut reached: std::collections::HashSet<&str> = Default::default();
+    let mut reached = std::collections::HashSet::<&str>::new();
     for e in &project.workflow.entry {
         if let Some(to) = table_node(e) {
             add(0, to, e);

@@ -132,13 +132,14 @@ impl fmt::Display for TableChange {
 pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), t)).collect();
-    let new_names: HashMap<&str, ()> = new.tables.iter().map(|t| (t.name.as_str(), ())).collect();
+    let new_names: std::collections::HashSet<&str> =
+        new.tables.iter().map(|t| t.name.as_str()).collect();
     // Tables that vanished, by the query that built them: a new table built
     // by the same query is the same table under a new name.
     let mut vanished: HashMap<&str, &Table> = old
         .tables
         .iter()
-        .filter(|t| !new_names.contains_key(t.name.as_str()))
+        .filter(|t| !new_names.contains(t.name.as_str()))
         .map(|t| (t.origin.as_str(), t))
         .collect();
     let mut out = Vec::new();
@@ -167,7 +168,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
         }
     }
     for t in &old.tables {
-        if !new_names.contains_key(t.name.as_str()) && vanished.contains_key(t.origin.as_str()) {
+        if !new_names.contains(t.name.as_str()) && vanished.contains_key(t.origin.as_str()) {
             out.push(TableChange::Removed(t.name.clone()));
         }
     }
@@ -244,7 +245,11 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
 
 /// The changes as one status line, shortened to `max` changes.
 pub fn summary(changes: &[TableChange], max: usize) -> String {
-    let mut parts: Vec<String> = changes.iter().take(max).map(|c| c.to_string()).collect();
+    let mut parts: Vec<String> = changes
+        .iter()
+        .take(max)
+        .map(std::string::ToString::to_string)
+        .collect();
     if changes.len() > max {
         parts.push(format!("… {} more", changes.len() - max));
     }

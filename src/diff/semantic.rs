@@ -86,7 +86,7 @@ fn differing_fields<T: Serialize>(a: &T, b: &T) -> Vec<String> {
     let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
     keys.into_iter()
         .filter(|k| x.get(*k) != y.get(*k))
-        .map(|k| k.to_string())
+        .cloned()
         .collect()
 }
 
@@ -105,33 +105,30 @@ fn items<T: Serialize + Clone>(
         .filter(|o| !new.iter().any(|n| name(n) == name(o)))
         .collect();
     for n in new {
-        match old.iter().find(|o| name(o) == name(n)) {
-            Some(o) => {
-                let fields = differing_fields(o, n);
-                if !fields.is_empty() {
-                    out.push(ItemChange {
-                        kind,
-                        name: name(n).to_string(),
-                        change: "changed".into(),
-                        fields,
-                    });
-                }
-            }
-            None => {
-                let same = gone.iter().position(|o| {
-                    serde_json::to_value(rename(o, name(n))).ok() == serde_json::to_value(n).ok()
-                });
-                let change = match same {
-                    Some(i) => format!("renamed from {}", name(gone.remove(i))),
-                    None => "added".into(),
-                };
+        if let Some(o) = old.iter().find(|o| name(o) == name(n)) {
+            let fields = differing_fields(o, n);
+            if !fields.is_empty() {
                 out.push(ItemChange {
                     kind,
                     name: name(n).to_string(),
-                    change,
-                    fields: vec![],
+                    change: "changed".into(),
+                    fields,
                 });
             }
+        } else {
+            let same = gone.iter().position(|o| {
+                serde_json::to_value(rename(o, name(n))).ok() == serde_json::to_value(n).ok()
+            });
+            let change = match same {
+                Some(i) => format!("renamed from {}", name(gone.remove(i))),
+                None => "added".into(),
+            };
+            out.push(ItemChange {
+                kind,
+                name: name(n).to_string(),
+                change,
+                fields: vec![],
+            });
         }
     }
     for o in gone {
@@ -321,7 +318,7 @@ fn thresholds_crossed(
 }
 
 fn round(x: f64) -> String {
-    if x >= 100.0 || x == x.trunc() {
+    if x >= 100.0 || x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
         format!("{x:.1}")

@@ -12,7 +12,7 @@ use crate::model::{Attribute, Cardinality, CqlType, Entity, Project, Relationshi
 fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<String>) {
     let snapshot = p.clone();
     let graph = Graph::new(&snapshot);
-    for q in p.queries.iter_mut() {
+    for q in &mut p.queries {
         let Some(root) = graph.node(&q.rows) else {
             continue;
         };
@@ -36,11 +36,11 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
             fix(&mut w.attr);
         }
     }
-    for t in p.workflow.transitions.iter_mut() {
+    for t in &mut p.workflow.transitions {
         let Some(root) = snapshot.query(&t.from).and_then(|q| graph.node(&q.rows)) else {
             continue;
         };
-        for s in t.feeds.iter_mut() {
+        for s in &mut t.feeds {
             if let Some(n) = f(&graph, root, s) {
                 *s = n;
             }
@@ -58,7 +58,7 @@ pub fn rename_entity(p: &mut Project, ei: usize, new: &str) -> Result<(), String
         })
     });
     p.entities[ei].name = new.to_string();
-    for r in p.relationships.iter_mut() {
+    for r in &mut p.relationships {
         if r.from == old {
             r.from = new.to_string();
         }
@@ -69,7 +69,7 @@ pub fn rename_entity(p: &mut Project, ei: usize, new: &str) -> Result<(), String
     for q in p.queries.iter_mut().filter(|q| q.rows == old) {
         q.rows = new.to_string();
     }
-    for n in p.notes.iter_mut() {
+    for n in &mut p.notes {
         if n.target == Target::Entity(old.clone()) {
             n.target = Target::Entity(new.to_string());
         }
@@ -136,7 +136,7 @@ pub fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), 
         changed.then(|| r.to_string())
     });
     p.relationships[ri].name = new.to_string();
-    for e in p.entities.iter_mut() {
+    for e in &mut p.entities {
         if e.owner.as_deref() == Some(old.as_str()) {
             e.owner = Some(new.to_string());
         }
@@ -147,12 +147,12 @@ pub fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), 
     for q in p.queries.iter_mut().filter(|q| q.rows == old) {
         q.rows = new.to_string();
     }
-    for d in p.decisions.iter_mut() {
+    for d in &mut p.decisions {
         for c in d.collections.iter_mut().filter(|c| **c == old) {
             *c = new.to_string();
         }
     }
-    for n in p.notes.iter_mut() {
+    for n in &mut p.notes {
         if n.target == Target::Relationship(old.clone()) {
             n.target = Target::Relationship(new.to_string());
         }
@@ -169,17 +169,17 @@ pub fn rename_query(p: &mut Project, qi: usize, new: &str) -> Result<(), String>
     };
     p.queries[qi].id = new.to_string();
     p.workflow.entry.iter_mut().for_each(swap);
-    for t in p.workflow.transitions.iter_mut() {
+    for t in &mut p.workflow.transitions {
         swap(&mut t.from);
         swap(&mut t.to);
     }
-    for d in p.decisions.iter_mut() {
+    for d in &mut p.decisions {
         swap(&mut d.query);
         if let Some(s) = d.served_by.as_mut() {
             swap(s);
         }
     }
-    for n in p.notes.iter_mut() {
+    for n in &mut p.notes {
         if n.target == Target::Query(old.clone()) {
             n.target = Target::Query(new.to_string());
         }
@@ -199,7 +199,7 @@ pub fn delete_query(p: &mut Project, qi: usize) -> Result<(), String> {
         .transitions
         .retain(|t| t.from != id && t.to != id);
     p.decisions.retain(|d| d.query != id);
-    for d in p.decisions.iter_mut() {
+    for d in &mut p.decisions {
         if d.served_by.as_deref() == Some(id.as_str()) {
             d.served_by = None;
         }

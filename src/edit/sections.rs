@@ -27,7 +27,7 @@ fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
     (from != to).then(|| to.clone())
 }
 
-fn put<T>(slot: &mut T, value: &Option<T>, old: &mut Option<T>)
+fn put<T>(slot: &mut T, value: Option<&T>, old: &mut Option<T>)
 where
     T: Clone,
 {
@@ -77,6 +77,8 @@ impl Sections {
     }
 
     /// Puts the parts in place; returns the parts they replaced, which undo this.
+    // `edit::apply` builds its inverse with `between` and drops this.
+    #[allow(clippy::return_self_not_must_use)]
     pub fn apply(&self, p: &mut Project) -> Sections {
         let mut old = Sections::default();
         let Project {
@@ -93,22 +95,26 @@ impl Sections {
             decisions,
             notes,
         } = p;
-        put(format, &self.format, &mut old.format);
-        put(name, &self.name, &mut old.name);
-        put(keyspace, &self.keyspace, &mut old.keyspace);
-        put(thresholds, &self.thresholds, &mut old.thresholds);
+        put(format, self.format.as_ref(), &mut old.format);
+        put(name, self.name.as_ref(), &mut old.name);
+        put(keyspace, self.keyspace.as_ref(), &mut old.keyspace);
+        put(thresholds, self.thresholds.as_ref(), &mut old.thresholds);
         put(
             partition_keys,
-            &self.partition_keys,
+            self.partition_keys.as_ref(),
             &mut old.partition_keys,
         );
-        put(types, &self.types, &mut old.types);
-        put(entities, &self.entities, &mut old.entities);
-        put(relationships, &self.relationships, &mut old.relationships);
-        put(queries, &self.queries, &mut old.queries);
-        put(workflow, &self.workflow, &mut old.workflow);
-        put(decisions, &self.decisions, &mut old.decisions);
-        put(notes, &self.notes, &mut old.notes);
+        put(types, self.types.as_ref(), &mut old.types);
+        put(entities, self.entities.as_ref(), &mut old.entities);
+        put(
+            relationships,
+            self.relationships.as_ref(),
+            &mut old.relationships,
+        );
+        put(queries, self.queries.as_ref(), &mut old.queries);
+        put(workflow, self.workflow.as_ref(), &mut old.workflow);
+        put(decisions, self.decisions.as_ref(), &mut old.decisions);
+        put(notes, self.notes.as_ref(), &mut old.notes);
         old
     }
 }

@@ -98,29 +98,29 @@ impl EditTarget {
         let missing = || "the item no longer exists".to_string();
         match self {
             EditTarget::Entity(i) => {
-                *p.entities.get_mut(*i).ok_or_else(missing)? = parse::<Entity>(text)?
+                *p.entities.get_mut(*i).ok_or_else(missing)? = parse::<Entity>(text)?;
             }
             EditTarget::Attribute(NodeId::Entity(e), a) => {
                 *p.entities
                     .get_mut(*e)
                     .and_then(|x| x.attributes.get_mut(*a))
-                    .ok_or_else(missing)? = parse::<Attribute>(text)?
+                    .ok_or_else(missing)? = parse::<Attribute>(text)?;
             }
             EditTarget::Attribute(NodeId::Rel(r), a) => {
                 *p.relationships
                     .get_mut(*r)
                     .and_then(|x| x.attributes.get_mut(*a))
-                    .ok_or_else(missing)? = parse::<Attribute>(text)?
+                    .ok_or_else(missing)? = parse::<Attribute>(text)?;
             }
             EditTarget::Relationship(i) => {
-                *p.relationships.get_mut(*i).ok_or_else(missing)? = parse::<Relationship>(text)?
+                *p.relationships.get_mut(*i).ok_or_else(missing)? = parse::<Relationship>(text)?;
             }
             EditTarget::Query(i) => {
-                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?
+                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?;
             }
             EditTarget::Transition(i) => {
                 *p.workflow.transitions.get_mut(*i).ok_or_else(missing)? =
-                    parse::<Transition>(text)?
+                    parse::<Transition>(text)?;
             }
             EditTarget::Decision(q) => {
                 let d: Decision = parse(text)?;

@@ -85,8 +85,8 @@ fn differences(t: &Table, s: &TableDef) -> Vec<String> {
             tp.join(", ")
         ));
     }
-    sp.sort();
-    tp.sort();
+    sp.sort_unstable();
+    tp.sort_unstable();
     let tc = clustering(t);
     if s.clustering != tc {
         let show = |c: &[(String, crate::model::Dir)]| {

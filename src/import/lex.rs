@@ -188,7 +188,7 @@ fn is_uuid_dash(chars: &[char], start: usize, i: usize) -> bool {
     let so_far = &chars[start..i];
     so_far.len() >= 4
         && so_far.iter().all(|c| c.is_ascii_hexdigit() || *c == '-')
-        && chars.get(i + 1).is_some_and(|c| c.is_ascii_hexdigit())
+        && chars.get(i + 1).is_some_and(char::is_ascii_hexdigit)
 }
 
 #[cfg(test)]

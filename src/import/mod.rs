@@ -62,7 +62,7 @@ fn entity_name(table: &str) -> String {
 }
 
 /// The attribute for a column: its name, unless the column's name holds
-/// what attribute names cannot (`.`, spaces); then a snake_case name with
+/// what attribute names cannot (`.`, spaces); then a `snake_case` name with
 /// the column name kept as the attribute's `column`.
 fn attr_name(column: &str) -> String {
     if column.contains('.') || column.contains(' ') {
@@ -252,9 +252,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         } else {
             naming::schema_name(&ks_name, "app")
         },
-        replication: ks
-            .map(|k| k.replication.clone())
-            .unwrap_or(Replication::Simple(3)),
+        replication: ks.map_or(Replication::Simple(3), |k| k.replication.clone()),
     };
     for t in &schema.types {
         if p.types.iter().any(|x| x.name == t.name) {
@@ -309,37 +307,36 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
             .iter()
             .find(|(k, c, ei)| *k == natural && *c == counter && fits(&p.entities[*ei]))
             .map(|(_, _, ei)| *ei);
-        let ei = match found {
-            Some(ei) => ei,
-            None => {
-                let base = entity_name(&t.name);
-                let mut name = base.clone();
-                let mut n = 2;
-                while p.entity(&name).is_some() {
-                    name = format!("{base}{n}");
-                    n += 1;
-                }
-                p.entities.push(Entity {
-                    name,
-                    short: None,
-                    plural: None,
-                    owner: None,
-                    owners: vec![],
-                    unique: vec![],
-                    key: t
-                        .partition
-                        .iter()
-                        .chain(t.clustering.iter().map(|(c, _)| c))
-                        .map(|c| attr_name(c))
-                        .collect(),
-                    attributes: vec![],
-                    count: None,
-                    retention_days: None,
-                    ttl: false,
-                });
-                keys.push((natural, counter, p.entities.len() - 1));
-                p.entities.len() - 1
+        let ei = if let Some(ei) = found {
+            ei
+        } else {
+            let base = entity_name(&t.name);
+            let mut name = base.clone();
+            let mut n = 2;
+            while p.entity(&name).is_some() {
+                name = format!("{base}{n}");
+                n += 1;
             }
+            p.entities.push(Entity {
+                name,
+                short: None,
+                plural: None,
+                owner: None,
+                owners: vec![],
+                unique: vec![],
+                key: t
+                    .partition
+                    .iter()
+                    .chain(t.clustering.iter().map(|(c, _)| c))
+                    .map(|c| attr_name(c))
+                    .collect(),
+                attributes: vec![],
+                count: None,
+                retention_days: None,
+                ttl: false,
+            });
+            keys.push((natural, counter, p.entities.len() - 1));
+            p.entities.len() - 1
         };
         let e = &mut p.entities[ei];
         for c in &t.columns {

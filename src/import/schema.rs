@@ -201,8 +201,10 @@ impl Stmt<'_> {
     }
 
     fn found(&self) -> String {
-        self.peek()
-            .map_or("the end of the statement".into(), |t| t.to_string())
+        self.peek().map_or(
+            "the end of the statement".into(),
+            std::string::ToString::to_string,
+        )
     }
 
     fn eat(&mut self, c: char) -> bool {
@@ -291,16 +293,16 @@ impl Stmt<'_> {
             }
             schema.keyspaces.push(ks);
         } else if self.eat_word("type") {
-            let t = self.user_type(start, current_ks)?;
+            let t = self.user_type(start, current_ks.as_ref())?;
             schema.types.push(t);
         } else if self.eat_word("table") || self.eat_word("columnfamily") {
-            let t = self.table(start, current_ks, &mut schema.messages)?;
+            let t = self.table(start, current_ks.as_ref(), &mut schema.messages)?;
             if schema.table(&t.name).is_some() {
                 return Err((start, format!("table {} is defined twice", t.name)));
             }
             schema.tables.push(t);
         } else if self.eat_words(&["materialized", "view"]) {
-            let t = self.view(start, current_ks, schema)?;
+            let t = self.view(start, current_ks.as_ref(), schema)?;
             if schema.table(&t.name).is_some() {
                 return Err((start, format!("table or view {} is defined twice", t.name)));
             }
@@ -340,8 +342,7 @@ impl Stmt<'_> {
 
     fn literal(&mut self) -> Res<String> {
         match self.peek() {
-            Some(Tok::Str(s)) | Some(Tok::Number(s)) | Some(Tok::Word(s))
-            | Some(Tok::Quoted(s)) => {
+            Some(Tok::Str(s) | Tok::Number(s) | Tok::Word(s) | Tok::Quoted(s)) => {
                 let s = s.clone();
                 self.i += 1;
                 Ok(s)
@@ -401,7 +402,7 @@ impl Stmt<'_> {
                     text.push('>');
                 }
                 Some(Tok::Punct(',')) if depth > 0 => text.push(','),
-                Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
+                Some(Tok::Word(w) | Tok::Quoted(w)) => {
                     if self.peek_at(1) == Some(&Tok::Punct('.')) {
                         self.i += 2;
                         continue;
@@ -423,7 +424,7 @@ impl Stmt<'_> {
             .map_err(|e| (start, format!("type {text}: {}", e.message)))
     }
 
-    fn user_type(&mut self, start: Pos, current_ks: &Option<String>) -> Res<TypeDef> {
+    fn user_type(&mut self, start: Pos, current_ks: Option<&String>) -> Res<TypeDef> {
         self.if_not_exists();
         let (ks, name) = self.qualified()?;
         self.expect('(')?;
@@ -444,7 +445,7 @@ impl Stmt<'_> {
             return Err((start, format!("type {name} has no fields")));
         }
         Ok(TypeDef {
-            keyspace: ks.or_else(|| current_ks.clone()),
+            keyspace: ks.or_else(|| current_ks.cloned()),
             name,
             fields,
             pos: start,
@@ -475,7 +476,7 @@ impl Stmt<'_> {
     fn table(
         &mut self,
         start: Pos,
-        current_ks: &Option<String>,
+        current_ks: Option<&String>,
         messages: &mut Vec<Message>,
     ) -> Res<TableDef> {
         self.if_not_exists();
@@ -536,7 +537,7 @@ impl Stmt<'_> {
             return Err((start, format!("table {name} has no PRIMARY KEY")));
         };
         let mut t = TableDef {
-            keyspace: ks.or_else(|| current_ks.clone()),
+            keyspace: ks.or_else(|| current_ks.cloned()),
             name,
             columns,
             partition,
@@ -624,7 +625,7 @@ impl Stmt<'_> {
                                 "{}: {opt} was removed in Cassandra 4.0; ignored",
                                 t.name
                             ),
-                        })
+                        });
                     }
                     _ => {}
                 }
@@ -642,7 +643,7 @@ impl Stmt<'_> {
     fn view(
         &mut self,
         start: Pos,
-        current_ks: &Option<String>,
+        current_ks: Option<&String>,
         schema: &mut Schema,
     ) -> Res<TableDef> {
         self.if_not_exists();
@@ -699,7 +700,7 @@ impl Stmt<'_> {
             }
         }
         let mut t = TableDef {
-            keyspace: ks.or_else(|| current_ks.clone()),
+            keyspace: ks.or_else(|| current_ks.cloned()),
             name,
             columns,
             partition,
@@ -868,7 +869,7 @@ mod tests {
             .messages
             .iter()
             .filter(|m| m.level == Level::Error)
-            .map(|m| m.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         assert_eq!(errs.len(), 2, "{errs:?}");
         assert!(

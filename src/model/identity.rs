@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap as HashMap;
 /// real models are short, and a bound keeps cycles finite.
 const MAX_DEPTH: usize = 8;
 
-impl<'p> Graph<'p> {
+impl Graph<'_> {
     /// The prefixes of `paths` that end in a to-many step, first seen
     /// first: each multiplies the rows of a table holding those attributes.
     pub fn multiplying_prefixes<'a>(

@@ -88,7 +88,7 @@ fn tokenize(text: &str) -> Vec<Token> {
                 tok: Tok::Str(s),
                 pos,
             });
-        } else if c == 'r' && matches!(chars.get(i + 1), Some('"') | Some('#')) {
+        } else if c == 'r' && matches!(chars.get(i + 1), Some('"' | '#')) {
             // Raw string r#"..."#: its content matters only as a value.
             bump!();
             let mut hashes = 0;
@@ -242,7 +242,7 @@ impl Scanner<'_> {
                             self.i += 1;
                             return;
                         }
-                        Some(Tok::Punct(',')) | Some(Tok::Punct(':')) => self.i += 1,
+                        Some(Tok::Punct(',' | ':')) => self.i += 1,
                         Some(Tok::Str(key)) => {
                             let p = join(path, key);
                             self.i += 1;

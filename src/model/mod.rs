@@ -61,9 +61,9 @@ pub struct Keyspace {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Replication {
-    /// SimpleStrategy with one replication factor.
+    /// `SimpleStrategy` with one replication factor.
     Simple(u32),
-    /// NetworkTopologyStrategy: replication factor per data center.
+    /// `NetworkTopologyStrategy`: replication factor per data center.
     NetworkTopology(BTreeMap<String, u32>),
 }
 
@@ -124,6 +124,7 @@ pub enum PartitionKeys {
 }
 
 impl PartitionKeys {
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if lends a reference
     fn is_default(&self) -> bool {
         *self == PartitionKeys::default()
     }
@@ -148,8 +149,8 @@ pub struct Field {
 #[serde(deny_unknown_fields)]
 pub struct Entity {
     pub name: String,
-    /// Used in `_by_` names and column prefixes (`poi` for PointOfInterest);
-    /// defaults to the snake_case name.
+    /// Used in `_by_` names and column prefixes (`poi` for `PointOfInterest`);
+    /// defaults to the `snake_case` name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short: Option<String>,
     /// Plural used in table names; defaults to an English plural of `short`.
@@ -325,6 +326,7 @@ pub enum Dir {
 }
 
 impl Dir {
+    #[must_use]
     pub fn flip(self) -> Dir {
         match self {
             Dir::Asc => Dir::Desc,
@@ -648,6 +650,7 @@ pub struct Note {
     pub text: String,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if lends a reference
 fn is_false(b: &bool) -> bool {
     !*b
 }

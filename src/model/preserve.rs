@@ -161,7 +161,7 @@ fn scan(text: &str) -> Option<Vec<Token>> {
                 i = quoted(b, i + 2, b'"')?;
                 Tok::Literal
             }
-            b'r' if matches!(b.get(i + 1), Some(b'#') | Some(b'"')) => {
+            b'r' if matches!(b.get(i + 1), Some(b'#' | b'"')) => {
                 let mut j = i + 1;
                 while j < b.len() && b[j] == b'#' {
                     j += 1;
@@ -380,9 +380,8 @@ impl<'a> Tree<'a> {
     /// by `indent`: on one line when it fits, else one element per line.
     fn render(&self, n: &Node, indent: &str, column: usize) -> String {
         let one = self.compact(n);
-        let group = match &n.kind {
-            Kind::Struct(g) | Kind::Seq(g) => g,
-            _ => return one,
+        let (Kind::Struct(group) | Kind::Seq(group)) = &n.kind else {
+            return one;
         };
         if column + one.len() < WIDTH || group.elems.is_empty() {
             return one;
@@ -577,7 +576,7 @@ impl Patch<'_, '_> {
             (Kind::Struct(go), Kind::Struct(gold), Kind::Struct(gnew))
                 if self.old.group_name(gold) == self.new.group_name(gnew) =>
             {
-                self.fields(go, gold, gnew)
+                self.fields(go, gold, gnew);
             }
             (Kind::Seq(go), Kind::Seq(gold), Kind::Seq(gnew))
                 if self.old.group_name(gold) == self.new.group_name(gnew)
@@ -585,7 +584,7 @@ impl Patch<'_, '_> {
                     && !go.elems.is_empty()
                     && !gnew.elems.is_empty() =>
             {
-                self.items(go, gold, gnew)
+                self.items(go, gold, gnew);
             }
             _ => self.replace(o, new),
         }
@@ -628,21 +627,18 @@ impl Patch<'_, '_> {
         let mut pending: Vec<&Elem> = Vec::new();
         for e in &gnew.elems {
             let name = e.field.as_deref().unwrap_or_default();
-            match find(go, name) {
-                Some(oi) => {
-                    self.insert(go, anchor, std::mem::take(&mut pending));
-                    match find(gold, name) {
-                        Some(si) => self.node(&go.elems[oi].value, &gold.elems[si].value, &e.value),
-                        None => self.replace(&go.elems[oi].value, &e.value),
-                    }
-                    anchor = Some(oi);
+            if let Some(oi) = find(go, name) {
+                self.insert(go, anchor, std::mem::take(&mut pending));
+                match find(gold, name) {
+                    Some(si) => self.node(&go.elems[oi].value, &gold.elems[si].value, &e.value),
+                    None => self.replace(&go.elems[oi].value, &e.value),
                 }
-                None => {
-                    let unchanged = find(gold, name)
-                        .is_some_and(|si| self.old.same(&gold.elems[si].value, self.new, &e.value));
-                    if !unchanged {
-                        pending.push(e);
-                    }
+                anchor = Some(oi);
+            } else {
+                let unchanged = find(gold, name)
+                    .is_some_and(|si| self.old.same(&gold.elems[si].value, self.new, &e.value));
+                if !unchanged {
+                    pending.push(e);
                 }
             }
         }
@@ -714,36 +710,32 @@ impl Patch<'_, '_> {
         }
         let text = self.orig.text;
         if self.multiline(go) {
-            let (at, indent) = match anchor {
-                Some(a) => {
-                    let e = &go.elems[a];
-                    let (indent, _) = self.position(self.orig.toks[e.first].start);
-                    let after = match e.comma {
-                        Some(c) => self.orig.toks[c].end,
-                        None => {
-                            let end = self.orig.end(&e.value);
-                            self.edits.push(Edit {
-                                start: end,
-                                end,
-                                text: ",".into(),
-                            });
-                            end
-                        }
-                    };
-                    let at = text[after..]
-                        .find('\n')
-                        .map_or(text.len(), |i| after + i + 1);
-                    (at, indent)
-                }
-                None => {
-                    let first = go.elems.first().map(|e| self.orig.toks[e.first].start);
-                    match first {
-                        Some(f) => {
-                            let (indent, _) = self.position(f);
-                            (text[..f].rfind('\n').map_or(0, |i| i + 1), indent)
-                        }
-                        None => return,
+            let (at, indent) = if let Some(a) = anchor {
+                let e = &go.elems[a];
+                let (indent, _) = self.position(self.orig.toks[e.first].start);
+                let after = if let Some(c) = e.comma {
+                    self.orig.toks[c].end
+                } else {
+                    let end = self.orig.end(&e.value);
+                    self.edits.push(Edit {
+                        start: end,
+                        end,
+                        text: ",".into(),
+                    });
+                    end
+                };
+                let at = text[after..]
+                    .find('\n')
+                    .map_or(text.len(), |i| after + i + 1);
+                (at, indent)
+            } else {
+                let first = go.elems.first().map(|e| self.orig.toks[e.first].start);
+                match first {
+                    Some(f) => {
+                        let (indent, _) = self.position(f);
+                        (text[..f].rfind('\n').map_or(0, |i| i + 1), indent)
                     }
+                    None => return,
                 }
             };
             let mut s = String::new();
@@ -767,26 +759,23 @@ impl Patch<'_, '_> {
                 .map(|e| self.new.render_elem(e, &indent))
                 .collect();
             let joined = parts.join(", ");
-            match anchor {
-                Some(a) => {
-                    let end = self.orig.end(&go.elems[a].value);
-                    self.edits.push(Edit {
-                        start: end,
-                        end,
-                        text: format!(", {joined}"),
-                    });
-                }
-                None => {
-                    let (at, text) = match go.elems.first() {
-                        Some(f) => (self.orig.toks[f.first].start, format!("{joined}, ")),
-                        None => (self.orig.toks[go.open].end, joined),
-                    };
-                    self.edits.push(Edit {
-                        start: at,
-                        end: at,
-                        text,
-                    });
-                }
+            if let Some(a) = anchor {
+                let end = self.orig.end(&go.elems[a].value);
+                self.edits.push(Edit {
+                    start: end,
+                    end,
+                    text: format!(", {joined}"),
+                });
+            } else {
+                let (at, text) = match go.elems.first() {
+                    Some(f) => (self.orig.toks[f.first].start, format!("{joined}, ")),
+                    None => (self.orig.toks[go.open].end, joined),
+                };
+                self.edits.push(Edit {
+                    start: at,
+                    end: at,
+                    text,
+                });
             }
         }
     }
@@ -844,7 +833,10 @@ mod tests {
         while s < al.len() - p && s < bl.len() - p && al[al.len() - 1 - s] == bl[bl.len() - 1 - s] {
             s += 1;
         }
-        bl[p..bl.len() - s].iter().map(|l| l.to_string()).collect()
+        bl[p..bl.len() - s]
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect()
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! path is part of a column's identity.
 
 use super::{Attribute, Cardinality, Entity, Project, Relationship};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -25,6 +25,7 @@ pub enum End {
 }
 
 impl End {
+    #[must_use]
     pub fn other(self) -> End {
         match self {
             End::From => End::To,
@@ -156,13 +157,12 @@ const MAX_PATH_EDGES: usize = 8;
 
 impl<'p> Graph<'p> {
     pub fn new(project: &'p Project) -> Graph<'p> {
-        let mut entities =
-            HashMap::with_capacity_and_hasher(project.entities.len(), Default::default());
+        let mut entities = HashMap::with_capacity_and_hasher(project.entities.len(), FxBuildHasher);
         for (i, e) in project.entities.iter().enumerate() {
             entities.entry(e.name.as_str()).or_insert(i);
         }
         let mut rels =
-            HashMap::with_capacity_and_hasher(project.relationships.len(), Default::default());
+            HashMap::with_capacity_and_hasher(project.relationships.len(), FxBuildHasher);
         let mut incident = vec![Vec::new(); project.entities.len()];
         for (i, r) in project.relationships.iter().enumerate() {
             rels.entry(r.name.as_str()).or_insert(i);
@@ -322,10 +322,10 @@ impl<'p> Graph<'p> {
             Edge::Enter(r, end) => {
                 let rel = self.rel(r);
                 let (many, count) = match (rel.cardinality, end) {
-                    (Cardinality::OneToOne, _) => (false, None),
-                    (Cardinality::OneToMany, End::From) => (true, rel.to_per_from.as_ref()),
-                    (Cardinality::OneToMany, End::To) => (false, None),
-                    (Cardinality::ManyToMany, End::From) => (true, rel.to_per_from.as_ref()),
+                    (Cardinality::OneToOne, _) | (Cardinality::OneToMany, End::To) => (false, None),
+                    (Cardinality::OneToMany | Cardinality::ManyToMany, End::From) => {
+                        (true, rel.to_per_from.as_ref())
+                    }
                     (Cardinality::ManyToMany, End::To) => (true, rel.from_per_to.as_ref()),
                 };
                 match count {

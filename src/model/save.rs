@@ -72,8 +72,7 @@ fn write(path: &Path, text: &str, force: bool) -> io::Result<()> {
     };
     let name = target
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into());
+        .map_or_else(|| "project".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}{TMP_TAG}{}{TMP_END}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;

@@ -1,13 +1,13 @@
 //! Generated projects of any size, for benchmarks and property tests.
 //! Deterministic for a seed, without a random-number crate: a small
-//! SplitMix64 is all the variety needed.
+//! `SplitMix64` is all the variety needed.
 
 use super::{
     Attribute, Cardinality, Count, CqlType, Dir, Entity, Native, Order, Period, Project, Query,
     Range, RangeOp, Relationship, Transition,
 };
 
-/// SplitMix64: tiny, fast and good enough for test data.
+/// `SplitMix64`: tiny, fast and good enough for test data.
 pub struct Rng(u64);
 
 impl Rng {

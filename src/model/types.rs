@@ -181,6 +181,7 @@ impl CqlType {
 
     /// The type wrapped so that it may appear in a primary key or be nested
     /// inside a collection: collections, tuples and UDTs must be frozen there.
+    #[must_use]
     pub fn frozen(&self) -> CqlType {
         match self {
             CqlType::List(_)
@@ -197,7 +198,7 @@ impl CqlType {
         match self {
             CqlType::Native(_) => {}
             CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
-                t.udts(out)
+                t.udts(out);
             }
             CqlType::Map(k, v) => {
                 k.udts(out);
@@ -403,16 +404,17 @@ impl<'a> TypeParser<'a> {
                 self.expect('>')?;
                 CqlType::Vector(Box::new(t), n)
             }
-            _ => match Native::from_name(word) {
-                Some(n) => CqlType::Native(n),
-                None => {
+            _ => {
+                if let Some(n) = Native::from_name(word) {
+                    CqlType::Native(n)
+                } else {
                     if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
                         self.pos = start;
                         return self.err(format!("'{word}' is not a type"));
                     }
                     CqlType::Udt(word.to_string())
                 }
-            },
+            }
         };
         Ok(ty)
     }

@@ -66,7 +66,7 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
                     period: p,
                 })
                 .collect();
-            list.splice(pos + 1..pos + 1, others);
+            list.splice((pos + 1)..=pos, others);
         }
     }
     if let Some(pos) = list
@@ -88,7 +88,7 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
                     count: c,
                 })
                 .collect();
-            list.splice(pos + 1..pos + 1, others);
+            list.splice((pos + 1)..=pos, others);
         }
     }
     list.retain(|r| match r {
@@ -319,13 +319,11 @@ mod tests {
                 .columns
                 .iter()
                 .any(|c| matches!(c.role, Role::Clustering(_)));
-            let offered = menu(&p, t, None)
-                .map(|m| {
-                    m.entries
-                        .iter()
-                        .any(|r| matches!(r, Refinement::AddShard { .. }))
-                })
-                .unwrap_or(false);
+            let offered = menu(&p, t, None).is_ok_and(|m| {
+                m.entries
+                    .iter()
+                    .any(|r| matches!(r, Refinement::AddShard { .. }))
+            });
             if one_row {
                 one_row_tables += 1;
                 assert!(!offered, "{} has one row per partition", t.name);

@@ -350,7 +350,7 @@ pub fn judge(t: &Table, s: &Select) -> Result<(), String> {
     }
     for p in &partition {
         match ops(p).as_slice() {
-            [Op::Eq] | [Op::In] => {}
+            [Op::Eq | Op::In] => {}
             [] => return Err(format!("partition key column {p} is not restricted")),
             other => return Err(format!("partition key column {p} restricted by {other:?}")),
         }
@@ -367,7 +367,7 @@ pub fn judge(t: &Table, s: &Select) -> Result<(), String> {
         }
         for (i, (c, _)) in clustering.iter().enumerate().take(last + 1) {
             let o = ops(c);
-            let single_eq = matches!(o.as_slice(), [Op::Eq] | [Op::In]);
+            let single_eq = matches!(o.as_slice(), [Op::Eq | Op::In]);
             if i < last && !single_eq {
                 return Err(format!("{c} restricted by {o:?} before a later column"));
             }

@@ -182,7 +182,10 @@ impl World {
         }
         World {
             entities,
-            links: links.into_iter().map(|l| l.unwrap_or_default()).collect(),
+            links: links
+                .into_iter()
+                .map(std::option::Option::unwrap_or_default)
+                .collect(),
         }
     }
 
