@@ -3,7 +3,8 @@
 //! so drawing stays a pure function of it.
 
 use super::config::Dirs;
-use super::keymap::{Keymap, Scope};
+pub use super::focus::Focus;
+use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::{analyze, Analysis};
@@ -11,7 +12,7 @@ use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
 use crate::model::resolve::AttrId;
-use crate::model::Project;
+use crate::model::{Project, Target};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use std::cell::{Cell, RefCell};
@@ -21,45 +22,6 @@ use std::time::{Instant, SystemTime};
 
 /// How long changed tables stay highlighted after an edit.
 pub const CHANGE_FLASH_MS: u128 = 1500;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Focus {
-    Concept,
-    Workflow,
-    Tables,
-    Bottom,
-}
-
-impl Focus {
-    pub const ALL: [Focus; 4] = [
-        Focus::Concept,
-        Focus::Workflow,
-        Focus::Tables,
-        Focus::Bottom,
-    ];
-
-    pub fn index(self) -> usize {
-        match self {
-            Focus::Concept => 0,
-            Focus::Workflow => 1,
-            Focus::Tables => 2,
-            Focus::Bottom => 3,
-        }
-    }
-
-    pub fn scope(self) -> Scope {
-        match self {
-            Focus::Concept => Scope::Concept,
-            Focus::Workflow => Scope::Workflow,
-            Focus::Tables => Scope::Tables,
-            Focus::Bottom => Scope::Bottom,
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        self.scope().title()
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BottomView {
@@ -838,6 +800,26 @@ impl App {
                 self.analysis.model.plan(&q.id)?.table
             }
         }
+    }
+
+    /// What a review note on the selection attaches to: the entity or
+    /// relationship, the query, or the table.
+    pub fn note_target(&self) -> Option<Target> {
+        let p = &self.project;
+        Some(match self.selected_item()? {
+            Item::Entity(e) | Item::Attribute(e, _) => {
+                Target::Entity(p.entities.get(e)?.name.clone())
+            }
+            Item::Relationship(r) | Item::RelAttribute(r, _) => {
+                Target::Relationship(p.relationships.get(r)?.name.clone())
+            }
+            Item::Query(_) | Item::Transition(_) => {
+                Target::Query(p.queries.get(self.current_query()?)?.id.clone())
+            }
+            Item::Table(t) | Item::Column(t, _) => {
+                Target::Table(self.analysis.model.tables.get(t)?.name.clone())
+            }
+        })
     }
 
     /// Whether a table was changed by the latest edit and should still flash.

@@ -1,27 +1,32 @@
 //! The interactive workbench: a thin shell over the core. `App` holds the
-//! state, `action::update` changes it, `view::draw` draws it, and this
+//! state, `update::update` changes it, `view::draw` draws it, and this
 //! module does the rest: launching, the event loop (generic over the
 //! ratatui backend so tests drive it on `TestBackend` with real key events),
 //! and the effects only a shell may perform (files, quitting).
 
 pub mod action;
 pub mod app;
+pub mod commands;
 pub mod config;
 /// Project editing lives in the core; the old path stays for the
 /// workbench's own modules (outside callers use `cqlmodel::edit`).
 pub(crate) use crate::edit;
+pub mod focus;
 pub mod highlight;
 pub mod intent;
 pub mod keymap;
+pub mod labels;
+pub mod mouse;
 pub mod popup;
 pub mod terminal;
 pub mod theme;
+pub mod update;
 pub mod view;
 
-use action::{Action, Effect, ExportKind};
 use app::App;
 use config::{fnv, Dirs};
 use crossterm::event::{Event, KeyEventKind};
+use intent::{Action, Effect, ExportKind};
 use popup::{Confirm, Popup};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
@@ -330,7 +335,7 @@ pub fn handle_event(app: &mut App, ev: Event) {
         Event::Paste(text) => Action::Paste(text),
         _ => return,
     };
-    let effects = action::update(app, action);
+    let effects = update::update(app, action);
     for e in effects {
         perform(app, e);
     }
@@ -418,7 +423,33 @@ pub fn perform(app: &mut App, effect: Effect) {
         Effect::DiscardRecovery(rec) => {
             let _ = std::fs::remove_file(rec);
         }
+        Effect::ListDirectory(dir) => {
+            let entries = list_directory(&dir);
+            for e in update::update(app, Action::Listed(dir, entries)) {
+                perform(app, e);
+            }
+        }
     }
+}
+
+/// The names in a directory for file-name completion, directories ending
+/// in `/`; an unreadable directory has none.
+pub fn list_directory(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                    if is_dir {
+                        format!("{n}/")
+                    } else {
+                        n
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Writes an export; never over the open project, and over another existing

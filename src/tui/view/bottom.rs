@@ -7,10 +7,10 @@ use super::wrap::wrap_styled;
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
-use crate::tui::action::{note_target, target_label};
 use crate::tui::app::{App, BottomView, Focus, Hits};
 use crate::tui::config::fnv;
 use crate::tui::highlight::{highlight_cql, Palette};
+use crate::tui::labels::target_label;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -215,7 +215,7 @@ fn text_for(app: &App) -> (String, bool) {
             (s, true)
         }
         BottomView::Notes => {
-            let Some(t) = note_target(app) else {
+            let Some(t) = app.note_target() else {
                 return ("Select an item to see its review notes.".into(), false);
             };
             let notes: Vec<String> = p.notes_for(&t).map(|n| format!("• {}", n.text)).collect();
