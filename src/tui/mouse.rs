@@ -8,7 +8,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 /// Applies one mouse event; popups ignore the mouse.
 pub fn mouse(app: &mut App, m: MouseEvent) {
-    let hits = app.hits.borrow().clone();
+    let hits = app.frame.hits.borrow().clone();
     let inside = |r: &ratatui::layout::Rect| {
         m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height
     };
@@ -18,8 +18,8 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
                 return;
             }
             if let Some((_, v)) = hits.tabs.iter().find(|(r, _)| inside(r)) {
-                app.bottom = *v;
-                app.bottom_scroll = 0;
+                app.view.bottom = *v;
+                app.view.bottom_scroll = 0;
                 app.set_focus(Focus::Bottom);
                 return;
             }
@@ -31,7 +31,7 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
                 if let Some(r) = hits.panes[f.index()].filter(|r| inside(r)) {
                     app.set_focus(f);
                     if f != Focus::Bottom {
-                        let off = app.panes[f.index()].offset.get();
+                        let off = app.view.panes[f.index()].offset.get();
                         app.select_row(f, off + (m.row - r.y) as usize);
                     }
                     return;
@@ -47,11 +47,12 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
             for f in Focus::ALL {
                 if hits.panes[f.index()].is_some_and(|r| inside(&r)) {
                     if f == Focus::Bottom {
-                        app.bottom_scroll = (app.bottom_scroll as isize + delta).max(0) as usize;
+                        app.view.bottom_scroll =
+                            (app.view.bottom_scroll as isize + delta).max(0) as usize;
                     } else {
-                        let off = app.panes[f.index()].offset.get() as isize + delta;
+                        let off = app.view.panes[f.index()].offset.get() as isize + delta;
                         let max = app.list_rows(f).len().saturating_sub(1) as isize;
-                        app.panes[f.index()]
+                        app.view.panes[f.index()]
                             .offset
                             .set(off.clamp(0, max.max(0)) as usize);
                         app.move_selection(f, delta);

@@ -51,7 +51,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
                     Outcome::Done(actions) => actions,
                 };
             }
-            match app.keymap.lookup(app.focus.scope(), &key) {
+            match app.settings.keymap.lookup(app.focus.scope(), &key) {
                 Some(c) => vec![Action::Command(c)],
                 None => vec![],
             }
@@ -79,7 +79,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         }
         Action::SetFilter(f, text) => {
             let keep = app.selected_row(f).and_then(Row::item);
-            app.panes[f.index()].filter = text;
+            app.view.panes[f.index()].filter = text;
             app.rebuild_rows();
             match keep {
                 Some(item) if app.list_rows(f).iter().any(|r| r.item() == Some(item)) => {
@@ -149,6 +149,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
         }
         Action::Recent => {
             let items: Vec<String> = app
+                .settings
                 .dirs
                 .recent()
                 .iter()

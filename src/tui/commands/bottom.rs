@@ -12,45 +12,45 @@ use crate::tui::popup::{DiagnosticDetail, Input, InputPurpose, Popup};
 
 /// Scrolls the bottom pane (it has no rows of its own).
 pub fn scroll(app: &mut App, delta: isize) {
-    let s = app.bottom_scroll as isize + delta;
-    app.bottom_scroll = s.clamp(0, 1_000_000) as usize;
+    let s = app.view.bottom_scroll as isize + delta;
+    app.view.bottom_scroll = s.clamp(0, 1_000_000) as usize;
 }
 
 /// The next (or previous) view of the bottom pane.
 pub fn next_view(app: &mut App, forward: bool) {
     let i = BottomView::ALL
         .iter()
-        .position(|v| *v == app.bottom)
+        .position(|v| *v == app.view.bottom)
         .unwrap_or(0);
     let n = if forward { (i + 1) % 4 } else { (i + 3) % 4 };
-    app.bottom = BottomView::ALL[n];
-    app.bottom_scroll = 0;
+    app.view.bottom = BottomView::ALL[n];
+    app.view.bottom_scroll = 0;
 }
 
 /// One of the view commands (`1`–`4`).
 pub fn show(app: &mut App, c: Command) {
-    app.bottom = match c {
+    app.view.bottom = match c {
         Command::ViewDiagnostics => BottomView::Diagnostics,
         Command::ViewCql => BottomView::Cql,
         Command::ViewSelect => BottomView::Select,
         _ => BottomView::Notes,
     };
-    app.bottom_scroll = 0;
+    app.view.bottom_scroll = 0;
 }
 
 /// The CQL view between the selected table and the whole keyspace.
 pub fn toggle_cql_scope(app: &mut App) {
-    app.cql_all = !app.cql_all;
-    app.bottom = BottomView::Cql;
-    app.bottom_scroll = 0;
+    app.view.cql_all = !app.view.cql_all;
+    app.view.bottom = BottomView::Cql;
+    app.view.bottom_scroll = 0;
 }
 
 /// Enter on a diagnostic: its detail view.
 pub fn open(app: &mut App) {
-    if app.bottom == BottomView::Diagnostics {
+    if app.view.bottom == BottomView::Diagnostics {
         let d = &app.analysis.diagnostics;
         if !d.is_empty() {
-            let index = app.bottom_scroll.min(d.len() - 1);
+            let index = app.view.bottom_scroll.min(d.len() - 1);
             app.popups
                 .push(Popup::Diagnostic(DiagnosticDetail { index, scroll: 0 }));
         }
@@ -59,7 +59,7 @@ pub fn open(app: &mut App) {
 
 /// Goes to the selected diagnostic's subject.
 pub fn jump(app: &mut App) {
-    if app.bottom == BottomView::Diagnostics {
+    if app.view.bottom == BottomView::Diagnostics {
         jump_to_diagnostic(app);
     } else {
         app.info("this goes to a diagnostic's subject: 1 shows the diagnostics");
@@ -68,7 +68,7 @@ pub fn jump(app: &mut App) {
 
 fn jump_to_diagnostic(app: &mut App) {
     use crate::diagnose::Subject;
-    let Some(d) = app.analysis.diagnostics.get(app.bottom_scroll) else {
+    let Some(d) = app.analysis.diagnostics.get(app.view.bottom_scroll) else {
         return;
     };
     let p = &app.project;
@@ -103,12 +103,12 @@ fn jump_to_diagnostic(app: &mut App) {
 
 /// The one-key fix of the selected diagnostic: its refinement's preview.
 pub fn fix(app: &mut App) -> Vec<Action> {
-    if app.bottom != BottomView::Diagnostics {
+    if app.view.bottom != BottomView::Diagnostics {
         app.info("f fixes the selected diagnostic: 1 shows the diagnostics");
         return vec![];
     }
     let d = &app.analysis.diagnostics;
-    let Some(x) = d.get(app.bottom_scroll.min(d.len().saturating_sub(1))) else {
+    let Some(x) = d.get(app.view.bottom_scroll.min(d.len().saturating_sub(1))) else {
         app.info("no diagnostics: nothing to fix");
         return vec![];
     };

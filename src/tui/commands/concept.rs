@@ -14,9 +14,9 @@ pub fn fold(app: &mut App, left: bool) {
     if let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() {
         let name = app.project.entities[e].name.clone();
         if left {
-            app.collapsed_entities.insert(name);
+            app.view.collapsed_entities.insert(name);
         } else {
-            app.collapsed_entities.remove(&name);
+            app.view.collapsed_entities.remove(&name);
         }
         app.rebuild_rows();
         app.reselect(Item::Entity(e));
@@ -29,8 +29,8 @@ pub fn open(app: &mut App) {
     match app.selected_item() {
         Some(Item::Entity(e)) => {
             let name = app.project.entities[e].name.clone();
-            if !app.collapsed_entities.remove(&name) {
-                app.collapsed_entities.insert(name);
+            if !app.view.collapsed_entities.remove(&name) {
+                app.view.collapsed_entities.insert(name);
             }
             app.rebuild_rows();
             app.reselect(Item::Entity(e));

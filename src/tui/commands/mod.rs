@@ -106,9 +106,9 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::MoveUp | C::MoveDown => items::move_item(app, c == C::MoveUp),
         C::Filter => {
             if focus != Focus::Bottom {
-                let current = app.panes[focus.index()].filter.clone();
-                let keep = app.keymap.key_name(Scope::Input, Command::Accept);
-                let clear = app.keymap.key_name(Scope::Input, Command::Cancel);
+                let current = app.view.panes[focus.index()].filter.clone();
+                let keep = app.settings.keymap.key_name(Scope::Input, Command::Accept);
+                let clear = app.settings.keymap.key_name(Scope::Input, Command::Cancel);
                 app.popups.push(Popup::Input(Input::new(
                     &format!("Filter {}", focus.title()),
                     &format!("type to narrow the list · {keep} keeps it · {clear} clears"),
@@ -118,7 +118,7 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
             }
         }
         C::ClearFilter => {
-            if focus != Focus::Bottom && !app.panes[focus.index()].filter.is_empty() {
+            if focus != Focus::Bottom && !app.view.panes[focus.index()].filter.is_empty() {
                 return vec![Action::SetFilter(focus, String::new())];
             }
         }

@@ -16,9 +16,9 @@ pub fn fold(app: &mut App, left: bool) {
     if let Some(t) = app.current_table() {
         let name = app.analysis.model.tables[t].name.clone();
         if left {
-            app.collapsed_tables.insert(name);
+            app.view.collapsed_tables.insert(name);
         } else {
-            app.collapsed_tables.remove(&name);
+            app.view.collapsed_tables.remove(&name);
         }
         app.rebuild_rows();
         app.reselect(Item::Table(t));
@@ -78,8 +78,8 @@ pub fn open(app: &mut App) {
         }
         Some(Item::Table(t)) => {
             let name = app.analysis.model.tables[t].name.clone();
-            if !app.collapsed_tables.remove(&name) {
-                app.collapsed_tables.insert(name);
+            if !app.view.collapsed_tables.remove(&name) {
+                app.view.collapsed_tables.insert(name);
             }
             app.rebuild_rows();
             app.reselect(Item::Table(t));
@@ -137,7 +137,7 @@ pub fn refine_menu(app: &mut App, only: Option<RefineKind>) {
                 &format!(
                     "Refine {} — {} previews",
                     table.name,
-                    app.keymap.key_name(Scope::Picker, Command::Accept)
+                    app.settings.keymap.key_name(Scope::Picker, Command::Accept)
                 ),
                 menu.labels,
                 Pick::Refine(menu.entries),
