@@ -6,39 +6,11 @@
 mod support;
 
 use cqlmodel::tui::app::{App, Focus};
-use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::popup::Popup;
-use cqlmodel::tui::{start, view, Launch};
+use cqlmodel::tui::testing::{dirs, render, screen};
+use cqlmodel::tui::{start, Launch};
 use crossterm::event::KeyCode;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use support::key;
-
-fn dirs(tmp: &std::path::Path) -> Dirs {
-    Dirs {
-        config: Some(tmp.join("config")),
-        data: Some(tmp.join("data")),
-    }
-}
-
-fn render(app: &App, w: u16, h: u16) -> TestBackend {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| view::draw(app, f)).expect("draw");
-    t.backend().clone()
-}
-
-fn screen_text(app: &App, w: u16, h: u16) -> String {
-    let b = render(app, w, h);
-    let buf = b.buffer();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
-}
 
 /// The hotel sample with the diagnostics in the focused bottom pane.
 fn diagnostics_app(tmp: &std::path::Path) -> App {
@@ -60,7 +32,7 @@ fn words(s: &str) -> Vec<String> {
 fn diagnostics_wrap_instead_of_being_cut_at_80x24() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let app = diagnostics_app(tmp.path());
-    let text = screen_text(&app, 80, 24);
+    let text = screen(&app, 80, 24);
     let d = &app.analysis.diagnostics[0];
     let message = cqlmodel::naming::for_terminal(&d.message).into_owned();
     assert!(
@@ -88,7 +60,7 @@ fn enter_opens_the_detail_view_and_esc_closes_it() {
     key(&mut app, KeyCode::Enter);
     assert!(matches!(app.popups.last(), Some(Popup::Diagnostic(_))));
     let d = app.analysis.diagnostics[0].clone();
-    let text = screen_text(&app, 120, 40);
+    let text = screen(&app, 120, 40);
     for part in ["What goes wrong", "Fix", "Source", d.rule] {
         assert!(text.contains(part), "{part} missing:\n{text}");
     }
@@ -125,13 +97,13 @@ fn the_detail_view_scrolls_on_a_small_screen() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut app = diagnostics_app(tmp.path());
     key(&mut app, KeyCode::Enter);
-    let top = screen_text(&app, 80, 12);
+    let top = screen(&app, 80, 12);
     key(&mut app, KeyCode::End);
-    let end = screen_text(&app, 80, 12);
+    let end = screen(&app, 80, 12);
     assert_ne!(top, end, "End scrolls the detail view");
     assert!(end.contains("Source"), "{end}");
     key(&mut app, KeyCode::Home);
-    assert_eq!(screen_text(&app, 80, 12), top);
+    assert_eq!(screen(&app, 80, 12), top);
 }
 
 fn detail_snapshots(w: u16, h: u16) {
@@ -191,7 +163,7 @@ fn welcome_offers_recent_files_first() {
     std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
     d.remember(&file);
     let mut app = start(Launch::Welcome, d).expect("start");
-    assert!(screen_text(&app, 120, 40).contains("mine.cqlm.ron"));
+    assert!(screen(&app, 120, 40).contains("mine.cqlm.ron"));
     key(&mut app, KeyCode::Enter);
     assert!(app.popups.is_empty());
     assert_eq!(app.path.as_deref(), Some(file.as_path()));

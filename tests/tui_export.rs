@@ -2,21 +2,8 @@
 //! typed as keys into the real event handler.
 
 use cqlmodel::tui::app::App;
-use cqlmodel::tui::config::Dirs;
-use cqlmodel::tui::{handle_event, start, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use std::path::Path;
-
-fn key(app: &mut App, code: KeyCode) {
-    let mods = match code {
-        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
-        _ => KeyModifiers::NONE,
-    };
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
-    );
-}
+use cqlmodel::tui::testing::{hotel, key};
+use crossterm::event::KeyCode;
 
 fn command(app: &mut App, line: &str) {
     key(app, KeyCode::Char(':'));
@@ -26,20 +13,10 @@ fn command(app: &mut App, line: &str) {
     key(app, KeyCode::Enter);
 }
 
-fn app_in(dir: &Path) -> App {
-    let file = dir.join("hotel.cqlm.ron");
-    std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
-    let dirs = Dirs {
-        config: Some(dir.join("config")),
-        data: Some(dir.join("data")),
-    };
-    start(Launch::Open(file), dirs).expect("start")
-}
-
 #[test]
 fn export_report_and_diagrams_from_the_command_line() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let mut app = app_in(tmp.path());
+    let mut app = hotel(tmp.path());
     let d = tmp.path().display();
     command(&mut app, &format!("export report {d}/review.html"));
     let html = std::fs::read_to_string(tmp.path().join("review.html")).expect("HTML written");
@@ -57,4 +34,37 @@ fn export_report_and_diagrams_from_the_command_line() {
     // A file that cannot be written is an error message, not a crash.
     command(&mut app, &format!("export report {d}/no/such/dir/r.html"));
     assert!(!tmp.path().join("no").exists());
+}
+
+/// Tab completes a file name: the popup asks, the run loop lists the
+/// directory (an effect, not I/O in `update`), and the line is completed;
+/// several candidates are shown under it.
+#[test]
+fn tab_completes_file_names_through_the_run_loop() {
+    use cqlmodel::tui::popup::Popup;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    std::fs::write(tmp.path().join("schema-one.cql"), "").expect("write");
+    std::fs::write(tmp.path().join("schema-two.cql"), "").expect("write");
+    std::fs::create_dir(tmp.path().join("subdir")).expect("mkdir");
+    let line = |app: &App| match app.popups.last() {
+        Some(Popup::Command(c)) => (c.text(), c.completions.clone()),
+        _ => panic!("the command line is open"),
+    };
+    key(&mut app, KeyCode::Char(':'));
+    for c in format!("export cql {}/su", tmp.path().display()).chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Tab);
+    let dir = tmp.path().display();
+    assert_eq!(line(&app).0, format!("export cql {dir}/subdir/"));
+    for _ in 0.."subdir/".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    key(&mut app, KeyCode::Char('s'));
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Tab);
+    let (text, candidates) = line(&app);
+    assert_eq!(text, format!("export cql {dir}/schema-"));
+    assert_eq!(candidates, ["schema-one.cql", "schema-two.cql"]);
 }

@@ -5,50 +5,15 @@
 use cqlmodel::edit::Item;
 use cqlmodel::model::Dir;
 use cqlmodel::tui::app::{App, Focus};
-use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::handle_event;
 use cqlmodel::tui::keymap::{Command, Keymap, Scope};
 use cqlmodel::tui::popup::{InputPurpose, Picker, Popup};
-use cqlmodel::tui::{handle_event, start, Launch};
+use cqlmodel::tui::testing::{hotel, key, press, typed};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 mod support;
 use support::screen;
-
-fn dirs(root: &Path) -> Dirs {
-    Dirs {
-        config: Some(root.join("config")),
-        data: Some(root.join("data")),
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
-}
-
-fn press(app: &mut App, c: char) {
-    key(app, KeyCode::Char(c));
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, c);
-    }
-}
-
-fn hotel(dir: &Path) -> App {
-    let file = dir.join("hotel.cqlm.ron");
-    std::fs::write(&file, cqlmodel::tui::SAMPLE).expect("write");
-    start(Launch::Open(file), dirs(dir)).expect("start")
-}
 
 fn select_query(app: &mut App, id: &str) {
     press(app, '/');
@@ -166,9 +131,9 @@ fn esc_in_a_pane_clears_the_filter() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut app = hotel(tmp.path());
     select_query(&mut app, "Q7");
-    assert_eq!(app.panes[Focus::Workflow.index()].filter, "Q7");
+    assert_eq!(app.view.panes[Focus::Workflow.index()].filter, "Q7");
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.panes[Focus::Workflow.index()].filter, "");
+    assert_eq!(app.view.panes[Focus::Workflow.index()].filter, "");
     assert!(app.popups.is_empty());
     let q = app.current_query().expect("the query stays selected");
     assert_eq!(app.project.queries[q].id, "Q7");
@@ -274,7 +239,7 @@ fn popup_keys_and_footers_follow_rebinding() {
     o.insert("picker.end".to_string(), vec!["f9".to_string()]);
     let (km, errors) = Keymap::with_overrides(&o);
     assert!(errors.is_empty(), "{errors:?}");
-    app.keymap = km;
+    app.settings.keymap = km;
     select_query(&mut app, "Q7");
     press(&mut app, 'o');
     let s = screen(&app, 140, 40);

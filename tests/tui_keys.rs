@@ -6,47 +6,14 @@ use cqlmodel::derive::Role;
 use cqlmodel::derive::Source;
 use cqlmodel::model::{load, Dir, ExtraKind, Period, Project};
 use cqlmodel::tui::app::{App, BottomView, Focus};
-use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::popup::Popup;
-use cqlmodel::tui::{handle_event, start, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use cqlmodel::tui::testing::{ctrl, dirs, enter, key_with, press, typed};
+use cqlmodel::tui::{start, Launch};
+use crossterm::event::{KeyCode, KeyModifiers};
 use std::path::Path;
 
 mod support;
 use support::screen;
-
-fn dirs(root: &Path) -> Dirs {
-    Dirs {
-        config: Some(root.join("config")),
-        data: Some(root.join("data")),
-    }
-}
-
-fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
-    );
-}
-
-fn press(app: &mut App, c: char) {
-    let mods = if c.is_ascii_uppercase() {
-        KeyModifiers::SHIFT
-    } else {
-        KeyModifiers::NONE
-    };
-    key(app, KeyCode::Char(c), mods);
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, c);
-    }
-}
-
-fn enter(app: &mut App) {
-    key(app, KeyCode::Enter, KeyModifiers::NONE);
-}
 
 fn table_names(app: &App) -> Vec<String> {
     app.analysis
@@ -66,7 +33,7 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     assert!(app.analysis.model.tables.is_empty());
 
     // Conceptual pane: an entity and two attributes.
-    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    key_with(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     assert_eq!(app.focus, Focus::Concept);
     press(&mut app, 'a');
     typed(&mut app, "Hotel");
@@ -87,7 +54,7 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     assert_eq!(names, ["hotel_id", "name", "city"]);
 
     // Workflow pane: two queries, search attributes picked from lists.
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(app.focus, Focus::Workflow);
     press(&mut app, 'a');
     typed(&mut app, "Find a hotel by id");
@@ -130,7 +97,7 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     assert!(app.dirty);
 
     // Undo every edit: back to the empty project, then redo one.
-    let edits = app.history.len();
+    let edits = app.versions.history.len();
     for _ in 0..edits {
         press(&mut app, 'u');
     }
@@ -141,7 +108,7 @@ fn build_a_model_from_empty_then_undo_to_empty() {
         .status
         .as_ref()
         .is_some_and(|s| s.text.contains("nothing to undo")));
-    key(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    key_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
     assert_eq!(app.project.entities.len(), 1);
 }
 
@@ -154,7 +121,7 @@ fn hotel_copy(dir: &Path) -> std::path::PathBuf {
 fn select_query(app: &mut App, id: &str) {
     press(app, '/');
     for _ in 0..8 {
-        key(app, KeyCode::Backspace, KeyModifiers::NONE);
+        key_with(app, KeyCode::Backspace, KeyModifiers::NONE);
     }
     typed(app, id);
     enter(app);
@@ -170,7 +137,7 @@ fn ordering_picked_descending_shows_c_down() {
     select_query(&mut app, "Q7");
     press(&mut app, 'o');
     typed(&mut app, "room_number");
-    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Right, KeyModifiers::NONE);
     enter(&mut app);
     let q7 = app.project.query("Q7").expect("Q7");
     assert_eq!(q7.order[0].dir, Dir::Desc);
@@ -200,7 +167,7 @@ fn save_and_reload_round_trips() {
     select_query(&mut app, "Q3");
     press(&mut app, '*'); // make Q3 an entry point
     assert!(app.dirty);
-    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    key_with(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(!app.dirty, "{:?}", app.status);
     let back = load::read(&file).expect("reload");
     assert_eq!(back, app.project);
@@ -217,7 +184,7 @@ fn save_and_reload_round_trips() {
     // A file changed on disk is not overwritten without asking.
     std::fs::write(&other, cqlmodel::tui::SAMPLE).expect("external write");
     press(&mut app, '*');
-    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    key_with(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(app.dirty);
     assert_eq!(
         std::fs::read_to_string(&other).expect("read"),
@@ -295,12 +262,12 @@ fn invalid_text_edits_are_refused_and_valid_ones_apply() {
     select_query(&mut app, "Q2");
     press(&mut app, 'e');
     // Break the text: the editor says why and Ctrl-S does not apply.
-    key(&mut app, KeyCode::Char('x'), KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Char('x'), KeyModifiers::NONE);
     assert!(editor(&app).error.is_some());
-    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    key_with(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(!app.popups.is_empty());
     let before = app.project.clone();
-    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     assert!(app.popups.is_empty());
     assert_eq!(app.project, before);
     assert!(!app.dirty);
@@ -314,15 +281,15 @@ fn invalid_text_edits_are_refused_and_valid_ones_apply() {
         .position(|l| l.trim_start().starts_with("text:"))
         .expect("a text: line");
     for _ in 0..line {
-        key(&mut app, KeyCode::Down, KeyModifiers::NONE);
+        key_with(&mut app, KeyCode::Down, KeyModifiers::NONE);
     }
-    key(&mut app, KeyCode::End, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::End, KeyModifiers::NONE);
     // Before the closing `",`.
-    key(&mut app, KeyCode::Left, KeyModifiers::NONE);
-    key(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Left, KeyModifiers::NONE);
     typed(&mut app, " by id");
     assert_eq!(editor(&app).error, None, "{}", editor(&app).text());
-    key(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    key_with(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
     assert!(app.popups.is_empty(), "a valid edit closes the editor");
     assert_eq!(
         app.project.query("Q2").expect("Q2").text,
@@ -337,7 +304,7 @@ fn invalid_text_edits_are_refused_and_valid_ones_apply() {
 
     // Deleting a referenced entity says why before asking, and offers
     // the cascade: `n` keeps everything, `y` takes what uses it along.
-    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    key_with(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     press(&mut app, 'g');
     press(&mut app, 'j');
     press(&mut app, 'd');
@@ -362,7 +329,7 @@ fn table_decisions_from_the_table_pane() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
     select_query(&mut app, "Q4");
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(app.focus, Focus::Tables);
     press(&mut app, 'b'); // bucket periods, through the refinement path
     typed(&mut app, "month");
@@ -393,7 +360,7 @@ fn table_decisions_from_the_table_pane() {
     // Pin a name.
     press(&mut app, 'n');
     for _ in 0..40 {
-        key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+        key_with(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
     }
     typed(&mut app, "availability");
     enter(&mut app);
@@ -425,7 +392,7 @@ fn never_panics_at_any_size() {
         for (w, h) in &sizes {
             screen(&app, *w, *h);
         }
-        key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+        key_with(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     }
 }
 
@@ -520,9 +487,9 @@ fn bucket_refinement_from_the_diagnostics_pane_and_undo() {
     // Diagnostics view, bottom pane, down to the diagnostic, f.
     press(&mut app, '1');
     while app.focus != Focus::Bottom {
-        key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+        key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     }
-    assert_eq!(app.bottom, BottomView::Diagnostics);
+    assert_eq!(app.view.bottom, BottomView::Diagnostics);
     for _ in 0..at {
         press(&mut app, 'j');
     }
@@ -536,7 +503,7 @@ fn bucket_refinement_from_the_diagnostics_pane_and_undo() {
     assert!(s.contains("Goes away"), "{s}");
     assert!(s.contains("unbounded-partition"), "{s}");
     // Esc cancels: nothing changed.
-    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     assert!(app.popups.is_empty());
     assert_eq!(app.project, before);
     // f again, Enter applies.
@@ -551,7 +518,11 @@ fn bucket_refinement_from_the_diagnostics_pane_and_undo() {
         .name
         .clone();
     let table = q1_table(&app).name.clone();
-    assert!(app.changed.contains(&table), "{:?}", app.changed);
+    assert!(
+        app.derived.changed.contains(&table),
+        "{:?}",
+        app.derived.changed
+    );
     assert!(app.dirty);
     let s = screen(&app, 160, 60);
     assert!(s.contains(&format!("K {bucket}")), "{s}");
@@ -571,7 +542,7 @@ fn refine_menu_offers_periods_and_applies_the_chosen_one() {
     )
     .expect("start");
     select_query(&mut app, "Q1");
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(app.focus, Focus::Tables);
     press(&mut app, 'R');
     let Some(Popup::Picker(pk)) = app.popups.last() else {
@@ -618,7 +589,7 @@ fn alternatives_popup_sets_and_clears_the_candidate() {
     };
     assert_eq!(in_use(&app).as_deref(), Some("option2"));
     select_query(&mut app, "Q1");
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     press(&mut app, 'A');
     let Some(Popup::Alternatives(a)) = app.popups.last() else {
         panic!("the alternatives popup opens");
@@ -627,7 +598,7 @@ fn alternatives_popup_sets_and_clears_the_candidate() {
     let s = screen(&app, 160, 50);
     assert!(s.contains("option4"), "{s}");
     // → to option3, Enter uses it.
-    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Right, KeyModifiers::NONE);
     enter(&mut app);
     assert!(app.popups.is_empty());
     assert_eq!(in_use(&app).as_deref(), Some("option3"));
@@ -658,7 +629,7 @@ fn split_keeps_an_identical_query_apart_and_undoes() {
 
     // In the Tables pane, x splits the other queries off the table.
     select_query(&mut app, "Q99");
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(app.focus, Focus::Tables);
     press(&mut app, 'x');
     assert!(app.project.decision("Q99").is_some_and(|d| d.separate));
@@ -672,7 +643,7 @@ fn split_keeps_an_identical_query_apart_and_undoes() {
     assert!(app.project.decision("Q99").is_none());
 
     // In the Workflow pane, x on the query itself does the same.
-    key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    key_with(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     select_query(&mut app, "Q99");
     press(&mut app, 'x');
     assert!(app.project.decision("Q99").is_some_and(|d| d.separate));
@@ -695,7 +666,7 @@ fn split_undoes_served_by_merges() {
     let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");
     let tables = app.analysis.model.tables.len();
     select_query(&mut app, "Q1");
-    key(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
     press(&mut app, 'x');
     for q in ["Q2", "Q3", "Q4"] {
         assert!(
@@ -716,10 +687,6 @@ fn split_undoes_served_by_merges() {
             .as_deref(),
         Some("Q1")
     );
-}
-
-fn ctrl(app: &mut App, c: char) {
-    key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
 }
 
 fn entries(app: &App) -> Vec<String> {

@@ -3,52 +3,11 @@
 //! ratatui's TestBackend.
 
 use cqlmodel::tui::app::{App, Focus};
-use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::popup::Popup;
-use cqlmodel::tui::{handle_event, start, view, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
+use cqlmodel::tui::testing::{dirs, key, screen, typed};
+use cqlmodel::tui::{start, Launch};
+use crossterm::event::KeyCode;
 use std::path::Path;
-
-fn dirs(root: &Path) -> Dirs {
-    Dirs {
-        config: Some(root.join("config")),
-        data: Some(root.join("data")),
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    let mods = match code {
-        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
-        KeyCode::BackTab => KeyModifiers::SHIFT,
-        _ => KeyModifiers::NONE,
-    };
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
-    );
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        key(app, KeyCode::Char(c));
-    }
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| view::draw(app, f)).expect("draw");
-    let buf = t.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
-}
 
 /// A new project with one entity and one query, built with keys.
 fn small_model(root: &Path) -> App {

@@ -3,30 +3,11 @@
 
 use cqlmodel::model::load;
 use cqlmodel::tui::action::{update, Action, Edit};
-use cqlmodel::tui::config::Dirs;
-use cqlmodel::tui::{handle_event, perform, start, Launch};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use std::path::Path;
+use cqlmodel::tui::testing::{dirs, key};
+use cqlmodel::tui::{perform, start, Launch};
+use crossterm::event::KeyCode;
 
 const LOGS: &str = include_str!("../sample-projects/logs.cqlm.ron");
-
-fn dirs(root: &Path) -> Dirs {
-    Dirs {
-        config: Some(root.join("config")),
-        data: Some(root.join("data")),
-    }
-}
-
-fn key(app: &mut cqlmodel::tui::app::App, code: KeyCode) {
-    let mods = match code {
-        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
-        _ => KeyModifiers::NONE,
-    };
-    handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)),
-    );
-}
 
 fn command(app: &mut cqlmodel::tui::app::App, line: &str) {
     key(app, KeyCode::Char(':'));

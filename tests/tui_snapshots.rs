@@ -6,15 +6,12 @@ mod support;
 use cqlmodel::model::{load, ExtraKind, Project};
 use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::testing::{dirs, press};
 use cqlmodel::tui::{start, view, Launch};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use support::key;
-
-fn press(app: &mut App, c: char) {
-    key(app, KeyCode::Char(c));
-}
 
 /// The sample with Q7 selected (it has a review note and a table).
 fn app(tmp: &std::path::Path) -> App {
@@ -62,13 +59,6 @@ fn screens_120x40() {
 #[test]
 fn screens_80x24() {
     screens(80, 24);
-}
-
-fn dirs(tmp: &std::path::Path) -> Dirs {
-    Dirs {
-        config: Some(tmp.join("config")),
-        data: Some(tmp.join("data")),
-    }
 }
 
 fn sample(name: &str) -> Project {

@@ -3,7 +3,8 @@
 //! so drawing stays a pure function of it.
 
 use super::config::Dirs;
-use super::keymap::{Keymap, Scope};
+pub use super::focus::Focus;
+use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::{analyze, Analysis};
@@ -11,7 +12,7 @@ use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
 use crate::model::resolve::AttrId;
-use crate::model::Project;
+use crate::model::{Project, Target};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use std::cell::{Cell, RefCell};
@@ -21,45 +22,6 @@ use std::time::{Instant, SystemTime};
 
 /// How long changed tables stay highlighted after an edit.
 pub const CHANGE_FLASH_MS: u128 = 1500;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Focus {
-    Concept,
-    Workflow,
-    Tables,
-    Bottom,
-}
-
-impl Focus {
-    pub const ALL: [Focus; 4] = [
-        Focus::Concept,
-        Focus::Workflow,
-        Focus::Tables,
-        Focus::Bottom,
-    ];
-
-    pub fn index(self) -> usize {
-        match self {
-            Focus::Concept => 0,
-            Focus::Workflow => 1,
-            Focus::Tables => 2,
-            Focus::Bottom => 3,
-        }
-    }
-
-    pub fn scope(self) -> Scope {
-        match self {
-            Focus::Concept => Scope::Concept,
-            Focus::Workflow => Scope::Workflow,
-            Focus::Tables => Scope::Tables,
-            Focus::Bottom => Scope::Bottom,
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        self.scope().title()
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BottomView {
@@ -190,25 +152,63 @@ pub struct TextCache {
     pub lines: Vec<Line<'static>>,
 }
 
+/// The workbench state, grouped by role. The project, its analysis and
+/// what the user is doing (focus, popups, status, quitting) are used
+/// everywhere and stay at the top; the rest sits in one group per role.
 pub struct App {
+    /// The document: the project being edited.
     pub project: Project,
-    pub analysis: Analysis,
-    /// Bumped on every re-derivation; caches key on it.
-    pub generation: u64,
-    /// The last state number handed out.
-    pub next_state: u64,
     pub path: Option<PathBuf>,
+    /// Whether the project differs from the saved state.
+    pub dirty: bool,
+    /// Undo history and save state of the document.
+    pub versions: Versions,
+    /// The derived analysis of `project`.
+    pub analysis: Analysis,
+    /// What follows from the analysis and the selection.
+    pub derived: Derived,
+    pub focus: Focus,
+    pub popups: Vec<Popup>,
+    pub status: Option<Status>,
+    pub quit: bool,
+    /// Selection, folding and scrolling of the panes.
+    pub view: ViewState,
+    /// Keys, colours, directories and the mouse, from the config.
+    pub settings: Settings,
+    /// What the last frame drew, for the mouse and the bottom pane's text.
+    pub frame: FrameCache,
+    /// When the recovery copy is written.
+    pub recovery: Recovery,
+}
+
+/// The document's history: which state is current, which was saved, what
+/// the file on disk looked like.
+pub struct Versions {
     /// Which state of the project is current: every edit gets a new number,
     /// undo and redo bring the old numbers back, so being unsaved is a
     /// comparison of two numbers rather than of two projects.
     pub state: u64,
+    /// The last state number handed out.
+    pub next_state: u64,
     /// The state last saved or loaded; `None` when it never was.
     pub saved: Option<u64>,
-    pub dirty: bool,
     pub disk: Option<DiskStamp>,
     /// Undo and redo: each step keeps the parts of the project it replaced.
     pub history: History,
-    pub focus: Focus,
+}
+
+/// What follows from the analysis: its generation, the links of the
+/// selection, and the tables the latest edit changed.
+pub struct Derived {
+    /// Bumped on every re-derivation; caches key on it.
+    pub generation: u64,
+    pub links: Links,
+    pub changed: HashSet<String>,
+    pub changed_at: Option<Instant>,
+}
+
+/// What the panes show: selection, filters, folding, the bottom view.
+pub struct ViewState {
     /// The list pane focused last, so the bottom pane follows its selection.
     pub last_list: Focus,
     pub bottom: BottomView,
@@ -218,62 +218,76 @@ pub struct App {
     pub rows: [Vec<Row>; 3],
     pub collapsed_entities: HashSet<String>,
     pub collapsed_tables: HashSet<String>,
-    pub popups: Vec<Popup>,
-    pub status: Option<Status>,
-    pub changed: HashSet<String>,
-    pub changed_at: Option<Instant>,
-    pub links: Links,
+    /// The bottom pane has no rows of its own: just a scroll position.
+    pub bottom_scroll: usize,
+}
+
+/// The user's settings.
+pub struct Settings {
     pub keymap: Keymap,
     pub theme: Theme,
     pub dirs: Dirs,
     pub mouse: bool,
-    pub quit: bool,
+}
+
+/// Kept from drawing: hit areas and the bottom pane's text.
+#[derive(Default)]
+pub struct FrameCache {
     pub hits: RefCell<Hits>,
-    pub cache: RefCell<TextCache>,
+    pub text: RefCell<TextCache>,
+}
+
+/// The recovery copy's schedule.
+#[derive(Default)]
+pub struct Recovery {
     /// A recovery copy should be written at the next opportunity.
-    pub recovery_due: bool,
-    pub last_recovery: Option<Instant>,
-    /// The bottom pane has no rows of its own: just a scroll position.
-    pub bottom_scroll: usize,
+    pub due: bool,
+    pub last: Option<Instant>,
 }
 
 impl App {
     pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
         let analysis = analyze(&project);
         let mut app = App {
-            state: 0,
-            saved: Some(0),
             project,
-            analysis,
-            generation: 1,
-            next_state: 0,
             path,
             dirty: false,
-            disk: None,
-            history: History::default(),
+            versions: Versions {
+                state: 0,
+                next_state: 0,
+                saved: Some(0),
+                disk: None,
+                history: History::default(),
+            },
+            analysis,
+            derived: Derived {
+                generation: 1,
+                links: Links::default(),
+                changed: HashSet::new(),
+                changed_at: None,
+            },
             focus: Focus::Workflow,
-            last_list: Focus::Workflow,
-            bottom: BottomView::Diagnostics,
-            cql_all: false,
-            panes: Default::default(),
-            rows: Default::default(),
-            collapsed_entities: HashSet::new(),
-            collapsed_tables: HashSet::new(),
             popups: vec![],
             status: None,
-            changed: HashSet::new(),
-            changed_at: None,
-            links: Links::default(),
-            keymap: Keymap::default(),
-            theme: Theme::default(),
-            dirs,
-            mouse: true,
             quit: false,
-            hits: RefCell::new(Hits::default()),
-            cache: RefCell::new(TextCache::default()),
-            recovery_due: false,
-            last_recovery: None,
-            bottom_scroll: 0,
+            view: ViewState {
+                last_list: Focus::Workflow,
+                bottom: BottomView::Diagnostics,
+                cql_all: false,
+                panes: Default::default(),
+                rows: Default::default(),
+                collapsed_entities: HashSet::new(),
+                collapsed_tables: HashSet::new(),
+                bottom_scroll: 0,
+            },
+            settings: Settings {
+                keymap: Keymap::default(),
+                theme: Theme::default(),
+                dirs,
+                mouse: true,
+            },
+            frame: FrameCache::default(),
+            recovery: Recovery::default(),
         };
         app.rebuild_rows();
         app.select_first_selectable(Focus::Workflow);
@@ -354,13 +368,13 @@ impl App {
             undo: Edit::Restore(Box::new(Sections::between(&next, &self.project))),
         };
         self.project = next;
-        self.next_state += 1;
-        self.history.record(Step {
+        self.versions.next_state += 1;
+        self.versions.history.record(Step {
             changes: vec![change],
-            before: self.state,
-            after: self.next_state,
+            before: self.versions.state,
+            after: self.versions.next_state,
         });
-        self.state = self.next_state;
+        self.versions.state = self.versions.next_state;
         self.after_change_with(what, analysis);
         true
     }
@@ -377,15 +391,15 @@ impl App {
         let changes = diff(&self.analysis.model, &analysis.model);
         let old = std::mem::replace(&mut self.analysis, analysis);
         discard(old);
-        self.generation += 1;
-        self.dirty = self.saved != Some(self.state);
-        self.recovery_due = true;
-        self.changed = changes
+        self.derived.generation += 1;
+        self.dirty = self.versions.saved != Some(self.versions.state);
+        self.recovery.due = true;
+        self.derived.changed = changes
             .iter()
             .filter_map(TableChange::new_name)
             .map(str::to_string)
             .collect();
-        self.changed_at = Some(Instant::now());
+        self.derived.changed_at = Some(Instant::now());
         let text = if changes.is_empty() {
             format!("{what} — tables unchanged")
         } else {
@@ -404,9 +418,9 @@ impl App {
     }
 
     pub fn undo(&mut self) {
-        match self.history.undo(&mut self.project) {
+        match self.versions.history.undo(&mut self.project) {
             Ok(Some(state)) => {
-                self.state = state;
+                self.versions.state = state;
                 self.after_change("undo");
             }
             Ok(None) => self.info("nothing to undo"),
@@ -415,9 +429,9 @@ impl App {
     }
 
     pub fn redo(&mut self) {
-        match self.history.redo(&mut self.project) {
+        match self.versions.history.redo(&mut self.project) {
             Ok(Some(state)) => {
-                self.state = state;
+                self.versions.state = state;
                 self.after_change("redo");
             }
             Ok(None) => self.info("nothing to redo"),
@@ -428,16 +442,16 @@ impl App {
     /// Replaces the whole project (`:e FILE`, recovery): history starts over.
     pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
         self.analysis = analyze(&project);
-        self.generation += 1;
-        self.next_state += 1;
-        self.state = self.next_state;
-        self.saved = (!dirty).then_some(self.state);
+        self.derived.generation += 1;
+        self.versions.next_state += 1;
+        self.versions.state = self.versions.next_state;
+        self.versions.saved = (!dirty).then_some(self.versions.state);
         self.project = project;
         self.path = path;
         self.dirty = dirty;
-        self.history.clear();
-        self.changed.clear();
-        for p in &mut self.panes {
+        self.versions.history.clear();
+        self.derived.changed.clear();
+        for p in &mut self.view.panes {
             p.selected = 0;
             p.offset.set(0);
             p.filter.clear();
@@ -450,16 +464,16 @@ impl App {
     }
 
     pub fn mark_saved(&mut self) {
-        self.saved = Some(self.state);
+        self.versions.saved = Some(self.versions.state);
         self.dirty = false;
     }
 
     // ---- rows -------------------------------------------------------------
 
     pub fn rebuild_rows(&mut self) {
-        self.rows[0] = self.concept_rows();
-        self.rows[1] = self.workflow_rows();
-        self.rows[2] = self.table_rows();
+        self.view.rows[0] = self.concept_rows();
+        self.view.rows[1] = self.workflow_rows();
+        self.view.rows[2] = self.table_rows();
     }
 
     fn matches(filter: &str, text: &str) -> bool {
@@ -467,7 +481,7 @@ impl App {
     }
 
     fn concept_rows(&self) -> Vec<Row> {
-        let f = &self.panes[0].filter;
+        let f = &self.view.panes[0].filter;
         let mut rows = vec![Row::EntitiesHeading];
         for (i, e) in self.project.entities.iter().enumerate() {
             let own = Self::matches(f, &e.name);
@@ -478,7 +492,7 @@ impl App {
                 continue;
             }
             rows.push(Row::Entity(i));
-            if f.is_empty() && self.collapsed_entities.contains(&e.name) {
+            if f.is_empty() && self.view.collapsed_entities.contains(&e.name) {
                 continue;
             }
             rows.extend(attrs.into_iter().map(|a| Row::Attribute(i, a)));
@@ -499,7 +513,7 @@ impl App {
     }
 
     fn workflow_rows(&self) -> Vec<Row> {
-        let f = &self.panes[1].filter;
+        let f = &self.view.panes[1].filter;
         let mut rows = vec![Row::QueriesHeading];
         for (i, q) in self.project.queries.iter().enumerate() {
             if Self::matches(f, &format!("{} {}", q.id, q.text)) {
@@ -592,7 +606,7 @@ impl App {
     }
 
     fn table_rows(&self) -> Vec<Row> {
-        let f = &self.panes[2].filter;
+        let f = &self.view.panes[2].filter;
         let mut rows = Vec::new();
         for (i, t) in self.analysis.model.tables.iter().enumerate() {
             let hit = Self::matches(f, &t.name)
@@ -601,7 +615,7 @@ impl App {
                 continue;
             }
             rows.push(Row::Table(i));
-            if !self.collapsed_tables.contains(&t.name) {
+            if !self.view.collapsed_tables.contains(&t.name) {
                 rows.extend((0..t.columns.len()).map(|c| Row::Column(i, c)));
                 rows.push(Row::Estimate(i));
             }
@@ -617,15 +631,15 @@ impl App {
 
     pub fn list_rows(&self, f: Focus) -> &[Row] {
         match f {
-            Focus::Concept => &self.rows[0],
-            Focus::Workflow => &self.rows[1],
-            Focus::Tables => &self.rows[2],
+            Focus::Concept => &self.view.rows[0],
+            Focus::Workflow => &self.view.rows[1],
+            Focus::Tables => &self.view.rows[2],
             Focus::Bottom => &[],
         }
     }
 
     pub fn selected_row(&self, f: Focus) -> Option<&Row> {
-        self.list_rows(f).get(self.panes[f.index()].selected)
+        self.list_rows(f).get(self.view.panes[f.index()].selected)
     }
 
     /// The item the designer is working on: the focused pane's selection,
@@ -639,12 +653,12 @@ impl App {
     }
 
     pub fn last_list_focus(&self) -> Focus {
-        self.last_list
+        self.view.last_list
     }
 
     pub fn set_focus(&mut self, f: Focus) {
         if f != Focus::Bottom {
-            self.last_list = f;
+            self.view.last_list = f;
         }
         self.focus = f;
         self.refresh_links();
@@ -657,7 +671,7 @@ impl App {
             .position(|r| r.selectable() && r.item().is_some())
             .or_else(|| rows.iter().position(Row::selectable))
             .unwrap_or(0);
-        self.panes[f.index()].selected = first;
+        self.view.panes[f.index()].selected = first;
     }
 
     /// Moves the selection by `delta` selectable rows.
@@ -671,7 +685,7 @@ impl App {
         if rows.is_empty() {
             return;
         }
-        let mut i = self.panes[f.index()].selected.min(rows.len() - 1);
+        let mut i = self.view.panes[f.index()].selected.min(rows.len() - 1);
         let mut left = delta.unsigned_abs();
         while left > 0 {
             let next = if delta < 0 {
@@ -697,7 +711,7 @@ impl App {
             i = n;
             left -= 1;
         }
-        self.panes[f.index()].selected = i;
+        self.view.panes[f.index()].selected = i;
     }
 
     pub fn select_row(&mut self, f: Focus, row: usize) {
@@ -710,7 +724,7 @@ impl App {
         while !rows[r].selectable() && r > 0 {
             r -= 1;
         }
-        self.panes[f.index()].selected = r;
+        self.view.panes[f.index()].selected = r;
         self.refresh_links();
     }
 
@@ -724,13 +738,13 @@ impl App {
     fn clamp_rows(&mut self) {
         for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
             let n = self.list_rows(f).len();
-            let p = &mut self.panes[f.index()];
+            let p = &mut self.view.panes[f.index()];
             if p.selected >= n {
                 p.selected = n.saturating_sub(1);
             }
             if !self
                 .list_rows(f)
-                .get(self.panes[f.index()].selected)
+                .get(self.view.panes[f.index()].selected)
                 .is_some_and(Row::selectable)
             {
                 self.step_selection(f, -1);
@@ -760,13 +774,13 @@ impl App {
                 _ => None,
             });
         if let Some(p) = pos {
-            self.panes[f.index()].selected = p;
+            self.view.panes[f.index()].selected = p;
         }
     }
 
     /// Recomputes linked highlighting from the current selection.
     pub fn refresh_links(&mut self) {
-        self.links = links(&self.project, &self.analysis.model, self.selected_item());
+        self.derived.links = links(&self.project, &self.analysis.model, self.selected_item());
         self.follow_links();
     }
 
@@ -781,7 +795,7 @@ impl App {
             if f == self.focus {
                 continue;
             }
-            let l = &self.links;
+            let l = &self.derived.links;
             let linked = |r: &Row| match r {
                 Row::Entity(e) => l.entities.contains(e),
                 Row::Attribute(e, a) => l.attributes.contains(&AttrId::Entity(*e, *a)),
@@ -795,7 +809,7 @@ impl App {
                 _ => false,
             };
             let rows = self.list_rows(f);
-            let current = rows.get(self.panes[f.index()].selected);
+            let current = rows.get(self.view.panes[f.index()].selected);
             let keep = current.is_some_and(|r| {
                 linked(r)
                     || match r {
@@ -808,7 +822,7 @@ impl App {
                 continue;
             }
             if let Some(i) = rows.iter().position(linked) {
-                self.panes[f.index()].selected = i;
+                self.view.panes[f.index()].selected = i;
             }
         }
     }
@@ -840,10 +854,31 @@ impl App {
         }
     }
 
+    /// What a review note on the selection attaches to: the entity or
+    /// relationship, the query, or the table.
+    pub fn note_target(&self) -> Option<Target> {
+        let p = &self.project;
+        Some(match self.selected_item()? {
+            Item::Entity(e) | Item::Attribute(e, _) => {
+                Target::Entity(p.entities.get(e)?.name.clone())
+            }
+            Item::Relationship(r) | Item::RelAttribute(r, _) => {
+                Target::Relationship(p.relationships.get(r)?.name.clone())
+            }
+            Item::Query(_) | Item::Transition(_) => {
+                Target::Query(p.queries.get(self.current_query()?)?.id.clone())
+            }
+            Item::Table(t) | Item::Column(t, _) => {
+                Target::Table(self.analysis.model.tables.get(t)?.name.clone())
+            }
+        })
+    }
+
     /// Whether a table was changed by the latest edit and should still flash.
     pub fn flashing(&self, table: &str) -> bool {
-        self.changed.contains(table)
+        self.derived.changed.contains(table)
             && self
+                .derived
                 .changed_at
                 .is_some_and(|t| t.elapsed().as_millis() < CHANGE_FLASH_MS)
     }

@@ -1,10 +1,10 @@
 //! What the user asked for, and what only the shell can do: the intent
-//! type sits below the app, the popups and the updater, so popups return
+//! type sits below the app, the popups and the updater (it names only the
+//! keymap's commands, the pane focus and core types), so popups return
 //! intents without knowing the updater.
 
-use super::app::Focus;
+use super::focus::Focus;
 use super::keymap::Command;
-use super::popup::Picker;
 use crate::diagnose::Refinement;
 use crate::edit::Edit;
 use crossterm::event::{KeyEvent, MouseEvent};
@@ -16,7 +16,6 @@ pub enum Action {
     Mouse(MouseEvent),
     Command(Command),
     Edit(Edit),
-    OpenPicker(Picker),
     /// Shows what a refinement would do; its popup applies it.
     PreviewRefinement(Refinement),
     PickRowsForNewQuery(String),
@@ -47,6 +46,11 @@ pub enum Action {
     FillIn(crate::edit::Item),
     /// Text pasted into the terminal (bracketed paste).
     Paste(String),
+    /// Tab in the command line wants the names in a directory: the run loop
+    /// lists it (`Effect::ListDirectory`) and answers with `Listed`.
+    ListDirectory(PathBuf),
+    /// A directory's entries (directories end in `/`), for completion.
+    Listed(PathBuf, Vec<String>),
 }
 
 impl std::fmt::Debug for Action {
@@ -93,4 +97,7 @@ pub enum Effect {
     QuitIfSaved,
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),
+    /// List a directory for the command line's file-name completion; the
+    /// run loop answers with `Action::Listed`.
+    ListDirectory(PathBuf),
 }

@@ -1,27 +1,33 @@
 //! The interactive workbench: a thin shell over the core. `App` holds the
-//! state, `action::update` changes it, `view::draw` draws it, and this
+//! state, `update::update` changes it, `view::draw` draws it, and this
 //! module does the rest: launching, the event loop (generic over the
 //! ratatui backend so tests drive it on `TestBackend` with real key events),
 //! and the effects only a shell may perform (files, quitting).
 
 pub mod action;
 pub mod app;
+pub mod commands;
 pub mod config;
 /// Project editing lives in the core; the old path stays for the
 /// workbench's own modules (outside callers use `cqlmodel::edit`).
 pub(crate) use crate::edit;
+pub mod focus;
 pub mod highlight;
 pub mod intent;
 pub mod keymap;
+pub mod labels;
+pub mod mouse;
 pub mod popup;
 pub mod terminal;
+pub mod testing;
 pub mod theme;
+pub mod update;
 pub mod view;
 
-use action::{Action, Effect, ExportKind};
 use app::App;
 use config::{fnv, Dirs};
 use crossterm::event::{Event, KeyEventKind};
+use intent::{Action, Effect, ExportKind};
 use popup::{Confirm, Popup};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
@@ -97,20 +103,20 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
     let (theme, color_problems) = theme::Theme::with_overrides(&config.colors);
     problems.extend(color_problems);
     problems.extend(config_error);
-    app.keymap = keymap;
-    app.theme = theme;
-    app.mouse = config.mouse.unwrap_or(true);
+    app.settings.keymap = keymap;
+    app.settings.theme = theme;
+    app.settings.mouse = config.mouse.unwrap_or(true);
     if let Some(p) = app.path.clone() {
-        app.disk = stamp(&p);
+        app.versions.disk = stamp(&p);
         if p.exists() {
-            app.dirs.remember(&p);
+            app.settings.dirs.remember(&p);
         }
     }
     if !problems.is_empty() {
         app.error(format!("config: {}", problems.join("; ")));
     }
     if welcome {
-        let recent = app.dirs.recent();
+        let recent = app.settings.dirs.recent();
         app.popups
             .push(Popup::Welcome(popup::Welcome::new(&recent)));
     }
@@ -124,7 +130,7 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
 /// pull`), and only the user can tell which to keep. Nothing is deleted
 /// until they chose (`n`); Esc does not dismiss the question.
 fn offer_recovery(app: &mut App) {
-    let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) else {
+    let Some(rec) = app.settings.dirs.recovery_file(app.path.as_deref()) else {
         return;
     };
     let Ok(meta) = std::fs::metadata(&rec) else {
@@ -201,6 +207,7 @@ fn remove_stale_temporaries(app: &App) {
         }
     });
     let recovery_dir = app
+        .settings
         .dirs
         .recovery_file(None)
         .and_then(|r| r.parent().map(Path::to_path_buf));
@@ -227,7 +234,7 @@ pub fn run(launch: Launch) -> i32 {
             return 2;
         }
     };
-    let (mut term, guard) = match terminal::setup(app.mouse) {
+    let (mut term, guard) = match terminal::setup(app.settings.mouse) {
         Ok(t) => t,
         Err(e) => {
             terminal::restore();
@@ -275,7 +282,7 @@ pub fn run(launch: Launch) -> i32 {
         // The recovery copy is written above; the terminal is restored
         // after it, as on any exit.
         drop(guard);
-        let kept = match app.dirs.recovery_file(app.path.as_deref()) {
+        let kept = match app.settings.dirs.recovery_file(app.path.as_deref()) {
             Some(rec) if app.dirty => format!(
                 "; unsaved changes are in the recovery copy {}",
                 rec.display()
@@ -326,11 +333,11 @@ pub fn run_loop<B: Backend>(
 pub fn handle_event(app: &mut App, ev: Event) {
     let action = match ev {
         Event::Key(k) if k.kind == KeyEventKind::Press => Action::Key(k),
-        Event::Mouse(m) if app.mouse => Action::Mouse(m),
+        Event::Mouse(m) if app.settings.mouse => Action::Mouse(m),
         Event::Paste(text) => Action::Paste(text),
         _ => return,
     };
-    let effects = action::update(app, action);
+    let effects = update::update(app, action);
     for e in effects {
         perform(app, e);
     }
@@ -339,11 +346,12 @@ pub fn handle_event(app: &mut App, ev: Event) {
 
 /// Periodic work: the recovery copy.
 pub fn tick(app: &mut App) {
-    if !app.recovery_due {
+    if !app.recovery.due {
         return;
     }
     if app
-        .last_recovery
+        .recovery
+        .last
         .is_some_and(|t| t.elapsed() < RECOVERY_EVERY)
     {
         return;
@@ -353,9 +361,9 @@ pub fn tick(app: &mut App) {
 
 /// Writes the recovery copy now (or removes it once nothing is unsaved).
 pub fn write_recovery(app: &mut App) {
-    app.recovery_due = false;
-    app.last_recovery = Some(Instant::now());
-    let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) else {
+    app.recovery.due = false;
+    app.recovery.last = Some(Instant::now());
+    let Some(rec) = app.settings.dirs.recovery_file(app.path.as_deref()) else {
         return;
     };
     if !app.dirty {
@@ -371,7 +379,7 @@ pub fn write_recovery(app: &mut App) {
 }
 
 fn discard_recovery(app: &App) {
-    if let Some(rec) = app.dirs.recovery_file(app.path.as_deref()) {
+    if let Some(rec) = app.settings.dirs.recovery_file(app.path.as_deref()) {
         let _ = std::fs::remove_file(rec);
     }
 }
@@ -380,7 +388,7 @@ fn discard_recovery(app: &App) {
 pub fn perform(app: &mut App, effect: Effect) {
     // File work can block or fail; the recovery copy is brought up to date
     // before it.
-    if app.recovery_due && !matches!(effect, Effect::Quit | Effect::DiscardRecovery(_)) {
+    if app.recovery.due && !matches!(effect, Effect::Quit | Effect::DiscardRecovery(_)) {
         write_recovery(app);
     }
     match effect {
@@ -389,8 +397,8 @@ pub fn perform(app: &mut App, effect: Effect) {
             Ok(p) => {
                 discard_recovery(app);
                 app.replace_project(p, Some(path.clone()), false);
-                app.disk = stamp(&path);
-                app.dirs.remember(&path);
+                app.versions.disk = stamp(&path);
+                app.settings.dirs.remember(&path);
                 app.info(format!("opened {}", path.display()));
                 offer_recovery(app);
             }
@@ -418,7 +426,33 @@ pub fn perform(app: &mut App, effect: Effect) {
         Effect::DiscardRecovery(rec) => {
             let _ = std::fs::remove_file(rec);
         }
+        Effect::ListDirectory(dir) => {
+            let entries = list_directory(&dir);
+            for e in update::update(app, Action::Listed(dir, entries)) {
+                perform(app, e);
+            }
+        }
     }
+}
+
+/// The names in a directory for file-name completion, directories ending
+/// in `/`; an unreadable directory has none.
+pub fn list_directory(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                    if is_dir {
+                        format!("{n}/")
+                    } else {
+                        n
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Writes an export; never over the open project, and over another existing
@@ -508,7 +542,7 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
     }
     if same_file && !force {
         let now = stamp(&target);
-        let changed = match (&app.disk, &now) {
+        let changed = match (&app.versions.disk, &now) {
             (Some(before), Some(now)) => before.hash != now.hash,
             (None, Some(_)) => true,
             _ => false,
@@ -556,8 +590,8 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
             discard_recovery(app);
             app.path = Some(target.clone());
             app.mark_saved();
-            app.disk = stamp(&target);
-            app.dirs.remember(&target);
+            app.versions.disk = stamp(&target);
+            app.settings.dirs.remember(&target);
             app.info(format!("saved {}", target.display()));
         }
         Err(e) => app.error(format!("not saved: {}: {e}", target.display())),

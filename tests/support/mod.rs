@@ -131,31 +131,6 @@ pub fn sample(name: &str) -> cqlmodel::model::Project {
     cqlmodel::model::load::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// One key press, without modifiers, through the workbench's real event
-/// entry point (the one the terminal loop uses).
-pub fn key(app: &mut cqlmodel::tui::app::App, code: crossterm::event::KeyCode) {
-    use crossterm::event::{Event, KeyEvent, KeyEventKind, KeyModifiers};
-    cqlmodel::tui::handle_event(
-        app,
-        Event::Key(KeyEvent::new_with_kind(
-            code,
-            KeyModifiers::NONE,
-            KeyEventKind::Press,
-        )),
-    );
-}
-
-/// The workbench drawn on a `w`×`h` test terminal, one line per row.
-pub fn screen(app: &cqlmodel::tui::app::App, w: u16, h: u16) -> String {
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| cqlmodel::tui::view::draw(app, f)).expect("draw");
-    let buf = t.backend().buffer().clone();
-    let mut s = String::new();
-    for y in 0..h {
-        for x in 0..w {
-            s.push_str(buf[(x, y)].symbol());
-        }
-        s.push('\n');
-    }
-    s
-}
+/// Keys and screens through the workbench's real event entry point.
+#[allow(unused_imports)]
+pub use cqlmodel::tui::testing::{key, screen};

@@ -1,5 +1,7 @@
 //! The `:` command line, vi style, with Tab completion of commands and
-//! file paths.
+//! file paths. File names come from the run loop, which lists the
+//! directory when the line asks (`Action::ListDirectory`), so the popup
+//! itself does no I/O.
 
 use super::Outcome;
 use crate::naming::for_terminal;
@@ -69,7 +71,13 @@ impl CommandLine {
             Some(Command::Cancel) => return Outcome::Cancel,
             Some(Command::Accept) => return Outcome::Done(parse(&self.text())),
             Some(Command::Complete) => {
-                let (line, cands) = complete(&self.text());
+                let text = self.text();
+                // A file name needs the directory's names: the run loop
+                // lists it and `listed` completes (update does no I/O).
+                if let Some(dir) = directory_to_list(&text) {
+                    return Outcome::Run(vec![Action::ListDirectory(dir)]);
+                }
+                let (line, cands) = complete_command(&text);
                 self.set_text(&line);
                 self.completions = cands;
                 return Outcome::Keep;
@@ -84,6 +92,18 @@ impl CommandLine {
                 Outcome::Keep
             }
         }
+    }
+
+    /// Completes the file name with the entries of `dir`, if the line
+    /// still asks for that directory's names.
+    pub fn listed(&mut self, dir: &std::path::Path, entries: &[String]) {
+        let text = self.text();
+        if directory_to_list(&text).as_deref() != Some(dir) {
+            return;
+        }
+        let (line, cands) = complete_path(&text, entries);
+        self.set_text(&line);
+        self.completions = cands;
     }
 
     pub fn draw(&self, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -188,52 +208,62 @@ pub fn parse(line: &str) -> Vec<Action> {
     }
 }
 
-/// Completes the command name, or the file path after a command that takes
-/// one. Returns the new line and the candidates when several remain.
-pub fn complete(line: &str) -> (String, Vec<String>) {
-    let takes_file = [
-        "w ",
-        "w! ",
-        "wq ",
-        "e ",
-        "export cql ",
-        "export report ",
-        "export diagram ",
-    ];
-    if let Some(prefix) = takes_file.iter().find(|p| line.starts_with(**p)) {
-        let partial = &line[prefix.len()..];
-        let (dir, stem) = match partial.rfind('/') {
-            Some(i) => (&partial[..=i], &partial[i + 1..]),
-            None => ("", partial),
-        };
-        let read_from = if dir.is_empty() { "." } else { dir };
-        let mut names: Vec<String> = std::fs::read_dir(read_from)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .filter_map(|e| {
-                        let n = e.file_name().to_string_lossy().into_owned();
-                        let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
-                        (n.starts_with(stem) && !n.starts_with('.')).then(|| {
-                            if is_dir {
-                                format!("{n}/")
-                            } else {
-                                n
-                            }
-                        })
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        return match names.len() {
-            0 => (line.to_string(), vec![]),
-            1 => (format!("{prefix}{dir}{}", names[0]), vec![]),
-            _ => {
-                let common = common_prefix(&names);
-                (format!("{prefix}{dir}{common}"), names)
-            }
-        };
+/// Commands whose argument is a file name, completed from a directory.
+const TAKES_FILE: [&str; 7] = [
+    "w ",
+    "w! ",
+    "wq ",
+    "e ",
+    "export cql ",
+    "export report ",
+    "export diagram ",
+];
+
+/// The file-name part of a line that completes a path: the command prefix,
+/// the directory as typed (empty or ending in `/`) and the partial name.
+fn path_parts(line: &str) -> Option<(&str, &str, &str)> {
+    let prefix = TAKES_FILE.iter().find(|p| line.starts_with(**p))?;
+    let partial = &line[prefix.len()..];
+    let (dir, stem) = match partial.rfind('/') {
+        Some(i) => (&partial[..=i], &partial[i + 1..]),
+        None => ("", partial),
+    };
+    Some((prefix, dir, stem))
+}
+
+/// The directory whose names complete this line, when it completes a file
+/// name (the current directory for a bare name).
+pub fn directory_to_list(line: &str) -> Option<PathBuf> {
+    let (_, dir, _) = path_parts(line)?;
+    Some(PathBuf::from(if dir.is_empty() { "." } else { dir }))
+}
+
+/// Completes a file name from the entries of its directory (directories
+/// end in `/`); hidden files are not offered. Returns the new line and the
+/// candidates when several remain.
+pub fn complete_path(line: &str, entries: &[String]) -> (String, Vec<String>) {
+    let Some((prefix, dir, stem)) = path_parts(line) else {
+        return (line.to_string(), vec![]);
+    };
+    let mut names: Vec<String> = entries
+        .iter()
+        .filter(|n| n.starts_with(stem) && !n.starts_with('.'))
+        .cloned()
+        .collect();
+    names.sort();
+    match names.len() {
+        0 => (line.to_string(), vec![]),
+        1 => (format!("{prefix}{dir}{}", names[0]), vec![]),
+        _ => {
+            let common = common_prefix(&names);
+            (format!("{prefix}{dir}{common}"), names)
+        }
     }
+}
+
+/// Completes the command name. Returns the new line and the candidates
+/// when several remain.
+pub fn complete_command(line: &str) -> (String, Vec<String>) {
     let cands: Vec<String> = COMMANDS
         .iter()
         .map(|(c, _)| c.to_string())
@@ -273,6 +303,15 @@ fn common_prefix(v: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Completion as Tab gives it, with the directory listed as the run
+    /// loop lists it.
+    fn complete(line: &str) -> (String, Vec<String>) {
+        match directory_to_list(line) {
+            Some(dir) => complete_path(line, &crate::tui::list_directory(&dir)),
+            None => complete_command(line),
+        }
+    }
 
     #[test]
     fn commands_complete() {

@@ -175,11 +175,11 @@ pub const LEGEND: [(&str, &str); 8] = [
 /// ones, then every popup's, straight from the keymap that drives the keys,
 /// each with its command name (what `config.ron` rebinds), then the legend.
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
-    let theme = &app.theme;
+    let theme = &app.settings.theme;
     let scope = app.focus.scope();
-    let mut rows = app.keymap.help(scope);
+    let mut rows = app.settings.keymap.help(scope);
     for s in Scope::ALL.into_iter().filter(|s| s.is_popup()) {
-        rows.extend(app.keymap.help(s));
+        rows.extend(app.settings.keymap.help(s));
     }
     let key_w = rows
         .iter()
@@ -227,14 +227,14 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 pub fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.settings.theme;
     let lines = help_lines(app);
     let r = centered(area, 110, area.height.saturating_sub(2).max(3));
     frame.render_widget(Clear, r);
     let block = super::frame_block(
         theme,
         &format!("Keys — {}", app.focus.scope().title()),
-        &app.keymap.footer(Scope::Help, |_| true),
+        &app.settings.keymap.footer(Scope::Help, |_| true),
     );
     let max_scroll = lines
         .len()

@@ -28,7 +28,7 @@ pub struct DiagnosticDetail {
 impl DiagnosticDetail {
     pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
         use Command as C;
-        match app.keymap.lookup(Scope::Detail, &key) {
+        match app.settings.keymap.lookup(Scope::Detail, &key) {
             Some(C::Close) => Outcome::Cancel,
             Some(C::GoToSubject) => Outcome::Done(vec![Action::Command(C::Jump)]),
             Some(C::Fix) => Outcome::Done(vec![Action::Command(C::Fix)]),
@@ -61,13 +61,14 @@ impl DiagnosticDetail {
     }
 
     pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
-        let theme = &app.theme;
+        let theme = &app.settings.theme;
         let Some(d) = app.analysis.diagnostics.get(self.index) else {
             return;
         };
         let r = centered(area, 96, area.height.saturating_sub(2).max(3));
         frame.render_widget(Clear, r);
         let hints: Vec<String> = app
+            .settings
             .keymap
             .hints(Scope::Detail)
             .into_iter()
@@ -99,7 +100,7 @@ impl DiagnosticDetail {
 
 /// The text of the view, folded to `width`.
 fn detail_lines(app: &App, d: &Diagnostic, width: usize) -> Vec<Line<'static>> {
-    let theme = &app.theme;
+    let theme = &app.settings.theme;
     let color = match d.severity {
         Severity::Error => theme.bad,
         Severity::Warning => theme.warn,
@@ -143,7 +144,7 @@ fn detail_lines(app: &App, d: &Diagnostic, width: usize) -> Vec<Line<'static>> {
         width,
         2,
     ));
-    let fix_key = app.keymap.key_for(Scope::Detail, Command::Fix);
+    let fix_key = app.settings.keymap.key_for(Scope::Detail, Command::Fix);
     let one_key = match (&d.refinement, fix_key) {
         (Some(_), Some(k)) => {
             format!("  {k} previews the one-key fix; nothing changes before you apply it.")

@@ -78,7 +78,7 @@ impl Popup {
     /// Looks the key up in the popup's scope; the popup gets the command
     /// (if any) and the raw key (for typing).
     pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
-        let cmd = app.keymap.lookup(self.scope(), &key);
+        let cmd = app.settings.keymap.lookup(self.scope(), &key);
         match self {
             Popup::Confirm(c) => c.handle(cmd, key),
             Popup::Info(i) => i.handle(cmd),
@@ -96,7 +96,7 @@ impl Popup {
     }
 
     pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
-        let (t, k) = (&app.theme, &app.keymap);
+        let (t, k) = (&app.settings.theme, &app.settings.keymap);
         match self {
             Popup::Confirm(c) => c.draw(t, k, frame, area),
             Popup::Info(i) => i.draw(t, k, frame, area),

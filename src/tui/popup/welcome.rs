@@ -50,7 +50,7 @@ impl Welcome {
     pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
         use Command as C;
         let last = self.choices.len().saturating_sub(1);
-        match app.keymap.lookup(Scope::Welcome, &key) {
+        match app.settings.keymap.lookup(Scope::Welcome, &key) {
             Some(C::Open) => match self.choices.get(self.cursor) {
                 Some(Choice::Recent(p)) => Outcome::Done(vec![Action::Open(p.clone())]),
                 Some(Choice::Sample(i)) => Outcome::Done(vec![Action::OpenSample(*i)]),
@@ -79,7 +79,7 @@ impl Welcome {
     }
 
     pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
-        let theme = &app.theme;
+        let theme = &app.settings.theme;
         let mut lines: Vec<Line> = vec![
             Line::from("cqlmodel derives Cassandra tables from a conceptual model and"),
             Line::from("the queries the application runs, and reviews them."),
@@ -113,7 +113,8 @@ impl Welcome {
             });
         }
         let keys = |c: Command| {
-            app.keymap
+            app.settings
+                .keymap
                 .key_for(Scope::Welcome, c)
                 .map(|k| k.to_string())
                 .unwrap_or_default()
@@ -144,6 +145,7 @@ impl Welcome {
 /// What to do first in an empty project, with the keys as bound.
 fn new_project_hint(app: &App) -> String {
     let add = app
+        .settings
         .keymap
         .key_for(Scope::Concept, Command::Add)
         .map(|k| k.to_string())

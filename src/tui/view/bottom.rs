@@ -7,10 +7,10 @@ use super::wrap::wrap_styled;
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
-use crate::tui::action::{note_target, target_label};
 use crate::tui::app::{App, BottomView, Focus, Hits};
 use crate::tui::config::fnv;
 use crate::tui::highlight::{highlight_cql, Palette};
+use crate::tui::labels::target_label;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -23,10 +23,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
     for (i, v) in BottomView::ALL.iter().enumerate() {
         let label = format!("{} {}", i + 1, v.title());
         let w = label.chars().count() as u16;
-        let style = if *v == app.bottom {
-            app.theme.selected().fg(app.theme.accent)
+        let style = if *v == app.view.bottom {
+            app.settings.theme.selected().fg(app.settings.theme.accent)
         } else {
-            app.theme.dim()
+            app.settings.theme.dim()
         };
         if x + w <= area.x + area.width {
             hits.tabs.push((
@@ -41,17 +41,17 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
         }
         x += w + 3;
         spans.push(Span::styled(label, style));
-        spans.push(Span::styled(" │ ", app.theme.dim()));
+        spans.push(Span::styled(" │ ", app.settings.theme.dim()));
     }
     spans.pop();
-    if app.bottom == BottomView::Cql {
+    if app.view.bottom == BottomView::Cql {
         spans.push(Span::styled(
-            if app.cql_all {
+            if app.view.cql_all {
                 "  (keyspace) "
             } else {
                 "  (selected table) "
             },
-            app.theme.dim(),
+            app.settings.theme.dim(),
         ));
     }
     let block = pane_block(app, Focus::Bottom, Line::from(spans));
@@ -61,7 +61,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
         return None;
     }
     let h = inner.height as usize;
-    let lines = match app.bottom {
+    let lines = match app.view.bottom {
         BottomView::Diagnostics => diagnostics(app, h, inner.width as usize),
         _ => cached(app, h),
     };
@@ -74,19 +74,19 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
     if d.is_empty() {
         return vec![Line::from(Span::styled(
             "No diagnostics: the design passes review.",
-            Style::new().fg(app.theme.ok),
+            Style::new().fg(app.settings.theme.ok),
         ))];
     }
-    let start = app.bottom_scroll.min(d.len() - 1);
+    let start = app.view.bottom_scroll.min(d.len() - 1);
     let mut out = Vec::with_capacity(h);
     for (i, x) in d.iter().enumerate().skip(start) {
         if out.len() >= h {
             break;
         }
         let color = match x.severity {
-            Severity::Error => app.theme.bad,
-            Severity::Warning => app.theme.warn,
-            Severity::Hint => app.theme.accent,
+            Severity::Error => app.settings.theme.bad,
+            Severity::Warning => app.settings.theme.warn,
+            Severity::Hint => app.settings.theme.accent,
         };
         // The whole message, folded under the severity column: nothing is
         // cut at the pane edge (Enter shows it all with fix and source).
@@ -101,7 +101,7 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
                 (format!(" {}", for_terminal(&x.message)), Style::new()),
-                (format!("  [{}]", x.rule), app.theme.dim()),
+                (format!("  [{}]", x.rule), app.settings.theme.dim()),
             ],
             width,
             8,
@@ -109,14 +109,14 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
         if i == start && app.focus == Focus::Bottom {
             first = first
                 .into_iter()
-                .map(|l| l.patch_style(app.theme.selected()))
+                .map(|l| l.patch_style(app.settings.theme.selected()))
                 .collect();
         }
         out.extend(first);
         out.extend(wrap_styled(
             &[(
                 format!("        fix: {}", for_terminal(&x.fix)),
-                app.theme.dim(),
+                app.settings.theme.dim(),
             )],
             width,
             13,
@@ -137,17 +137,17 @@ fn cache_key(
     Option<crate::tui::edit::Item>,
 ) {
     (
-        app.generation,
-        app.bottom,
+        app.derived.generation,
+        app.view.bottom,
         app.current_table(),
-        app.cql_all,
+        app.view.cql_all,
         app.selected_item(),
     )
 }
 
 fn cached(app: &App, h: usize) -> Vec<Line<'static>> {
     let key = cache_key(app);
-    let mut cache = app.cache.borrow_mut();
+    let mut cache = app.frame.text.borrow_mut();
     if cache.key != Some(key) {
         let (text, cql) = text_for(app);
         let hash = fnv(text.as_bytes()) ^ (cql as u64);
@@ -163,7 +163,10 @@ fn cached(app: &App, h: usize) -> Vec<Line<'static>> {
         }
         cache.key = Some(key);
     }
-    let start = app.bottom_scroll.min(cache.lines.len().saturating_sub(1));
+    let start = app
+        .view
+        .bottom_scroll
+        .min(cache.lines.len().saturating_sub(1));
     cache.lines.iter().skip(start).take(h).cloned().collect()
 }
 
@@ -171,9 +174,9 @@ fn cached(app: &App, h: usize) -> Vec<Line<'static>> {
 fn text_for(app: &App) -> (String, bool) {
     let p = &app.project;
     let m = &app.analysis.model;
-    match app.bottom {
+    match app.view.bottom {
         BottomView::Cql => {
-            if app.cql_all {
+            if app.view.cql_all {
                 return (crate::cql::script(p, m), true);
             }
             match app.current_table().and_then(|t| m.tables.get(t)) {
@@ -215,7 +218,7 @@ fn text_for(app: &App) -> (String, bool) {
             (s, true)
         }
         BottomView::Notes => {
-            let Some(t) = note_target(app) else {
+            let Some(t) = app.note_target() else {
                 return ("Select an item to see its review notes.".into(), false);
             };
             let notes: Vec<String> = p.notes_for(&t).map(|n| format!("• {}", n.text)).collect();

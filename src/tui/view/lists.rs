@@ -15,13 +15,16 @@ use ratatui::Frame;
 
 /// Draws a list pane; returns its inner area for hit-testing.
 pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> {
-    let state = &app.panes[f.index()];
+    let state = &app.view.panes[f.index()];
     let rows = app.list_rows(f);
-    let mut title = vec![Span::styled(format!(" {} ", f.title()), app.theme.title())];
+    let mut title = vec![Span::styled(
+        format!(" {} ", f.title()),
+        app.settings.theme.title(),
+    )];
     if !state.filter.is_empty() {
         title.push(Span::styled(
             format!("/{} ", for_terminal(&state.filter)),
-            Style::new().fg(app.theme.linked),
+            Style::new().fg(app.settings.theme.linked),
         ));
     }
     let block = pane_block(app, f, Line::from(title));
@@ -61,7 +64,7 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
             let mut line = row_line(app, row, width);
             if i == state.selected {
                 let style = if focused {
-                    app.theme.selected()
+                    app.settings.theme.selected()
                 } else {
                     Style::new().add_modifier(Modifier::UNDERLINED)
                 };
@@ -86,9 +89,9 @@ fn safe(text: &str) -> String {
 pub const ENTRY_MARK: &str = "*";
 
 pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
-    let t = &app.theme;
+    let t = &app.settings.theme;
     let p = &app.project;
-    let l = &app.links;
+    let l = &app.derived.links;
     let linked = t.linked();
     match row {
         Row::EntitiesHeading => Line::from(Span::styled(
@@ -109,7 +112,7 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             let Some(e) = p.entities.get(*i) else {
                 return Line::default();
             };
-            let arrow = if app.collapsed_entities.contains(&e.name) {
+            let arrow = if app.view.collapsed_entities.contains(&e.name) {
                 "▸ "
             } else {
                 "▾ "
@@ -314,17 +317,17 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
 }
 
 fn box_style(app: &App, t: usize) -> Style {
-    if app.links.tables.contains(&t) {
-        app.theme.linked()
+    if app.derived.links.tables.contains(&t) {
+        app.settings.theme.linked()
     } else {
-        Style::new().fg(app.theme.border)
+        Style::new().fg(app.settings.theme.border)
     }
 }
 
 fn flash(app: &App, t: usize, line: Line<'static>) -> Line<'static> {
     match app.analysis.model.tables.get(t) {
         Some(table) if app.flashing(&table.name) => {
-            line.patch_style(Style::new().bg(app.theme.changed_bg))
+            line.patch_style(Style::new().bg(app.settings.theme.changed_bg))
         }
         _ => line,
     }
@@ -337,15 +340,15 @@ fn table_top(app: &App, ti: usize, width: usize) -> Line<'static> {
     let bs = box_style(app, ti);
     let name = safe(&t.name);
     let serves = format!(" {} ", safe(&t.queries.join(", ")));
-    let fold = if app.collapsed_tables.contains(&t.name) {
+    let fold = if app.view.collapsed_tables.contains(&t.name) {
         "▸"
     } else {
         "─"
     };
     let used = 3 + name.chars().count() + serves.chars().count();
     let fill = width.saturating_sub(used + 1);
-    let name_style = if app.links.tables.contains(&ti) {
-        app.theme.linked().add_modifier(Modifier::BOLD)
+    let name_style = if app.derived.links.tables.contains(&ti) {
+        app.settings.theme.linked().add_modifier(Modifier::BOLD)
     } else {
         Style::new().add_modifier(Modifier::BOLD)
     };
@@ -353,7 +356,7 @@ fn table_top(app: &App, ti: usize, width: usize) -> Line<'static> {
         Span::styled(format!("┌{fold} "), bs),
         Span::styled(fit(&name, width.saturating_sub(4)), name_style),
         Span::styled(format!(" {}", "─".repeat(fill)), bs),
-        Span::styled(serves, Style::new().fg(app.theme.key)),
+        Span::styled(serves, Style::new().fg(app.settings.theme.key)),
     ]);
     flash(app, ti, line)
 }
@@ -373,19 +376,23 @@ fn column_line(app: &App, ti: usize, ci: usize, width: usize) -> Line<'static> {
         .unwrap_or(0)
         .min(width / 2);
     let marker_style = match c.role {
-        Role::Partition => Style::new().fg(app.theme.bad).add_modifier(Modifier::BOLD),
-        Role::Clustering(_) => Style::new()
-            .fg(app.theme.accent)
+        Role::Partition => Style::new()
+            .fg(app.settings.theme.bad)
             .add_modifier(Modifier::BOLD),
-        Role::Static => Style::new().fg(app.theme.warn),
+        Role::Clustering(_) => Style::new()
+            .fg(app.settings.theme.accent)
+            .add_modifier(Modifier::BOLD),
+        Role::Static => Style::new().fg(app.settings.theme.warn),
         Role::Regular => Style::new(),
     };
     let linked = match &c.source {
-        crate::derive::Source::Attr { reached, .. } => app.links.attributes.contains(&reached.attr),
+        crate::derive::Source::Attr { reached, .. } => {
+            app.derived.links.attributes.contains(&reached.attr)
+        }
         _ => false,
     };
     let name_style = if linked {
-        app.theme.linked()
+        app.settings.theme.linked()
     } else {
         Style::new()
     };
@@ -396,7 +403,10 @@ fn column_line(app: &App, ti: usize, ci: usize, width: usize) -> Line<'static> {
             crate::terminal_text::pad_end(&fit(&safe(&c.name), name_w), name_w),
             name_style,
         ),
-        Span::styled(format!("  {}", safe(&c.ty.to_string())), app.theme.dim()),
+        Span::styled(
+            format!("  {}", safe(&c.ty.to_string())),
+            app.settings.theme.dim(),
+        ),
     ]);
     flash(app, ti, line)
 }
@@ -425,9 +435,9 @@ fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
     let assumed = e.defaults.len();
     // Figures that rest on defaults are not a finished design: never green.
     let color = match level(app, ti) {
-        0 if assumed == 0 => app.theme.ok,
-        0 | 1 => app.theme.warn,
-        _ => app.theme.bad,
+        0 if assumed == 0 => app.settings.theme.ok,
+        0 | 1 => app.settings.theme.warn,
+        _ => app.settings.theme.bad,
     };
     let mut text = String::new();
     if assumed > 0 {

@@ -22,7 +22,7 @@ pub fn draw(app: &App, frame: &mut Frame) {
     let area = frame.area();
     let mut hits = Hits::default();
     if area.width == 0 || area.height == 0 {
-        *app.hits.borrow_mut() = hits;
+        *app.frame.hits.borrow_mut() = hits;
         return;
     }
     let status_h = if area.height >= 8 { 2 } else { 1 }.min(area.height);
@@ -46,7 +46,7 @@ pub fn draw(app: &App, frame: &mut Frame) {
     if let Some(top) = app.popups.last() {
         top.draw(app, frame, area);
     }
-    *app.hits.borrow_mut() = hits;
+    *app.frame.hits.borrow_mut() = hits;
 }
 
 fn wide(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) {
@@ -89,11 +89,11 @@ fn narrow(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) {
         let label = format!(" {} ", short_title(f));
         let w = label.chars().count() as u16;
         let style = if f == app.focus {
-            app.theme.selected().fg(app.theme.accent)
+            app.settings.theme.selected().fg(app.settings.theme.accent)
         } else if f == shown {
-            Style::new().fg(app.theme.accent)
+            Style::new().fg(app.settings.theme.accent)
         } else {
-            app.theme.dim()
+            app.settings.theme.dim()
         };
         if x < area.x + area.width {
             hits.pane_tabs.push((
@@ -141,9 +141,9 @@ fn short_title(f: Focus) -> &'static str {
 pub(crate) fn pane_block<'a>(app: &App, f: Focus, title: Line<'a>) -> Block<'a> {
     let focused = app.focus == f;
     let border = if focused {
-        Style::new().fg(app.theme.focus_border)
+        Style::new().fg(app.settings.theme.focus_border)
     } else {
-        Style::new().fg(app.theme.border)
+        Style::new().fg(app.settings.theme.border)
     };
     let title = if focused {
         title.patch_style(Modifier::BOLD)

@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
-    let t = &app.theme;
+    let t = &app.settings.theme;
     let mut lines = Vec::new();
     if area.height >= 2 {
         let msg = match &app.status {
@@ -32,8 +32,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
                 Line::from(Span::styled(
                     format!(
                         "{} switches panes · {} shows every key and what the marks mean",
-                        app.keymap.key_name(scope, Command::NextPane),
-                        app.keymap.key_name(scope, Command::Help)
+                        app.settings.keymap.key_name(scope, Command::NextPane),
+                        app.settings.keymap.key_name(scope, Command::Help)
                     ),
                     t.dim(),
                 ))
@@ -68,7 +68,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
         Span::styled(format!(" ·{hints} "), t.dim()),
         Span::styled("│", t.dim()),
     ];
-    for (key, label) in app.keymap.hints(app.focus.scope()) {
+    for (key, label) in app.settings.keymap.hints(app.focus.scope()) {
         spans.push(Span::styled(
             format!(" {key}"),
             Style::new().fg(t.hint_key).add_modifier(Modifier::BOLD),
