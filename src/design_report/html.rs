@@ -7,7 +7,7 @@ use super::{
     access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
     human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
     subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
-    writes_touching, Analysis, Project, Target,
+    writes_touching, Analysis, Project, Summary, Target,
 };
 use crate::diagram::{self, layout, svg, View};
 use crate::markup::{xml, xml_block};
@@ -117,9 +117,21 @@ fn figure(s: &mut String, view: View, project: &Project, a: &Analysis, caption: 
 }
 
 pub fn render(project: &Project, a: &Analysis) -> String {
-    let model = &a.model;
     let sum = summary(project, a);
     let mut s = String::with_capacity(64 * 1024);
+    head(&mut s, project, &sum);
+    summary_section(&mut s, project, a, &sum);
+    conceptual_section(&mut s, project, a);
+    workflow_section(&mut s, project, a);
+    logical_section(&mut s, project, a);
+    tables_section(&mut s, project, a, &sum);
+    findings_section(&mut s, project, a, &sum);
+    notes_section(&mut s, project, a);
+    s
+}
+
+/// The document's head: title, generator, contents.
+fn head(s: &mut String, project: &Project, sum: &Summary) {
     let title = format!("Design review: {}", project.name);
     s.push_str("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n");
     let _ = writeln!(
@@ -140,8 +152,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         env!("CARGO_PKG_VERSION")
     );
     s.push_str("<nav><ol><li>1. <a href=\"#summary\">Summary</a></li><li>2. <a href=\"#conceptual\">Conceptual model</a></li><li>3. <a href=\"#workflow\">Application workflow</a></li><li>4. <a href=\"#logical\">Logical model</a></li><li>5. <a href=\"#tables\">Tables</a></li><li>6. <a href=\"#findings\">Findings</a></li><li>7. <a href=\"#notes\">Review notes</a></li></ol></nav>\n<main>\n");
+}
 
-    // 1. Summary
+/// 1. Summary
+fn summary_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("<section id=\"summary\"><h2>1. Summary</h2>\n<div class=\"cards\">");
     let card = |s: &mut String, n: String, what: &str| {
         let _ = write!(
@@ -151,13 +166,13 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             xml(what)
         );
     };
-    card(&mut s, sum.tables.to_string(), "tables");
-    card(&mut s, sum.queries.to_string(), "queries");
-    card(&mut s, sum.errors.to_string(), "errors");
-    card(&mut s, sum.warnings.to_string(), "warnings");
-    card(&mut s, sum.hints.to_string(), "hints");
+    card(s, sum.tables.to_string(), "tables");
+    card(s, sum.queries.to_string(), "queries");
+    card(s, sum.errors.to_string(), "errors");
+    card(s, sum.warnings.to_string(), "warnings");
+    card(s, sum.hints.to_string(), "hints");
     card(
-        &mut s,
+        s,
         human_bytes(sum.disk_bytes),
         &format!("total disk with replication (RF {})", sum.rf),
     );
@@ -197,11 +212,13 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         s.push_str("</ul>\n");
     }
     s.push_str("</section>\n");
+}
 
-    // 2. Conceptual model
+/// 2. Conceptual model
+fn conceptual_section(s: &mut String, project: &Project, a: &Analysis) {
     s.push_str("<section id=\"conceptual\"><h2>2. Conceptual model</h2>\n");
     figure(
-        &mut s,
+        s,
         View::Er,
         project,
         a,
@@ -272,11 +289,14 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
-    // 3. Workflow
+/// 3. Workflow
+fn workflow_section(s: &mut String, project: &Project, a: &Analysis) {
+    let model = &a.model;
     s.push_str("<section id=\"workflow\"><h2>3. Application workflow</h2>\n");
     figure(
-        &mut s,
+        s,
         View::Workflow,
         project,
         a,
@@ -336,19 +356,24 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
-    // 4. Logical model
+/// 4. Logical model
+fn logical_section(s: &mut String, project: &Project, a: &Analysis) {
     s.push_str("<section id=\"logical\"><h2>4. Logical model (Chebotko diagram)</h2>\n");
     figure(
-        &mut s,
+        s,
         View::Logical,
         project,
         a,
         "One box per table: K partition key, C↑/C↓ clustering column with its order, S static column. Arrows carry the queries of the workflow to the tables that serve them; a box links to its table below.",
     );
     s.push_str("</section>\n");
+}
 
-    // 5. Tables
+/// 5. Tables
+fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("<section id=\"tables\"><h2>5. Tables</h2>\n");
     let rf = sum.rf;
     for (i, t) in model.tables.iter().enumerate() {
@@ -492,8 +517,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         );
     }
     s.push_str("</section>\n");
+}
 
-    // 6. Findings
+/// 6. Findings
+fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("<section id=\"findings\"><h2>6. Findings</h2>\n");
     let _ = writeln!(
         s,
@@ -520,8 +548,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
-    // 7. Review notes
+/// 7. Review notes
+fn notes_section(s: &mut String, project: &Project, a: &Analysis) {
+    let model = &a.model;
     s.push_str("<section id=\"notes\"><h2>7. Review notes</h2>\n");
     if project.notes.is_empty() {
         s.push_str("<p class=\"muted\">No notes in the project (add them with <code>notes: [Note(target: Table(\"…\"), text: \"…\")]</code>).</p>\n");
@@ -541,5 +572,4 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n</main>\n</body>\n</html>\n");
-    s
 }

@@ -5,7 +5,7 @@ use super::{
     access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
     human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
     subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
-    writes_touching, Analysis, Level, Project, Target,
+    writes_touching, Analysis, Level, Project, Summary, Target,
 };
 use crate::diagram::{self, mermaid, View};
 use crate::markup::{fence_for, markdown as md, plain_block};
@@ -55,9 +55,21 @@ fn finding_links(a: &Analysis, idx: &[usize]) -> String {
 }
 
 pub fn render(project: &Project, a: &Analysis) -> String {
-    let model = &a.model;
     let sum = summary(project, a);
     let mut s = String::with_capacity(32 * 1024);
+    head(&mut s, project, &sum);
+    summary_section(&mut s, project, a, &sum);
+    conceptual_section(&mut s, project, a);
+    workflow_section(&mut s, project, a);
+    logical_section(&mut s, project, a);
+    tables_section(&mut s, project, a, &sum);
+    findings_section(&mut s, project, a, &sum);
+    notes_section(&mut s, project, a);
+    s
+}
+
+/// The document's head: title, generator, contents.
+fn head(s: &mut String, project: &Project, sum: &Summary) {
     let _ = writeln!(s, "# Design review: {}\n", md(&project.name));
     let _ = writeln!(
         s,
@@ -67,8 +79,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         env!("CARGO_PKG_VERSION")
     );
     s.push_str("1. [Summary](#summary)\n2. [Conceptual model](#conceptual-model)\n3. [Application workflow](#application-workflow)\n4. [Logical model](#logical-model)\n5. [Tables](#tables)\n6. [Findings](#findings)\n7. [Review notes](#review-notes)\n\n");
+}
 
-    // 1. Summary
+/// 1. Summary
+fn summary_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("## Summary\n\n| | |\n|---|---|\n");
     let _ = writeln!(s, "| Tables | {} |", sum.tables);
     let _ = writeln!(s, "| Queries | {} |", sum.queries);
@@ -118,10 +133,12 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         }
         s.push('\n');
     }
+}
 
-    // 2. Conceptual model
+/// 2. Conceptual model
+fn conceptual_section(s: &mut String, project: &Project, a: &Analysis) {
     s.push_str("## Conceptual model\n\n");
-    mermaid_block(&mut s, View::Er, project, a);
+    mermaid_block(s, View::Er, project, a);
     s.push_str("| Entity | Key | Attributes | Instances | Retention |\n|---|---|---|---|---|\n");
     for (i, e) in project.entities.iter().enumerate() {
         let key = match &e.owner {
@@ -157,7 +174,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         let ns = notes_on(project, &Target::Entity(e.name.clone()));
         if !ns.is_empty() {
             let _ = writeln!(s, "**{}**\n", md(&e.name));
-            notes(&mut s, &ns);
+            notes(s, &ns);
         }
     }
     if !project.relationships.is_empty() {
@@ -178,14 +195,17 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             let ns = notes_on(project, &Target::Relationship(r.name.clone()));
             if !ns.is_empty() {
                 let _ = writeln!(s, "**{}**\n", md(&r.name));
-                notes(&mut s, &ns);
+                notes(s, &ns);
             }
         }
     }
+}
 
-    // 3. Workflow
+/// 3. Workflow
+fn workflow_section(s: &mut String, project: &Project, a: &Analysis) {
+    let model = &a.model;
     s.push_str("## Application workflow\n\n");
-    mermaid_block(&mut s, View::Workflow, project, a);
+    mermaid_block(s, View::Workflow, project, a);
     s.push_str(
         "| Query | Access pattern | Rows | Search | Table | Served |\n|---|---|---|---|---|---|\n",
     );
@@ -217,22 +237,27 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         let f = findings_on_query(a, &q.id);
         if !ns.is_empty() || !f.is_empty() {
             let _ = writeln!(s, "**{}**\n", md(&q.id));
-            notes(&mut s, &ns);
+            notes(s, &ns);
             if !f.is_empty() {
                 let _ = writeln!(s, "Findings: {}\n", finding_links(a, &f));
             }
         }
     }
+}
 
-    // 4. Logical model
+/// 4. Logical model
+fn logical_section(s: &mut String, project: &Project, a: &Analysis) {
     s.push_str("## Logical model\n\nChebotko diagram: K partition key, C↑/C↓ clustering column with its order, S static column; arrows carry the workflow's queries to the tables that serve them.\n\n");
-    mermaid_block(&mut s, View::Logical, project, a);
+    mermaid_block(s, View::Logical, project, a);
+}
 
-    // 5. Tables
+/// 5. Tables
+fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("## Tables\n\n");
     let rf = sum.rf;
     for (i, t) in model.tables.iter().enumerate() {
-        anchor(&mut s, &table_anchor(i));
+        anchor(s, &table_anchor(i));
         let _ = writeln!(s, "### {}\n", md(&t.name));
         let serves: Vec<String> = t
             .queries
@@ -263,7 +288,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             );
         }
         let _ = writeln!(s, "{meta}\n");
-        notes(&mut s, &notes_on(project, &Target::Table(t.name.clone())));
+        notes(s, &notes_on(project, &Target::Table(t.name.clone())));
         s.push_str("| | Column | Type | Provenance |\n|---|---|---|---|\n");
         for c in &t.columns {
             let _ = writeln!(
@@ -303,7 +328,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
                 s.push('\n');
             }
         }
-        code_block(&mut s, "sql", &crate::cql::table(project, t));
+        code_block(s, "sql", &crate::cql::table(project, t));
         for p in model.plans.iter().filter(|p| p.table == Some(i)) {
             let text = project.query(&p.query).map_or("", |q| q.text.as_str());
             let access = if p.access.is_direct() {
@@ -312,7 +337,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
                 format!(" ({})", md(&access_text(p)))
             };
             let _ = writeln!(s, "**{}** {}{access}\n", md(&p.query), md(text));
-            code_block(&mut s, "sql", &p.select);
+            code_block(s, "sql", &p.select);
         }
         let writes = writes_touching(model, &t.name);
         if !writes.is_empty() {
@@ -335,8 +360,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             md(&unserved.join(", "))
         );
     }
+}
 
-    // 6. Findings
+/// 6. Findings
+fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
+    let model = &a.model;
     s.push_str("## Findings\n\n");
     let _ = writeln!(
         s,
@@ -361,8 +389,11 @@ pub fn render(project: &Project, a: &Analysis) -> String {
         }
         s.push('\n');
     }
+}
 
-    // 7. Review notes
+/// 7. Review notes
+fn notes_section(s: &mut String, project: &Project, a: &Analysis) {
+    let model = &a.model;
     s.push_str("## Review notes\n\n");
     if project.notes.is_empty() {
         s.push_str("No notes in the project.\n");
@@ -377,5 +408,4 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             let _ = writeln!(s, "| {item} | {} |", md(&n.text));
         }
     }
-    s
 }
