@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::fmt::Write;
 
 /// The name of the option that keeps the derived key.
-pub const DERIVED: &str = "derived";
+pub(crate) const DERIVED: &str = "derived";
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Matrix {
@@ -46,7 +46,7 @@ pub struct Choice {
 }
 
 /// `PRIMARY KEY ((a, b), c DESC)` of a table.
-pub fn key_text(t: &Table) -> String {
+pub(crate) fn key_text(t: &Table) -> String {
     let pk: Vec<&str> = t.partition_key().map(|c| c.name.as_str()).collect();
     let part = if pk.len() == 1 {
         pk[0].to_string()

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 /// Id of the rule for broken references found when loading.
-pub const REFERENCE_RULE: &str = "reference";
+pub(crate) const REFERENCE_RULE: &str = "reference";
 
 /// One finding with its place in the file.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +75,7 @@ fn fingerprint(parts: &[&str]) -> String {
 
 /// A file path as a relative URI reference: forward slashes, anything but
 /// unreserved characters percent-encoded.
-pub fn uri(path: &str) -> String {
+pub(crate) fn uri(path: &str) -> String {
     let path = path.replace('\\', "/");
     let path = path.strip_prefix("./").unwrap_or(&path);
     let mut s = String::with_capacity(path.len());

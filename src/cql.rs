@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 /// Text safe inside a `--` comment or a string literal: one line, no
 /// control or bidirectional characters.
-pub fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| if is_unsafe(c) { ' ' } else { c })
         .collect::<String>()
@@ -100,7 +100,7 @@ pub fn types_in_order(project: &Project) -> Vec<&UserType> {
     out
 }
 
-pub fn user_type(project: &Project, t: &UserType) -> String {
+pub(crate) fn user_type(project: &Project, t: &UserType) -> String {
     let width = t
         .fields
         .iter()
@@ -275,7 +275,7 @@ pub fn table(project: &Project, t: &Table) -> String {
 }
 
 /// A valid, stable index name: `[a-z0-9_]`, table and column.
-pub fn index_name(table: &str, column: &str) -> String {
+pub(crate) fn index_name(table: &str, column: &str) -> String {
     let col = crate::naming::snake_case(column);
     let raw = format!("{table}_{col}_idx");
     let name = crate::naming::schema_name(&raw, "idx");

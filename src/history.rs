@@ -40,10 +40,10 @@ impl Default for History {
 impl History {
     /// Steps kept by default: far more than a session undoes, and bounded
     /// because each step holds the parts of the project it replaced.
-    pub const DEFAULT_CAP: usize = 1000;
+    pub(crate) const DEFAULT_CAP: usize = 1000;
 
     /// A history that keeps at most `cap` steps (at least one).
-    pub fn with_cap(cap: usize) -> History {
+    pub(crate) fn with_cap(cap: usize) -> History {
         History {
             undo: VecDeque::new(),
             redo: Vec::new(),
@@ -52,7 +52,7 @@ impl History {
     }
 
     /// Records a finished user action; a new action ends what could be redone.
-    pub fn record(&mut self, step: Step) {
+    pub(crate) fn record(&mut self, step: Step) {
         self.redo.clear();
         self.undo.push_back(step);
         while self.undo.len() > self.cap {
@@ -78,14 +78,6 @@ impl History {
             before,
             after,
         })
-    }
-
-    pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
     }
 
     /// Steps that can be undone.
@@ -209,9 +201,16 @@ mod tests {
         let mut h = History::default();
         step(&mut h, &mut p, &[Edit::AddEntity("Spa".into())], 1);
         h.undo(&mut p).expect("undo");
-        assert!(h.can_redo());
+        let mut again = p.clone();
+        assert!(
+            h.clone().redo(&mut again).expect("redo").is_some(),
+            "the undone step can be redone"
+        );
         step(&mut h, &mut p, &[Edit::AddEntity("Gym".into())], 2);
-        assert!(!h.can_redo());
+        assert!(
+            h.redo(&mut p).expect("redo").is_none(),
+            "a new step ends redo"
+        );
     }
 
     #[test]

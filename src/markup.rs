@@ -24,7 +24,7 @@ pub fn xml(text: &str) -> String {
 }
 
 /// Appends `text` escaped for XML.
-pub fn push_xml(out: &mut String, text: &str) {
+pub(crate) fn push_xml(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -38,7 +38,7 @@ pub fn push_xml(out: &mut String, text: &str) {
 }
 
 /// Multi-line text (CQL) escaped for XML, keeping its newlines.
-pub fn xml_block(text: &str) -> String {
+pub(crate) fn xml_block(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
@@ -72,7 +72,7 @@ pub fn markdown(text: &str) -> String {
 
 /// Multi-line text with control characters (but newlines and tabs) replaced,
 /// for fenced code blocks.
-pub fn plain_block(text: &str) -> String {
+pub(crate) fn plain_block(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\n' | '\t' => c,
@@ -83,7 +83,7 @@ pub fn plain_block(text: &str) -> String {
 
 /// A Markdown code fence longer than any run of backticks in `body`, so the
 /// body cannot close it early.
-pub fn fence_for(body: &str) -> String {
+pub(crate) fn fence_for(body: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in body.chars() {
@@ -98,7 +98,7 @@ pub fn fence_for(body: &str) -> String {
 }
 
 /// One line of text, at most `max` characters, with an ellipsis when cut.
-pub fn truncate(text: &str, max: usize) -> String {
+pub(crate) fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }

@@ -4,7 +4,7 @@
 /// `PointOfInterest` → `point_of_interest`, `available rooms` →
 /// `available_rooms`. Anything that is not ASCII alphanumeric separates words,
 /// so the result is always a plain identifier body (possibly empty).
-pub fn snake_case(name: &str) -> String {
+pub(crate) fn snake_case(name: &str) -> String {
     let bytes = name.as_bytes();
     let mut out = String::with_capacity(name.len() + 4);
     // Bytes, not chars: only ASCII alphanumerics survive, and every byte of
@@ -176,7 +176,7 @@ const RESERVED: &[&str] = &[
     "with",
 ];
 
-pub fn is_reserved(name: &str) -> bool {
+pub(crate) fn is_reserved(name: &str) -> bool {
     if name.len() > 16 {
         return false;
     }
@@ -201,7 +201,7 @@ pub fn is_plain_identifier(name: &str) -> bool {
 
 /// Appends the identifier as [`quote`] writes it, without an allocation
 /// for plain names.
-pub fn push_quoted(out: &mut String, name: &str) {
+pub(crate) fn push_quoted(out: &mut String, name: &str) {
     if is_plain_identifier(name) {
         out.push_str(name);
     } else {
@@ -230,7 +230,7 @@ pub fn quote(name: &str) -> String {
 
 /// A name made safe for a schema object (`[a-z0-9_]`, starting with a
 /// letter, at most 48 characters), for names that come from free text.
-pub fn schema_name(raw: &str, fallback: &str) -> String {
+pub(crate) fn schema_name(raw: &str, fallback: &str) -> String {
     let mut s = snake_case(raw);
     if s.is_empty() {
         s = fallback.to_string();
@@ -249,7 +249,7 @@ pub fn schema_name(raw: &str, fallback: &str) -> String {
 }
 
 /// CQL string literal with quotes doubled.
-pub fn string_literal(text: &str) -> String {
+pub(crate) fn string_literal(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
@@ -265,7 +265,10 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
 }
 
 /// `; did you mean "x"?` for the closest candidate, or nothing.
-pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
     closest(wanted, candidates)
         .map(|s| format!("; did you mean \"{s}\"?"))
         .unwrap_or_default()

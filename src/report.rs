@@ -12,7 +12,7 @@ use crate::quantity::{group_digits, human_bytes};
 use std::fmt::Write;
 
 /// The one-line estimate summary of a table.
-pub fn estimate_line(e: &Estimate, rf: u32) -> String {
+pub(crate) fn estimate_line(e: &Estimate, rf: u32) -> String {
     let mut s = format!(
         "{} rows in {} partitions; Nr {}",
         group_digits(e.rows),

@@ -27,7 +27,7 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
 
 /// Multi-line text safe to print: keeps `\n` and `\t`, replaces every
 /// other unsafe character (including `\r`) by U+FFFD.
-pub fn block_for_terminal(text: &str) -> Cow<'_, str> {
+pub(crate) fn block_for_terminal(text: &str) -> Cow<'_, str> {
     clean(text, true)
 }
 
@@ -51,7 +51,7 @@ fn clean(text: &str, keep_lines: bool) -> Cow<'_, str> {
 /// strings written as a `\uXXXX` escape: the same JSON value, nothing a
 /// terminal interprets. `serde_json` already escapes C0 controls; C1 controls
 /// and bidi characters it leaves raw.
-pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
+pub(crate) fn json_for_terminal(json: &str) -> Cow<'_, str> {
     if !json.chars().any(|c| is_unsafe(c) && c != '\n') {
         return Cow::Borrowed(json);
     }
@@ -70,19 +70,11 @@ pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
 /// `text` followed by spaces up to `width` characters. Unlike a `{:width$}`
 /// format argument this has no upper bound on `width`, which comes from the
 /// length of file text (the formatter panics beyond 65,535).
-pub fn pad_end(text: &str, width: usize) -> String {
+pub(crate) fn pad_end(text: &str, width: usize) -> String {
     let n = text.chars().count();
     let mut s = String::with_capacity(text.len() + width.saturating_sub(n));
     s.push_str(text);
     s.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
-    s
-}
-
-/// Spaces then `text`, right-aligned in `width` characters.
-pub fn pad_start(text: &str, width: usize) -> String {
-    let n = text.chars().count();
-    let mut s: String = std::iter::repeat_n(' ', width.saturating_sub(n)).collect();
-    s.push_str(text);
     s
 }
 
@@ -124,7 +116,6 @@ mod tests {
     fn padding_has_no_width_limit() {
         let long = "x".repeat(70_000);
         assert_eq!(pad_end(&long, 70_005).len(), 70_005);
-        assert_eq!(pad_start("ab", 4), "  ab");
         assert_eq!(pad_end("abc", 1), "abc");
         assert_eq!(pad_end("é", 3), "é  ");
     }

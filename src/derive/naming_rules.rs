@@ -9,7 +9,7 @@ use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::naming::{plural, schema_name, snake_case};
 use rustc_hash::FxHashSet as HashSet;
 
-pub fn rows_plural(graph: &Graph, root: NodeId) -> String {
+pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {
     match root {
         NodeId::Entity(e) => {
             let ent = graph.entity(e);
@@ -68,7 +68,7 @@ pub fn table_names(
 
 /// Names of a summary table: what it counts, by its group and window
 /// (`view_counts_by_page_day`).
-pub fn summary_names(
+pub(crate) fn summary_names(
     graph: &Graph,
     root: NodeId,
     group: &[Reached],

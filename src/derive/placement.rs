@@ -40,7 +40,7 @@ pub struct Anchor {
 /// of the rows themselves: a relationship's or an association entity's
 /// key is made of other entities' keys, and "the rating a user gave an
 /// item" reads the item's partition.
-pub fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Option<Anchor> {
+pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Option<Anchor> {
     let mut best: Option<Anchor> = None;
     for r in equality {
         for k in 0..=r.path.len() {

@@ -290,7 +290,7 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
 }
 
 /// The CQL text of a SELECT for `req` on `table`.
-pub fn select_text(
+pub(crate) fn select_text(
     keyspace: &str,
     table: &str,
     shape: &KeyShape,
@@ -388,7 +388,7 @@ pub struct Resolved {
     pub returns: Vec<Reached>,
 }
 
-pub fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved, String> {
+pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved, String> {
     let r = |text: &str| graph.resolve(root, text).map(normalize);
     Ok(Resolved {
         eq: q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?,

@@ -139,7 +139,7 @@ pub struct MergeHint {
 /// missing returned attributes (each reached without a to-many step, so
 /// the table's rows stay the same): the one lacking the fewest, then by
 /// query id.
-pub fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
+pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
     let project = graph.project;
     let queries: HashMap<&str, &Query> =
         project.queries.iter().map(|q| (q.id.as_str(), q)).collect();

@@ -24,7 +24,7 @@ pub(super) struct Summary<'a> {
 
 /// Whether every aggregate can be a Cassandra counter: a count, or a sum of
 /// whole numbers (increments by the added value).
-pub fn counters_fit(graph: &Graph, root: NodeId, aggregates: &[Aggregate]) -> bool {
+pub(crate) fn counters_fit(graph: &Graph, root: NodeId, aggregates: &[Aggregate]) -> bool {
     aggregates.iter().all(|a| match a.function {
         AggregateFn::Count => true,
         AggregateFn::Sum => aggregated_type(graph, root, a)
@@ -219,7 +219,7 @@ pub(super) fn build(
 
 /// Whether a table is a summary kept by the application or a job (plain
 /// aggregate columns), not by counter increments on insert.
-pub fn updated_by_application(t: &Table) -> bool {
+pub(crate) fn updated_by_application(t: &Table) -> bool {
     t.columns
         .iter()
         .any(|c| c.rule == Rule::Aggregate && !c.ty.is_counter())

@@ -24,7 +24,7 @@ pub enum Format {
 impl Format {
     /// The format a file name asks for: `.md` and `.markdown` are Markdown,
     /// anything else HTML.
-    pub fn from_extension(path: &std::path::Path) -> Format {
+    pub(crate) fn from_extension(path: &std::path::Path) -> Format {
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -134,7 +134,7 @@ pub fn summary(project: &Project, a: &Analysis) -> Summary {
 }
 
 /// The thresholds the estimates are judged against, for the summary.
-pub fn thresholds_line(th: &Thresholds) -> String {
+pub(crate) fn thresholds_line(th: &Thresholds) -> String {
     format!(
         "limits per partition: {} values, {}; history without retention assumed {} days",
         crate::estimate::group_digits(th.max_values),
@@ -161,7 +161,7 @@ pub fn provenance(c: &Column) -> String {
 }
 
 /// How a query is answered, for people.
-pub fn access_text(p: &Plan) -> String {
+pub(crate) fn access_text(p: &Plan) -> String {
     match p.access.reason() {
         Some(why) => format!("{}: {why}", p.access.label()),
         None => "direct".into(),
@@ -169,7 +169,7 @@ pub fn access_text(p: &Plan) -> String {
 }
 
 /// The write paths that touch a table, one line each.
-pub fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> {
+pub(crate) fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> {
     let mut out = vec![];
     for w in &model.writes {
         if w.insert.iter().any(|t| t == table) {
@@ -208,7 +208,11 @@ pub fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> {
 }
 
 /// The report anchor of the item a diagnostic is about, if it has one.
-pub fn subject_anchor(project: &Project, model: &LogicalModel, s: &Subject) -> Option<String> {
+pub(crate) fn subject_anchor(
+    project: &Project,
+    model: &LogicalModel,
+    s: &Subject,
+) -> Option<String> {
     let table = |name: &str| {
         model
             .tables
@@ -245,7 +249,7 @@ pub fn subject_anchor(project: &Project, model: &LogicalModel, s: &Subject) -> O
 }
 
 /// The report anchor of a note's target.
-pub fn target_anchor(project: &Project, model: &LogicalModel, t: &Target) -> Option<String> {
+pub(crate) fn target_anchor(project: &Project, model: &LogicalModel, t: &Target) -> Option<String> {
     let s = match t {
         Target::Entity(e) => Subject::Entity(e.clone()),
         Target::Relationship(r) => Subject::Relationship(r.clone()),
@@ -255,7 +259,7 @@ pub fn target_anchor(project: &Project, model: &LogicalModel, t: &Target) -> Opt
     subject_anchor(project, model, &s)
 }
 
-pub fn target_label(t: &Target) -> String {
+pub(crate) fn target_label(t: &Target) -> String {
     match t {
         Target::Entity(e) => format!("entity {e}"),
         Target::Relationship(r) => format!("relationship {r}"),
@@ -265,13 +269,13 @@ pub fn target_label(t: &Target) -> String {
 }
 
 /// Notes about one item.
-pub fn notes_on<'p>(project: &'p Project, t: &Target) -> Vec<&'p Note> {
+pub(crate) fn notes_on<'p>(project: &'p Project, t: &Target) -> Vec<&'p Note> {
     project.notes_for(t).collect()
 }
 
 /// Findings about a table (its columns included), by index into the
 /// diagnostics.
-pub fn findings_on_table(a: &Analysis, table: &str) -> Vec<usize> {
+pub(crate) fn findings_on_table(a: &Analysis, table: &str) -> Vec<usize> {
     a.diagnostics
         .iter()
         .enumerate()
@@ -284,7 +288,7 @@ pub fn findings_on_table(a: &Analysis, table: &str) -> Vec<usize> {
 }
 
 /// Findings about a query, by index.
-pub fn findings_on_query(a: &Analysis, query: &str) -> Vec<usize> {
+pub(crate) fn findings_on_query(a: &Analysis, query: &str) -> Vec<usize> {
     a.diagnostics
         .iter()
         .enumerate()
@@ -293,20 +297,20 @@ pub fn findings_on_query(a: &Analysis, query: &str) -> Vec<usize> {
         .collect()
 }
 
-pub fn finding_anchor(i: usize) -> String {
+pub(crate) fn finding_anchor(i: usize) -> String {
     format!("finding-{}", i + 1)
 }
 
 /// Diagnostics in report order: errors, warnings, hints, each in the order
 /// the review found them.
-pub fn by_severity(a: &Analysis) -> Vec<(usize, &Diagnostic)> {
+pub(crate) fn by_severity(a: &Analysis) -> Vec<(usize, &Diagnostic)> {
     let mut v: Vec<(usize, &Diagnostic)> = a.diagnostics.iter().enumerate().collect();
     v.sort_by_key(|(i, d)| (d.severity, *i));
     v
 }
 
 /// What a query searches by, in words.
-pub fn search_text(q: &crate::model::Query) -> String {
+pub(crate) fn search_text(q: &crate::model::Query) -> String {
     let mut parts = vec![];
     if !q.equality.is_empty() {
         parts.push(format!("= {}", q.equality.join(", ")));

@@ -14,15 +14,15 @@ use super::{Diagram, Node, NodeKind};
 use crate::markup::{cells, truncate};
 
 /// Pixels per monospace cell at the 12px font the SVG uses (7.25 px).
-pub fn text_width(text: &str) -> i32 {
+pub(crate) fn text_width(text: &str) -> i32 {
     (cells(text) as i32 * 29 + 3) / 4
 }
 
-pub const ROW_H: i32 = 18;
-pub const HEADER_H: i32 = 26;
-pub const PAD: i32 = 8;
+pub(crate) const ROW_H: i32 = 18;
+pub(crate) const HEADER_H: i32 = 26;
+pub(crate) const PAD: i32 = 8;
 /// Longest name shown in a box; the full text is in the box's tooltip.
-pub const MAX_CELLS: usize = 40;
+pub(crate) const MAX_CELLS: usize = 40;
 const H_GAP: i32 = 48;
 const V_GAP: i32 = 72;
 const MARGIN: i32 = 24;
@@ -74,7 +74,7 @@ pub fn shown(text: &str) -> String {
 }
 
 /// Width of the marker column (K, C↑, C↓, S) in a box, in pixels.
-pub fn marker_width(node: &Node) -> i32 {
+pub(crate) fn marker_width(node: &Node) -> i32 {
     if node.rows.iter().any(|r| !r.marker.is_empty()) {
         text_width("C↑ ")
     } else {
@@ -83,7 +83,7 @@ pub fn marker_width(node: &Node) -> i32 {
 }
 
 /// Width of the name column, in pixels.
-pub fn name_width(node: &Node) -> i32 {
+pub(crate) fn name_width(node: &Node) -> i32 {
     node.rows
         .iter()
         .map(|r| text_width(&shown(&r.name)))

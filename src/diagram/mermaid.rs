@@ -44,7 +44,7 @@ fn type_word(ty: &str) -> String {
 
 /// Text inside a quoted Mermaid label: markup characters as Mermaid's
 /// entity codes, controls as spaces.
-pub fn label_text(text: &str) -> String {
+pub(crate) fn label_text(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -55,7 +55,7 @@ pub enum Format {
 
 impl Format {
     /// The format a file name asks for by its extension.
-    pub fn from_extension(path: &std::path::Path) -> Option<Format> {
+    pub(crate) fn from_extension(path: &std::path::Path) -> Option<Format> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "svg" => Some(Format::Svg),
             "dot" | "gv" => Some(Format::Dot),
@@ -134,16 +134,16 @@ pub fn build(view: View, project: &Project, analysis: &Analysis) -> Diagram {
 }
 
 /// Anchors of report sections, shared by the diagrams that link to them.
-pub fn entity_anchor(i: usize) -> String {
+pub(crate) fn entity_anchor(i: usize) -> String {
     format!("entity-{}", i + 1)
 }
-pub fn query_anchor(i: usize) -> String {
+pub(crate) fn query_anchor(i: usize) -> String {
     format!("query-{}", i + 1)
 }
-pub fn table_anchor(i: usize) -> String {
+pub(crate) fn table_anchor(i: usize) -> String {
     format!("table-{}", i + 1)
 }
-pub fn relationship_anchor(i: usize) -> String {
+pub(crate) fn relationship_anchor(i: usize) -> String {
     format!("relationship-{}", i + 1)
 }
 
@@ -228,7 +228,7 @@ fn er(project: &Project) -> Diagram {
 }
 
 /// Splits text into lines of at most `width` characters at spaces.
-pub fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
     let mut lines: Vec<String> = vec![];
     let mut cur = String::new();
     for word in text.split_whitespace() {

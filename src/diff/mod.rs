@@ -62,7 +62,7 @@ pub enum TableChange {
 
 impl TableChange {
     /// The name the table has in the newer model, if it still exists.
-    pub fn new_name(&self) -> Option<&str> {
+    pub(crate) fn new_name(&self) -> Option<&str> {
         match self {
             TableChange::Added(n) => Some(n),
             TableChange::Removed(_) => None,

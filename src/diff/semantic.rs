@@ -195,7 +195,12 @@ pub fn semantic(old: &Project, new: &Project) -> SemanticDiff {
     semantic_with(old, &ao, new, &an)
 }
 
-pub fn semantic_with(old: &Project, ao: &Analysis, new: &Project, an: &Analysis) -> SemanticDiff {
+pub(crate) fn semantic_with(
+    old: &Project,
+    ao: &Analysis,
+    new: &Project,
+    an: &Analysis,
+) -> SemanticDiff {
     let mut out = SemanticDiff::default();
     items(
         "entity",

@@ -180,7 +180,7 @@ fn indirect(searched: &[&str], s: &TableDef) -> Answer {
     }
 }
 
-pub fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
+pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
     let mut out = Drift::default();
     let mut used: Vec<String> = Vec::new();
     for q in &project.queries {

@@ -23,7 +23,7 @@ pub struct Import {
 }
 
 /// The name of the candidate key every imported table uses.
-pub const IMPORTED_KEY: &str = "imported";
+pub(crate) const IMPORTED_KEY: &str = "imported";
 
 /// Reads `text` and builds the project. Never fails: statements that cannot
 /// be used are in `messages`.

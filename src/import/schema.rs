@@ -83,7 +83,7 @@ impl TableDef {
         self.partition.iter().any(|p| p == name) || self.clustering.iter().any(|(c, _)| c == name)
     }
 
-    pub fn is_counter(&self) -> bool {
+    pub(crate) fn is_counter(&self) -> bool {
         self.columns
             .iter()
             .any(|c| c.ty.is_counter() && !self.is_key(&c.name))

@@ -20,7 +20,7 @@ const MAX_DEPTH: usize = 8;
 impl Graph<'_> {
     /// The prefixes of `paths` that end in a to-many step, first seen
     /// first: each multiplies the rows of a table holding those attributes.
-    pub fn multiplying_prefixes<'a>(
+    pub(crate) fn multiplying_prefixes<'a>(
         &self,
         paths: impl IntoIterator<Item = &'a [Edge]>,
     ) -> Vec<Vec<Edge>> {
@@ -55,7 +55,7 @@ impl Graph<'_> {
 
     /// The identifiers of the node at the end of `path` from `root`: its
     /// key first, then the unique ones it declares.
-    pub fn identifiers_at(&self, root: NodeId, at: &[Edge]) -> Vec<Vec<Reached>> {
+    pub(crate) fn identifiers_at(&self, root: NodeId, at: &[Edge]) -> Vec<Vec<Reached>> {
         let mut out = vec![self.key_at(root, at)];
         if let Some(NodeId::Entity(e)) = self.walk(root, at) {
             for u in self.uniques(e) {

@@ -10,7 +10,7 @@ pub use super::validate::{validate, validate_text, Problem, MAX_NAME, MAX_SCHEMA
 use std::path::Path;
 
 /// Larger files are refused before parsing: no real model comes close.
-pub const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
 
 #[derive(Debug)]
 pub enum LoadError {
@@ -95,7 +95,7 @@ pub fn read(path: &Path) -> Result<Project, LoadError> {
     from_str(&text)
 }
 
-pub fn read_text(path: &Path) -> Result<String, LoadError> {
+pub(crate) fn read_text(path: &Path) -> Result<String, LoadError> {
     let meta =
         std::fs::metadata(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
     if meta.len() > MAX_FILE_BYTES as u64 {
@@ -120,13 +120,13 @@ fn pretty() -> ron::ser::PrettyConfig {
 
 /// One item (entity, query, decision…) as pretty RON, in the same layout
 /// as the project file, for editing it as text.
-pub fn item_to_string<T: serde::Serialize>(item: &T) -> String {
+pub(crate) fn item_to_string<T: serde::Serialize>(item: &T) -> String {
     ron::ser::to_string_pretty(item, pretty())
         .unwrap_or_else(|e| format!("// could not serialize: {e}\n"))
 }
 
 /// Parses one item written by [`item_to_string`], with the error position.
-pub fn item_from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
+pub(crate) fn item_from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(LoadError::Io("the text is too large".into()));
     }

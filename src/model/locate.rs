@@ -342,7 +342,11 @@ impl Locations {
     /// The path of the item a diagnostic is about. Tables do not appear in
     /// the file: they point at the decision of the query that built them,
     /// or at that query.
-    pub fn subject_path(project: &Project, model: &LogicalModel, subject: &Subject) -> String {
+    pub(crate) fn subject_path(
+        project: &Project,
+        model: &LogicalModel,
+        subject: &Subject,
+    ) -> String {
         let entity = |name: &str| {
             project
                 .entities

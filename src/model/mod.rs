@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub use types::{CqlType, Native};
 
 /// The file format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// Project files end with this.
 pub const EXTENSION: &str = ".cqlm.ron";
@@ -69,7 +69,7 @@ pub enum Replication {
 
 impl Replication {
     /// Copies of each row across the cluster, for disk estimates.
-    pub fn total_factor(&self) -> u32 {
+    pub(crate) fn total_factor(&self) -> u32 {
         match self {
             Replication::Simple(f) => *f,
             // Saturating: a mistyped factor must not overflow the estimates.
@@ -339,7 +339,7 @@ impl Dir {
             Dir::Desc => "DESC",
         }
     }
-    pub fn arrow(self) -> &'static str {
+    pub(crate) fn arrow(self) -> &'static str {
         match self {
             Dir::Asc => "↑",
             Dir::Desc => "↓",
@@ -468,7 +468,7 @@ impl Query {
     /// The query's constants and aggregates in words (`element =
     /// 'checkout_button'; count, max of price per day of placed_at`), or
     /// none. Values as written in the file: callers sanitize.
-    pub fn stated_text(&self) -> Option<String> {
+    pub(crate) fn stated_text(&self) -> Option<String> {
         let mut parts: Vec<String> = self
             .constants
             .iter()
@@ -709,7 +709,7 @@ impl Project {
         self.decisions.retain(|d| !d.is_empty());
     }
 
-    pub fn notes_for(&self, target: &Target) -> impl Iterator<Item = &Note> {
+    pub(crate) fn notes_for(&self, target: &Target) -> impl Iterator<Item = &Note> {
         let t = target.clone();
         self.notes.iter().filter(move |n| n.target == t)
     }

@@ -124,7 +124,7 @@ pub struct Fanout {
 }
 
 impl Fanout {
-    pub const ONE: Fanout = Fanout {
+    pub(crate) const ONE: Fanout = Fanout {
         many: false,
         avg: 1.0,
         max: None,
@@ -142,8 +142,6 @@ pub struct Graph<'p> {
     /// Short names of entities, then relationships (computed once: they
     /// prefix most column names).
     shorts: Vec<String>,
-    /// The first 1:n relationship into each entity from another one.
-    first_parent: Vec<Option<usize>>,
     /// Each entity's full key relative to itself (weak keys resolved).
     keys: Vec<Vec<Reached>>,
     /// Each entity's other unique identifiers, relative to itself; those
@@ -190,23 +188,12 @@ impl<'p> Graph<'p> {
                     .map(|r| crate::naming::snake_case(&r.name)),
             )
             .collect();
-        let mut first_parent = vec![None; project.entities.len()];
-        for (i, r) in project.relationships.iter().enumerate() {
-            if r.cardinality == Cardinality::OneToMany && r.from != r.to {
-                if let Some(&t) = entities.get(r.to.as_str()) {
-                    if first_parent[t].is_none() {
-                        first_parent[t] = Some(i);
-                    }
-                }
-            }
-        }
         let mut g = Graph {
             project,
             entities,
             rels,
             incident,
             shorts,
-            first_parent,
             keys: vec![],
             uniques: vec![],
         };
@@ -239,7 +226,7 @@ impl<'p> Graph<'p> {
 
     /// The unique identifiers an entity declares besides its key, relative
     /// to itself.
-    pub fn uniques(&self, e: usize) -> &[Vec<Reached>] {
+    pub(crate) fn uniques(&self, e: usize) -> &[Vec<Reached>] {
         self.uniques.get(e).map_or(&[], Vec::as_slice)
     }
 
@@ -247,7 +234,7 @@ impl<'p> Graph<'p> {
         self.entities.get(name).copied()
     }
 
-    pub fn rel_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn rel_index(&self, name: &str) -> Option<usize> {
         self.rels.get(name).copied()
     }
 
@@ -265,7 +252,7 @@ impl<'p> Graph<'p> {
         &self.project.relationships[i]
     }
 
-    pub fn node_name(&self, n: NodeId) -> &'p str {
+    pub(crate) fn node_name(&self, n: NodeId) -> &'p str {
         match n {
             NodeId::Entity(e) => &self.project.entities[e].name,
             NodeId::Rel(r) => &self.project.relationships[r].name,
@@ -286,7 +273,7 @@ impl<'p> Graph<'p> {
         }
     }
 
-    pub fn attr_id(&self, n: NodeId, name: &str) -> Option<AttrId> {
+    pub(crate) fn attr_id(&self, n: NodeId, name: &str) -> Option<AttrId> {
         let i = self.attributes(n).iter().position(|a| a.name == name)?;
         Some(match n {
             NodeId::Entity(e) => AttrId::Entity(e, i),
@@ -295,7 +282,7 @@ impl<'p> Graph<'p> {
     }
 
     /// The entity at one end of a relationship.
-    pub fn end_entity(&self, r: usize, end: End) -> Option<usize> {
+    pub(crate) fn end_entity(&self, r: usize, end: End) -> Option<usize> {
         let rel = self.rel(r);
         self.entity_index(match end {
             End::From => &rel.from,
@@ -304,7 +291,7 @@ impl<'p> Graph<'p> {
     }
 
     /// The node a path ends at, starting from `start`.
-    pub fn walk(&self, start: NodeId, path: &[Edge]) -> Option<NodeId> {
+    pub(crate) fn walk(&self, start: NodeId, path: &[Edge]) -> Option<NodeId> {
         let mut at = start;
         for e in path {
             at = match *e {
@@ -351,7 +338,7 @@ impl<'p> Graph<'p> {
     /// a relationship and back out at the same end, and out of a relationship
     /// and straight back in at the same end when that end has one instance of
     /// it (a weak entity's key walking back to its owner).
-    pub fn normalize_path(&self, path: &mut Vec<Edge>) {
+    pub(crate) fn normalize_path(&self, path: &mut Vec<Edge>) {
         let mut out: Vec<Edge> = Vec::with_capacity(path.len());
         for e in path.drain(..) {
             let cancels = match (out.last(), e) {
@@ -371,13 +358,13 @@ impl<'p> Graph<'p> {
     }
 
     /// Whether walking `path` can reach several instances per start instance.
-    pub fn path_is_many(&self, path: &[Edge]) -> bool {
+    pub(crate) fn path_is_many(&self, path: &[Edge]) -> bool {
         path.iter().any(|e| self.fanout(*e).many)
     }
 
     /// The key of an entity, relative to itself: a weak entity's key starts
     /// with its owner's key, reached through the identifying relationship.
-    pub fn entity_key(&self, e: usize) -> Vec<Reached> {
+    pub(crate) fn entity_key(&self, e: usize) -> Vec<Reached> {
         self.keys.get(e).cloned().unwrap_or_default()
     }
 
@@ -408,16 +395,9 @@ impl<'p> Graph<'p> {
         }
     }
 
-    /// The identifying relationship and owner of a weak entity.
-    pub fn owner_of(&self, e: usize) -> Option<(usize, usize)> {
-        let r = self.rel_index(self.entity(e).owner.as_deref()?)?;
-        let owner = self.end_entity(r, End::From)?;
-        (self.end_entity(r, End::To) == Some(e) && owner != e).then_some((r, owner))
-    }
-
     /// Every identifying relationship and owner of a weak entity, `owner`
     /// first, then `owners` in order.
-    pub fn owners_of(&self, e: usize) -> Vec<(usize, usize)> {
+    pub(crate) fn owners_of(&self, e: usize) -> Vec<(usize, usize)> {
         let ent = self.entity(e);
         ent.owner
             .iter()
@@ -457,7 +437,7 @@ impl<'p> Graph<'p> {
     }
 
     /// The key of the node at the end of `path`, expressed from the start.
-    pub fn key_at(&self, start: NodeId, path: &[Edge]) -> Vec<Reached> {
+    pub(crate) fn key_at(&self, start: NodeId, path: &[Edge]) -> Vec<Reached> {
         let Some(n) = self.walk(start, path) else {
             return vec![];
         };
@@ -722,22 +702,17 @@ impl<'p> Graph<'p> {
         self.short_str(n).to_string()
     }
 
-    pub fn short_str(&self, n: NodeId) -> &str {
+    pub(crate) fn short_str(&self, n: NodeId) -> &str {
         match n {
             NodeId::Entity(e) => &self.shorts[e],
             NodeId::Rel(r) => &self.shorts[self.project.entities.len() + r],
         }
     }
 
-    /// The first 1:n relationship into an entity from another entity.
-    pub fn first_parent(&self, e: usize) -> Option<usize> {
-        self.first_parent.get(e).copied().flatten()
-    }
-
     /// The column name of an attribute before de-duplication: the attribute
     /// name for the rows' own attributes, otherwise prefixed with its owner's
     /// short name (unless it already is).
-    pub fn column_base(&self, a: AttrId, own: bool) -> String {
+    pub(crate) fn column_base(&self, a: AttrId, own: bool) -> String {
         let attr = self.attr(a);
         if let Some(c) = &attr.column {
             return c.clone();
@@ -762,7 +737,7 @@ impl<'p> Graph<'p> {
     }
 
     /// A reference string that resolves back to `reached` from `root`.
-    pub fn ref_text(&self, root: NodeId, reached: &Reached) -> String {
+    pub(crate) fn ref_text(&self, root: NodeId, reached: &Reached) -> String {
         let attr = &self.attr(reached.attr).name;
         let owner = reached.attr.node();
         if reached.path.is_empty() {

@@ -23,12 +23,12 @@ pub fn overwrite_atomic(path: &Path, text: &str) -> io::Result<()> {
 }
 
 /// Whether `path` (through symlinks) is an existing read-only file.
-pub fn is_read_only(path: &Path) -> bool {
+pub(crate) fn is_read_only(path: &Path) -> bool {
     std::fs::metadata(resolve(path)).is_ok_and(|m| m.permissions().readonly())
 }
 
 /// Whether two paths name the same file (through symlinks and `..`).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -93,7 +93,7 @@ fn write(path: &Path, text: &str, force: bool) -> io::Result<()> {
 /// Removes the temporary files a killed cqlmodel left in `dir` (those of
 /// processes no longer running; where that cannot be known, those older
 /// than an hour). Returns how many were removed.
-pub fn remove_stale_temporaries(dir: &Path) -> usize {
+pub(crate) fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };

@@ -83,14 +83,14 @@ impl Native {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Native> {
+    pub(crate) fn from_name(name: &str) -> Option<Native> {
         let lower = name.to_ascii_lowercase();
         Native::ALL.into_iter().find(|n| n.name() == lower)
     }
 
     /// Bytes a value occupies, as the Apache Cassandra docs' sizing formula
     /// counts them; `None` for variable-size types whose size the project gives.
-    pub fn fixed_size(self) -> Option<f64> {
+    pub(crate) fn fixed_size(self) -> Option<f64> {
         Some(match self {
             Native::Boolean | Native::Tinyint => 1.0,
             Native::Smallint => 2.0,
@@ -112,14 +112,14 @@ impl Native {
     }
 
     /// Time-like values: a clustering column of this type grows with time.
-    pub fn is_temporal(self) -> bool {
+    pub(crate) fn is_temporal(self) -> bool {
         matches!(
             self,
             Native::Date | Native::Timestamp | Native::Timeuuid | Native::Time
         )
     }
 
-    pub fn is_numeric(self) -> bool {
+    pub(crate) fn is_numeric(self) -> bool {
         self.is_integer()
             || matches!(
                 self,
@@ -128,14 +128,14 @@ impl Native {
     }
 
     /// Whole numbers a 64-bit counter can add up.
-    pub fn is_integer(self) -> bool {
+    pub(crate) fn is_integer(self) -> bool {
         matches!(
             self,
             Native::Tinyint | Native::Smallint | Native::Int | Native::Bigint | Native::Counter
         )
     }
 
-    pub fn is_text(self) -> bool {
+    pub(crate) fn is_text(self) -> bool {
         matches!(self, Native::Ascii | Native::Text | Native::Varchar)
     }
 }
@@ -163,11 +163,11 @@ impl CqlType {
         matches!(self, CqlType::List(_) | CqlType::Set(_) | CqlType::Map(..))
     }
 
-    pub fn is_counter(&self) -> bool {
+    pub(crate) fn is_counter(&self) -> bool {
         matches!(self, CqlType::Native(Native::Counter))
     }
 
-    pub fn native(&self) -> Option<Native> {
+    pub(crate) fn native(&self) -> Option<Native> {
         match self {
             CqlType::Native(n) => Some(*n),
             CqlType::Frozen(inner) => inner.native(),
@@ -175,7 +175,7 @@ impl CqlType {
         }
     }
 
-    pub fn is_temporal(&self) -> bool {
+    pub(crate) fn is_temporal(&self) -> bool {
         self.native().is_some_and(Native::is_temporal)
     }
 
@@ -194,7 +194,7 @@ impl CqlType {
     }
 
     /// Names of the UDTs this type mentions, in order of appearance.
-    pub fn udts(&self, out: &mut Vec<String>) {
+    pub(crate) fn udts(&self, out: &mut Vec<String>) {
         match self {
             CqlType::Native(_) => {}
             CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
@@ -211,7 +211,7 @@ impl CqlType {
 
     /// The type as valid CQL: collections and UDTs nested in collections are
     /// frozen, as Cassandra requires.
-    pub fn to_cql(&self, quote: &dyn Fn(&str) -> String) -> String {
+    pub(crate) fn to_cql(&self, quote: &dyn Fn(&str) -> String) -> String {
         self.render(quote, false)
     }
 

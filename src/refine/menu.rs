@@ -13,7 +13,7 @@ pub enum Kind {
 }
 
 /// Shard counts offered besides the proposed one.
-pub const SHARD_COUNTS: [u32; 5] = [2, 4, 8, 16, 32];
+pub(crate) const SHARD_COUNTS: [u32; 5] = [2, 4, 8, 16, 32];
 
 /// The entries of a refinement menu, parallel to their labels.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +141,7 @@ pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, Stri
 /// A menu line. The menu is of one table, so the table is not named again,
 /// and the column is named apart from the kind of change, so a column
 /// called `shard` or `day` does not read "a shard shard" or "bucket day".
-pub fn menu_label(r: &Refinement) -> String {
+pub(crate) fn menu_label(r: &Refinement) -> String {
     match r {
         Refinement::AddBucket {
             source,
