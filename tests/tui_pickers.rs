@@ -150,6 +150,14 @@ fn the_limit_is_a_number_kept_open_until_valid_and_empty_removes_it() {
     assert_eq!(app.project.queries[q].limit, None);
     ctrl(&mut app, 'z');
     assert_eq!(app.project.queries[q].limit, Some(25));
+    // The query menu (Enter) offers it too, with the current value.
+    key(&mut app, KeyCode::Enter);
+    typed(&mut app, "LIMIT");
+    key(&mut app, KeyCode::Enter);
+    match app.popups.last() {
+        Some(Popup::Input(i)) => assert_eq!(i.text(), "25"),
+        _ => panic!("the query menu opens the LIMIT field"),
+    }
 }
 
 #[test]

@@ -64,12 +64,13 @@ pub struct Picker {
 }
 
 /// The query menu's entries and the commands they run.
-pub const QUERY_MENU: [(&str, Command); 6] = [
+pub const QUERY_MENU: [(&str, Command); 7] = [
     ("Rows: the entity whose instances it returns", Command::Rows),
     ("Equality search attributes", Command::Equality),
     ("Range search attribute", Command::Range),
     ("Ordering attributes and directions", Command::Order),
     ("Returned attributes", Command::Returns),
+    ("LIMIT: rows at most (empty: none)", Command::Limit),
     ("Edit as RON text", Command::EditText),
 ];
 
