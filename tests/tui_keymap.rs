@@ -210,7 +210,6 @@ fn a_adds_the_row_kind_and_plus_adds_attributes() {
             Item::Attribute(0, 1),
             InputPurpose::AddAttribute(NodeId::Entity(0)),
         ),
-        (Item::Relationship(0), InputPurpose::AddRelationship),
     ];
     for (item, want) in cases {
         app.reselect(item);
@@ -219,6 +218,14 @@ fn a_adds_the_row_kind_and_plus_adds_attributes() {
         key(&mut app, KeyCode::Esc);
         assert!(app.popups.is_empty());
     }
+    // On a relationship, `a` starts picking a new one's ends.
+    app.reselect(Item::Relationship(0));
+    press(&mut app, 'a');
+    assert!(matches!(
+        &app.popups[..],
+        [Popup::Picker(p)] if p.purpose == cqlmodel::tui::popup::Pick::Relationship(vec![])
+    ));
+    key(&mut app, KeyCode::Esc);
     for (item, owner) in [
         (Item::Entity(0), NodeId::Entity(0)),
         (Item::Relationship(0), NodeId::Rel(0)),

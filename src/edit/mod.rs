@@ -57,6 +57,16 @@ pub enum Edit {
     DeleteWithReferences(Item),
     /// The figures estimates rest on (count, sizes, per-side counts).
     SetNumbers(Item, numbers::Numbers),
+    /// An attribute's type, as CQL text (`text`, `list<int>`,
+    /// `map<text, frozen<address>>`), of an entity's or relationship's
+    /// attribute by index.
+    SetType(NodeId, usize, String),
+    /// An entity's key attributes, in order (several: a composite key).
+    SetKey(usize, Vec<String>),
+    /// A query's LIMIT; `None` has none.
+    SetLimit(usize, Option<u32>),
+    /// The attributes a transition's source query hands to its target.
+    SetFeeds(usize, Vec<String>),
     /// Puts back the parts of the project a change replaced: the inverse
     /// of the edits whose effect reaches too far for a smaller one.
     Restore(Box<Sections>),
@@ -307,6 +317,51 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 .collect()
         }
         Edit::SetReturns(q, v) => p.queries.get_mut(*q).ok_or("no such query")?.returns = v.clone(),
+        Edit::SetType(owner, a, ty) => {
+            let ty = ty
+                .trim()
+                .parse::<crate::model::types::CqlType>()
+                .map_err(|e| format!("type: {e}"))?;
+            let list = match owner {
+                NodeId::Entity(e) => {
+                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
+                }
+                NodeId::Rel(r) => {
+                    &mut p
+                        .relationships
+                        .get_mut(*r)
+                        .ok_or("no such relationship")?
+                        .attributes
+                }
+            };
+            list.get_mut(*a).ok_or("no such attribute")?.ty = ty;
+        }
+        Edit::SetKey(e, key) => {
+            let entity = p.entities.get_mut(*e).ok_or("no such entity")?;
+            if key.is_empty() {
+                return Err(format!("{} needs at least one key attribute", entity.name));
+            }
+            if let Some(k) = key
+                .iter()
+                .find(|k| !entity.attributes.iter().any(|a| &a.name == *k))
+            {
+                return Err(format!("{} has no attribute {k}", entity.name));
+            }
+            entity.key = key.clone();
+        }
+        Edit::SetLimit(q, limit) => {
+            if *limit == Some(0) {
+                return Err("a LIMIT is a whole number above 0 (empty: none)".into());
+            }
+            p.queries.get_mut(*q).ok_or("no such query")?.limit = *limit;
+        }
+        Edit::SetFeeds(t, feeds) => {
+            p.workflow
+                .transitions
+                .get_mut(*t)
+                .ok_or("no such transition")?
+                .feeds = feeds.clone();
+        }
         Edit::AddTransition(from, to) => {
             if from == to {
                 return Err("a transition leads to another query".into());
@@ -461,10 +516,28 @@ mod tests {
             Edit::Merge(vec![q2.clone()], q1.clone()),
             Edit::Replace(EditTarget::Query(0), query_text.replace(&q1, "QX")),
             Edit::AddNote(Target::Entity("Hotel".into()), "a note".into()),
+            Edit::SetType(NodeId::Entity(0), 1, "list<text>".into()),
+            Edit::SetKey(0, vec!["name".into(), "hotel_id".into()]),
+            Edit::SetLimit(0, Some(10)),
+            Edit::SetFeeds(0, vec!["name".into()]),
         ];
         for e in edits {
             round_trip(&p, e);
         }
+    }
+
+    #[test]
+    fn the_picker_edits_refuse_what_cannot_be() {
+        let p = hotel();
+        let refused = |e: Edit| {
+            let mut q = p.clone();
+            apply(&mut q, &e).expect_err("refused")
+        };
+        assert!(refused(Edit::SetType(NodeId::Entity(0), 0, "list<".into())).contains("type"));
+        assert!(refused(Edit::SetKey(0, vec![])).contains("at least one"));
+        assert!(refused(Edit::SetKey(0, vec!["nope".into()])).contains("no attribute nope"));
+        assert!(refused(Edit::SetLimit(0, Some(0))).contains("above 0"));
+        assert!(refused(Edit::SetFeeds(99, vec![])).contains("no such transition"));
     }
 
     #[test]

@@ -44,6 +44,12 @@ pub enum Action {
     DiscardRecovery(PathBuf),
     /// Goes to an item and opens its figures dialog (from an assumption).
     FillIn(crate::edit::Item),
+    /// Pick (the rest of) an attribute's type: the template's `…` are
+    /// still to choose (`map<text, …>`).
+    PickType(crate::model::resolve::NodeId, usize, String),
+    /// The next step of a new relationship, with the parts chosen so far:
+    /// from, to, cardinality, then its name.
+    PickRelationship(Vec<String>),
     /// Text pasted into the terminal (bracketed paste).
     Paste(String),
     /// Tab in the command line wants the names in a directory: the run loop

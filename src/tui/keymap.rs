@@ -170,6 +170,14 @@ pub enum Command {
     Rename,
     EditText,
     Numbers,
+    /// Pick an attribute's type.
+    Type,
+    /// Pick an entity's key attributes.
+    Key,
+    /// Set a query's LIMIT.
+    Limit,
+    /// Pick what a transition feeds.
+    Feeds,
     MoveUp,
     MoveDown,
     Filter,
@@ -246,6 +254,10 @@ impl Command {
             Rename => "rename",
             EditText => "edit_text",
             Numbers => "numbers",
+            Type => "attribute_type",
+            Key => "entity_key",
+            Limit => "query_limit",
+            Feeds => "transition_feeds",
             MoveUp => "move_up",
             MoveDown => "move_down",
             Filter => "filter",
@@ -534,6 +546,20 @@ impl Default for Keymap {
                 "figures for estimates: count, retention, sizes, per-side counts",
                 Some("figures"),
             ),
+            b(
+                Concept,
+                &[c('y')],
+                C::Type,
+                "pick the attribute's type: CQL types, the project's UDTs, collections",
+                Some("type"),
+            ),
+            b(
+                Concept,
+                &[c('i')],
+                C::Key,
+                "pick the entity's key attributes (several: a composite key)",
+                Some("key"),
+            ),
             b(Concept, &[c('K')], C::MoveUp, "move the item up", None),
             b(Concept, &[c('J')], C::MoveDown, "move the item down", None),
             b(
@@ -646,6 +672,20 @@ impl Default for Keymap {
                 &[c('x')],
                 C::Split,
                 "give the query a table of its own (undo sharing)",
+                None,
+            ),
+            b(
+                Workflow,
+                &[c('L')],
+                C::Limit,
+                "set the query's LIMIT (empty: none)",
+                None,
+            ),
+            b(
+                Workflow,
+                &[c('F')],
+                C::Feeds,
+                "pick the attributes a transition feeds to its target",
                 None,
             ),
             b(Workflow, &[c('K')], C::MoveUp, "move the item up", None),

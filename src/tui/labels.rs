@@ -89,6 +89,43 @@ pub fn edit_label(app: &App, e: &Edit) -> String {
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
         Edit::SetNumbers(item, _) => format!("figures of {}", item_label(app, *item)),
+        Edit::SetType(n, a, ty) => {
+            let owner = match n {
+                crate::model::resolve::NodeId::Entity(e) => {
+                    app.project.entities.get(*e).map(|x| &x.attributes)
+                }
+                crate::model::resolve::NodeId::Rel(r) => {
+                    app.project.relationships.get(*r).map(|x| &x.attributes)
+                }
+            };
+            let name = owner
+                .and_then(|l| l.get(*a))
+                .map_or("?", |x| x.name.as_str());
+            format!("{name} is {ty}")
+        }
+        Edit::SetKey(e, key) => format!(
+            "key of {}: {}",
+            app.project
+                .entities
+                .get(*e)
+                .map_or("?", |x| x.name.as_str()),
+            key.join(", ")
+        ),
+        Edit::SetLimit(i, Some(n)) => format!("{} LIMIT {n}", q(i)),
+        Edit::SetLimit(i, None) => format!("{} without LIMIT", q(i)),
+        Edit::SetFeeds(t, feeds) => {
+            let x = app.project.workflow.transitions.get(*t);
+            format!(
+                "transition {} → {} feeds {}",
+                x.map_or("?", |x| x.from.as_str()),
+                x.map_or("?", |x| x.to.as_str()),
+                if feeds.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    feeds.join(", ")
+                }
+            )
+        }
         Edit::Restore(_) => "restored".into(),
     }
 }

@@ -187,6 +187,14 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             commands::concept::numbers_form(app);
             vec![]
         }
+        Action::PickType(owner, a, template) => {
+            commands::concept::type_picker(app, owner, a, template);
+            vec![]
+        }
+        Action::PickRelationship(parts) => {
+            commands::concept::relationship_step(app, parts);
+            vec![]
+        }
         Action::Paste(text) => {
             paste(app, &text);
             vec![]

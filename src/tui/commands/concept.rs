@@ -4,10 +4,12 @@
 use super::items::edit_text;
 use crate::edit::Item;
 use crate::model::resolve::NodeId;
+use crate::model::types::Native;
 use crate::tui::app::{App, Row};
 use crate::tui::focus::Focus;
 use crate::tui::labels::item_label;
-use crate::tui::popup::{Form, Input, InputPurpose, Popup};
+use crate::tui::popup::picker::HOLE;
+use crate::tui::popup::{Form, Input, InputPurpose, Pick, Picker, Popup};
 
 /// Folds (`left`) or unfolds the selected entity's attributes.
 pub fn fold(app: &mut App, left: bool) {
@@ -83,12 +85,9 @@ pub fn add(app: &mut App) {
             "",
             InputPurpose::AddEntity,
         ),
-        Some(Row::RelationshipsHeading | Row::Relationship(_)) => Input::new(
-            "New relationship",
-            "name: From 1:n To   (1:1, 1:n or m:n)",
-            "",
-            InputPurpose::AddRelationship,
-        ),
+        Some(Row::RelationshipsHeading | Row::Relationship(_)) => {
+            return relationship_step(app, vec![]);
+        }
         Some(Row::Attribute(e, _)) => attribute_input(app, NodeId::Entity(e)),
         Some(Row::RelAttribute(r, _)) => attribute_input(app, NodeId::Rel(r)),
         Some(_) => return,
@@ -105,5 +104,148 @@ pub fn numbers_form(app: &mut App) {
     match Form::numbers(&app.project, item, &label) {
         Some(f) => app.popups.push(Popup::Form(f)),
         None => app.info("only entities, attributes and relationships have figures"),
+    }
+}
+
+/// `y`: the selected attribute's type, picked.
+pub fn pick_type(app: &mut App) {
+    let (owner, a) = match app.selected_item() {
+        Some(Item::Attribute(e, a)) => (NodeId::Entity(e), a),
+        Some(Item::RelAttribute(r, a)) => (NodeId::Rel(r), a),
+        _ => return app.error("select an attribute to pick its type"),
+    };
+    type_picker(app, owner, a, HOLE.to_string());
+}
+
+/// The types an attribute's type (or a collection's part) can be: CQL's
+/// native types and the project's UDTs (frozen); at the top also the
+/// collections, whose parts are picked next.
+fn type_choices(app: &App, top: bool) -> Vec<String> {
+    let mut items: Vec<String> = Native::ALL.iter().map(|n| n.name().to_string()).collect();
+    items.extend(
+        app.project
+            .types
+            .iter()
+            .map(|t| format!("frozen<{}>", t.name)),
+    );
+    if top {
+        items.extend([
+            format!("list<{HOLE}>"),
+            format!("set<{HOLE}>"),
+            format!("map<{HOLE}, {HOLE}>"),
+        ]);
+    }
+    items
+}
+
+/// The type picker for the first hole of `template` (`…` at first).
+pub fn type_picker(app: &mut App, owner: NodeId, a: usize, template: String) {
+    let attrs = match owner {
+        NodeId::Entity(e) => app.project.entities.get(e).map(|x| &x.attributes),
+        NodeId::Rel(r) => app.project.relationships.get(r).map(|x| &x.attributes),
+    };
+    let Some(attr) = attrs.and_then(|l| l.get(a)) else {
+        return app.error("that attribute no longer exists");
+    };
+    let top = template == HOLE;
+    let current = attr.ty.to_string();
+    let title = if top {
+        format!("Type of {} (now {current})", attr.name)
+    } else {
+        format!("Type of {}: {template}", attr.name)
+    };
+    let items = type_choices(app, top);
+    let mut pk = Picker::single(&title, items, Pick::Type(owner, a, template));
+    if top {
+        pk.cursor = pk.items.iter().position(|i| *i == current).unwrap_or(0);
+    }
+    app.popups.push(Popup::Picker(pk));
+}
+
+/// `i`: the selected entity's key attributes, picked in order.
+pub fn pick_key(app: &mut App) {
+    let e = match app.selected_item() {
+        Some(Item::Entity(e) | Item::Attribute(e, _)) => e,
+        _ => return app.error("select an entity to pick its key"),
+    };
+    let entity = &app.project.entities[e];
+    let items: Vec<String> = entity.attributes.iter().map(|a| a.name.clone()).collect();
+    let picked = entity
+        .key
+        .iter()
+        .filter_map(|k| items.iter().position(|i| i == k))
+        .collect();
+    let title = format!(
+        "Key of {} — in pick order (several: composite)",
+        entity.name
+    );
+    app.popups.push(Popup::Picker(Picker::multi(
+        &title,
+        items,
+        picked,
+        Pick::Key(e),
+    )));
+}
+
+/// The cardinalities a new relationship can have, as the picker lists
+/// them (the first word is the cardinality).
+fn cardinalities(from: &str, to: &str) -> Vec<String> {
+    vec![
+        format!("1:n  one {from} has many {to}"),
+        format!("1:1  one {from} has one {to}"),
+        format!("m:n  many {from} have many {to}"),
+    ]
+}
+
+/// The next step of a new relationship: pick its from entity, its to
+/// entity, its cardinality, then type its name.
+pub fn relationship_step(app: &mut App, parts: Vec<String>) {
+    let names: Vec<String> = app
+        .project
+        .entities
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    if names.is_empty() {
+        return app.error("add an entity first: a relationship joins two entities");
+    }
+    match &parts[..] {
+        [] => {
+            let mut pk = Picker::single(
+                "New relationship — from which entity?",
+                names,
+                Pick::Relationship(parts),
+            );
+            if let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() {
+                pk.cursor = e;
+            }
+            app.popups.push(Popup::Picker(pk));
+        }
+        [from] => {
+            let title = format!("New relationship {from} → which entity?");
+            app.popups.push(Popup::Picker(Picker::single(
+                &title,
+                names,
+                Pick::Relationship(parts),
+            )));
+        }
+        [from, to] => {
+            let title = format!("New relationship {from} → {to}: how many?");
+            let items = cardinalities(from, to);
+            app.popups.push(Popup::Picker(Picker::single(
+                &title,
+                items,
+                Pick::Relationship(parts),
+            )));
+        }
+        [from, to, card, ..] => {
+            let title = format!("New relationship {from} {card} {to}");
+            app.popups.push(Popup::Input(Input::new(
+                &title,
+                "its name, e.g. has_rooms",
+                "",
+                InputPurpose::NameRelationship(from.clone(), card.clone(), to.clone()),
+            )));
+        }
     }
 }

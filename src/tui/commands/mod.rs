@@ -103,6 +103,10 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Rename => items::rename(app),
         C::EditText => items::edit_text(app),
         C::Numbers => concept::numbers_form(app),
+        C::Type => concept::pick_type(app),
+        C::Key => concept::pick_key(app),
+        C::Limit => workflow::limit(app),
+        C::Feeds => workflow::pick_feeds(app),
         C::MoveUp | C::MoveDown => items::move_item(app, c == C::MoveUp),
         C::Filter => {
             if focus != Focus::Bottom {

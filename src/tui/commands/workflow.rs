@@ -211,3 +211,50 @@ pub fn toggle_entry(app: &mut App) -> Vec<Action> {
         None => vec![],
     }
 }
+
+/// `L`: the selected query's LIMIT, typed (empty: none).
+pub fn limit(app: &mut App) {
+    if let Some(q) = need_query(app) {
+        let query = &app.project.queries[q];
+        let current = query.limit.map(|n| n.to_string()).unwrap_or_default();
+        let title = format!("LIMIT of {}", query.id);
+        app.popups.push(Popup::Input(Input::new(
+            &title,
+            "rows at most, a whole number (empty: no LIMIT)",
+            &current,
+            InputPurpose::Limit(q),
+        )));
+    }
+}
+
+/// `F`: what the selected transition hands to its target, picked from the
+/// attributes its source query returns.
+pub fn pick_feeds(app: &mut App) {
+    let Some(crate::edit::Item::Transition(t)) = app.selected_item() else {
+        return app.error("select a transition (in the workflow tree) to pick what it feeds");
+    };
+    let p = &app.project;
+    let Some(tr) = p.workflow.transitions.get(t) else {
+        return;
+    };
+    let Some(source) = p.query(&tr.from) else {
+        return app.error(format!("{} is no query", tr.from));
+    };
+    let mut items = source.returns.clone();
+    for f in tr.feeds.iter().rev() {
+        if !items.contains(f) {
+            items.insert(0, f.clone());
+        }
+    }
+    if items.is_empty() {
+        return app.error(format!("{} returns nothing to feed", source.id));
+    }
+    let picked = positions(&items, &tr.feeds);
+    let title = format!("{} → {} feeds — what {} returns", tr.from, tr.to, tr.from);
+    app.popups.push(Popup::Picker(Picker::multi(
+        &title,
+        items,
+        picked,
+        Pick::Feeds(t),
+    )));
+}

@@ -30,6 +30,25 @@ pub enum InputPurpose {
     PinName(String),
     AddNote(crate::model::Target),
     Filter(crate::tui::app::Focus),
+    /// A query's LIMIT (empty: none).
+    Limit(usize),
+    /// The name of a new relationship whose ends and cardinality were
+    /// picked: from, cardinality, to.
+    NameRelationship(String, String, String),
+}
+
+/// A LIMIT as typed: empty is none, else a whole number above 0.
+pub fn parse_limit(text: &str) -> Result<Option<u32>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!(
+            "{text} is not a LIMIT: a whole number above 0 (empty: none)"
+        )),
+    }
 }
 
 pub struct Input {
@@ -73,6 +92,15 @@ impl Input {
             }
             Some(Command::Accept) => {
                 let text = self.text().trim().to_string();
+                if let InputPurpose::Limit(q) = self.purpose {
+                    return match parse_limit(&text) {
+                        Ok(limit) => Outcome::Done(vec![Action::Edit(Edit::SetLimit(q, limit))]),
+                        Err(why) => {
+                            self.error = Some(why);
+                            Outcome::Keep
+                        }
+                    };
+                }
                 let actions = self.finish(text);
                 // A refused edit keeps the dialog and the text, with why.
                 for a in &actions {
@@ -122,6 +150,10 @@ impl Input {
             P::PinName(q) => Edit::PinName(q.clone(), text),
             P::AddNote(t) => Edit::AddNote(t.clone(), text),
             P::Filter(f) => return vec![Action::SetFilter(*f, text)],
+            P::NameRelationship(from, card, to) => {
+                Edit::AddRelationship(format!("{text}: {from} {card} {to}"))
+            }
+            P::Limit(_) => return vec![],
         };
         vec![Action::Edit(edit)]
     }

@@ -34,7 +34,20 @@ pub enum Pick {
     Recent,
     /// Assumed figures of a table's estimate, with the items to state them on.
     Assumed(Vec<Option<crate::edit::Item>>),
+    /// A type for an attribute (owner, index): the choice fills the first
+    /// `…` of the template; a collection's `…` are picked next.
+    Type(crate::model::resolve::NodeId, usize, String),
+    /// An entity's key attributes.
+    Key(usize),
+    /// What a transition feeds.
+    Feeds(usize),
+    /// A new relationship: the parts picked so far (from, to), the choice
+    /// is the next one.
+    Relationship(Vec<String>),
 }
+
+/// The hole in a type template that the next pick fills.
+pub const HOLE: &str = "…";
 
 pub struct Picker {
     pub title: String,
@@ -51,12 +64,13 @@ pub struct Picker {
 }
 
 /// The query menu's entries and the commands they run.
-pub const QUERY_MENU: [(&str, Command); 6] = [
+pub const QUERY_MENU: [(&str, Command); 7] = [
     ("Rows: the entity whose instances it returns", Command::Rows),
     ("Equality search attributes", Command::Equality),
     ("Range search attribute", Command::Range),
     ("Ordering attributes and directions", Command::Order),
     ("Returned attributes", Command::Returns),
+    ("LIMIT: rows at most (empty: none)", Command::Limit),
     ("Edit as RON text", Command::EditText),
 ];
 
@@ -191,6 +205,22 @@ impl Picker {
                     ))],
                 };
             }
+            (Pick::Type(owner, a, template), Some(choice)) => {
+                let ty = template.replacen(HOLE, &choice, 1);
+                if ty.contains(HOLE) {
+                    return vec![Action::PickType(*owner, *a, ty)];
+                }
+                Edit::SetType(*owner, *a, ty)
+            }
+            (Pick::Relationship(parts), Some(choice)) => {
+                // Cardinality entries read "1:n  one … has many …".
+                let word = choice.split_whitespace().next().unwrap_or_default();
+                let mut parts = parts.clone();
+                parts.push(word.to_string());
+                return vec![Action::PickRelationship(parts)];
+            }
+            (Pick::Key(e), _) => Edit::SetKey(*e, picked),
+            (Pick::Feeds(t), _) => Edit::SetFeeds(*t, picked),
             (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
             (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),
             (Pick::Order(q), _) => {
