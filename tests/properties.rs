@@ -504,6 +504,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             unique: vec![],
             attributes,
             count: if weak { None } else { s.count.map(f64::from) },
+            per: None,
             retention_days: s.ttl.map(f64::from),
             ttl: s.ttl.is_some(),
         });

@@ -221,7 +221,13 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             xml(&e.name),
             xml(&key),
             attrs.join("<br/>"),
-            e.count.map(crate::estimate::group_digits).unwrap_or_else(|| "—".into()),
+            e.count
+                .map(|c| format!(
+                    "{}{}",
+                    crate::estimate::group_digits(c),
+                    e.per.map(|p| format!(" per {}", p.name())).unwrap_or_default()
+                ))
+                .unwrap_or_else(|| "—".into()),
             e.retention_days
                 .map(|d| format!("{} days{}", crate::estimate::group_digits(d), if e.ttl { ", TTL" } else { "" }))
                 .unwrap_or_else(|| "—".into()),

@@ -136,7 +136,13 @@ pub fn render(project: &Project, a: &Analysis) -> String {
             md(&key),
             attrs.join("<br>"),
             e.count
-                .map(crate::estimate::group_digits)
+                .map(|c| format!(
+                    "{}{}",
+                    crate::estimate::group_digits(c),
+                    e.per
+                        .map(|p| format!(" per {}", p.name()))
+                        .unwrap_or_default()
+                ))
                 .unwrap_or_else(|| "—".into()),
             e.retention_days
                 .map(|d| format!(
