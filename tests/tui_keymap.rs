@@ -341,3 +341,32 @@ fn table_boxes_keep_their_right_edge_from_60_to_200_columns() {
         }
     }
 }
+
+#[test]
+fn empty_list_hints_name_the_keys_as_bound() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fresh = |tmp: &Path| start(Launch::New(tmp.join("m.cqlm.ron")), dirs(tmp)).expect("start");
+    let s = screen(&fresh(tmp.path()), 140, 40);
+    assert!(s.contains("no entities yet: press a here"), "{s}");
+    assert!(s.contains("no queries yet: press a"), "{s}");
+
+    // A config that adds with `n` in the conceptual pane and `Ctrl-N` in
+    // the workflow pane: the hints say so, and the keys do it.
+    std::fs::create_dir_all(tmp.path().join("config")).expect("config dir");
+    std::fs::write(
+        tmp.path().join("config/config.ron"),
+        r#"(keys: {"concept.add": ["n"], "workflow.add": ["ctrl-n"]})"#,
+    )
+    .expect("write config");
+    let mut app = fresh(tmp.path());
+    let s = screen(&app, 140, 40);
+    assert!(s.contains("no entities yet: press n here"), "{s}");
+    assert!(s.contains("no queries yet: press Ctrl-N"), "{s}");
+    assert!(!s.contains("press a"), "{s}");
+    app.set_focus(Focus::Concept);
+    press(&mut app, 'n');
+    assert!(
+        matches!(app.popups.last(), Some(Popup::Input(_))),
+        "n adds an entity"
+    );
+}

@@ -107,7 +107,16 @@ pub enum Row {
     Column(usize, usize),
     Estimate(usize),
     TableEnd(usize),
-    Empty(&'static str),
+    Empty(EmptyHint),
+}
+
+/// What an empty list says to do; drawn with the live key bindings, so a
+/// rebinding changes the hint too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyHint {
+    Entities,
+    Queries,
+    Tables,
 }
 
 impl Row {
@@ -484,7 +493,7 @@ impl App {
             rows.extend(attrs.into_iter().map(|a| Row::Attribute(i, a)));
         }
         if self.project.entities.is_empty() {
-            rows.push(Row::Empty("no entities yet: press a here"));
+            rows.push(Row::Empty(EmptyHint::Entities));
         }
         rows.push(Row::RelationshipsHeading);
         for (i, r) in self.project.relationships.iter().enumerate() {
@@ -508,7 +517,7 @@ impl App {
             }
         }
         if self.project.queries.is_empty() {
-            rows.push(Row::Empty("no queries yet: press a"));
+            rows.push(Row::Empty(EmptyHint::Queries));
         }
         if !f.is_empty() {
             return rows;
@@ -608,7 +617,7 @@ impl App {
             rows.push(Row::TableEnd(i));
         }
         if self.analysis.model.tables.is_empty() {
-            rows.push(Row::Empty("tables appear as queries are written"));
+            rows.push(Row::Empty(EmptyHint::Tables));
         }
         rows
     }

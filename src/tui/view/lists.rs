@@ -6,7 +6,8 @@ use crate::derive::Role;
 use crate::model::resolve::AttrId;
 use crate::naming::for_terminal;
 use crate::report::count;
-use crate::tui::app::{App, Focus, Row};
+use crate::tui::app::{App, EmptyHint, Focus, Row};
+use crate::tui::keymap::{Command, Scope};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -82,6 +83,16 @@ fn safe(text: &str) -> String {
     for_terminal(text).into_owned()
 }
 
+/// The hint of an empty list, naming the keys as they are bound now.
+pub fn empty_hint(app: &App, hint: EmptyHint) -> String {
+    let add = |scope: Scope| app.keymap.key_name(scope, Command::Add);
+    match hint {
+        EmptyHint::Entities => format!("no entities yet: press {} here", add(Scope::Concept)),
+        EmptyHint::Queries => format!("no queries yet: press {}", add(Scope::Workflow)),
+        EmptyHint::Tables => "tables appear as queries are written".to_string(),
+    }
+}
+
 /// Marks an entry point of the workflow.
 pub const ENTRY_MARK: &str = "*";
 
@@ -104,7 +115,10 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             t.title(),
         )),
         Row::TreeHeading => Line::from(Span::styled("Workflow from entry points", t.title())),
-        Row::Empty(m) => Line::from(Span::styled(format!("  {m}"), t.dim())),
+        Row::Empty(hint) => Line::from(Span::styled(
+            format!("  {}", empty_hint(app, *hint)),
+            t.dim(),
+        )),
         Row::Entity(i) => {
             let Some(e) = p.entities.get(*i) else {
                 return Line::default();
