@@ -370,3 +370,52 @@ fn empty_list_hints_name_the_keys_as_bound() {
         "n adds an entity"
     );
 }
+
+/// After `End`, each `↑` moves the selection one row up and the view
+/// follows it without ever scrolling the other way (it used to jump down a
+/// row on reaching a table's header).
+#[test]
+fn up_after_end_moves_one_row_and_keeps_the_view_steady() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (w, h) in [(160u16, 30u16), (80, 24)] {
+        let mut app = hotel(tmp.path());
+        for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
+            app.set_focus(f);
+            screen(&app, w, h);
+            key(&mut app, KeyCode::End);
+            let shown = screen(&app, w, h);
+            let selectable: Vec<bool> = app.list_rows(f).iter().map(|r| r.selectable()).collect();
+            let st = &app.panes[f.index()];
+            let last = (0..selectable.len()).rev().find(|&i| selectable[i]);
+            assert_eq!(Some(st.selected), last, "{f:?}: End selects the last row");
+            if f == Focus::Tables {
+                // The last box's bottom edge shows with its estimate.
+                let pane_bottom = shown
+                    .lines()
+                    .filter(|l| l.contains("rows/part") || l.contains("└─"))
+                    .last()
+                    .unwrap_or("");
+                assert!(pane_bottom.contains("└─"), "{w}x{h}:\n{shown}");
+            }
+            let (mut sel, mut off) = (st.selected, st.offset.get());
+            while sel > 0 {
+                key(&mut app, KeyCode::Up);
+                screen(&app, w, h);
+                let st = &app.panes[f.index()];
+                let want = (0..sel).rev().find(|&i| selectable[i]);
+                let Some(want) = want else { break };
+                assert_eq!(st.selected, want, "{f:?} {w}x{h}: ↑ moves one row");
+                let now = st.offset.get();
+                assert!(
+                    now <= off,
+                    "{f:?} {w}x{h}: ↑ to row {want} scrolled the view down ({off} → {now})"
+                );
+                assert!(
+                    now <= want && want < now + h as usize,
+                    "{f:?}: row {want} hidden"
+                );
+                (sel, off) = (want, now);
+            }
+        }
+    }
+}

@@ -150,6 +150,8 @@ pub struct PaneState {
     pub selected: usize,
     /// First visible row; adjusted while drawing to keep the selection in view.
     pub offset: Cell<usize>,
+    /// The selection when last drawn: which way it moved since.
+    pub drawn_selected: Cell<usize>,
     pub filter: String,
 }
 
