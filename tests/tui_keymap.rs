@@ -392,8 +392,7 @@ fn up_after_end_moves_one_row_and_keeps_the_view_steady() {
                 // The last box's bottom edge shows with its estimate.
                 let pane_bottom = shown
                     .lines()
-                    .filter(|l| l.contains("rows/part") || l.contains("└─"))
-                    .last()
+                    .rfind(|l| l.contains("rows/part") || l.contains("└─"))
                     .unwrap_or("");
                 assert!(pane_bottom.contains("└─"), "{w}x{h}:\n{shown}");
             }

@@ -33,7 +33,7 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
     }
     let h = inner.height as usize;
     let off = scroll_offset(
-        &rows,
+        rows,
         state.selected,
         (state.drawn_selected.get(), state.offset.get()),
         h,
