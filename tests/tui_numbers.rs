@@ -224,6 +224,7 @@ fn entering_a_rate_changes_the_estimate_line() {
             .unwrap_or_else(|| panic!("no estimate line:\n{s}"))
     };
     assert_ne!(line(&flat_screen), line(&rated_screen), "{rated_screen}");
+    assert!(rated_screen.contains("Hotel ×200/day"), "{rated_screen}");
 
     // The dialog shows the stated rate when opened again.
     key(&mut app, KeyCode::Tab);

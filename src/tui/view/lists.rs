@@ -166,7 +166,8 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
                 spans.push(Span::styled(format!(" ⟵ {}", safe(o)), t.dim()));
             }
             if let Some(c) = e.count {
-                spans.push(Span::styled(format!(" ×{}", count(c)), t.dim()));
+                let per = e.per.map(|p| format!("/{}", p.name())).unwrap_or_default();
+                spans.push(Span::styled(format!(" ×{}{per}", count(c)), t.dim()));
             }
             let line = Line::from(spans);
             if l.entities.contains(i) {
