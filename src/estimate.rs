@@ -335,10 +335,18 @@ impl<'g, 'p> Estimator<'g, 'p> {
     /// the file.
     fn entity_count(&self, e: usize, notes: &mut Vec<String>, depth: usize) -> (f64, Option<f64>) {
         let ent = self.graph.entity(e);
-        if let Some(c) = ent.count {
-            return (c, None);
-        }
         let node = NodeId::Entity(e);
+        if let Some(c) = ent.count {
+            // A rate: the instances that arrived over the retention (or
+            // the horizon), growing with time like a rated relationship.
+            return match ent.per {
+                Some(period) => {
+                    let (days, _) = self.span(node);
+                    (c * days / period.days(), Some(days))
+                }
+                None => (c, None),
+            };
+        }
         let mut best: Option<(bool, f64, Option<f64>, Vec<String>)> = None;
         if depth < 16 {
             for &(r, p) in &self.parents[e] {

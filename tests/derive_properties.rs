@@ -58,6 +58,7 @@ impl Gen {
                 unique,
                 attributes,
                 count: Some(1000.0),
+                per: None,
                 retention_days: None,
                 ttl: false,
             });
@@ -111,6 +112,7 @@ impl Gen {
                 unique: vec![],
                 attributes: vec![Attribute::new("note", CqlType::text())],
                 count: None,
+                per: None,
                 retention_days: None,
                 ttl: false,
             });

@@ -131,6 +131,46 @@ fn a_rate_accumulates_over_the_retention() {
         .any(|d| d.rule == "unbounded-partition"));
 }
 
+const ENTITY_RATE: &str = r#"Project(format: 1, name: "Orders", keyspace: Keyspace(name: "o", replication: Simple(1)),
+  entities: [
+    Entity(name: "Order", key: ["order_id"], attributes: [
+      Attribute(name: "order_id", type: "uuid"),
+      Attribute(name: "status", type: "text", size: Some(8), distinct: Some(5)),
+    ], count: Some(2000), per: Some(Week), retention_days: Some(70)),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Orders by status", rows: "Order", equality: ["status"],
+      returns: ["status", "order_id"]),
+  ],
+)"#;
+
+/// orders_by_status: 2,000 orders a week kept 70 days are 20,000 orders in
+/// 5 partitions, growing by 2,000/7 a day; the same count without the rate
+/// is 2,000 orders that do not grow.
+#[test]
+fn an_entity_rate_accumulates_over_its_retention() {
+    let a = analyze(&project(ENTITY_RATE));
+    let e = table(&a, "orders_by_status");
+    close("rows", e.rows, 20_000.0);
+    close("partitions", e.partitions, 5.0);
+    close("Nr", e.rows_per_partition, 4_000.0);
+    assert!(e.retained && e.accumulates);
+    close("span", e.span_days, 70.0);
+    close("rows a day", e.rows_per_day.expect("a rate"), 2_000.0 / 7.0);
+
+    let flat = analyze(&project(&ENTITY_RATE.replace("per: Some(Week), ", "")));
+    let e = table(&flat, "orders_by_status");
+    close("rows without the rate", e.rows, 2_000.0);
+    assert!(e.rows_per_day.is_none());
+}
+
+#[test]
+fn a_rate_without_a_count_is_refused() {
+    let text = ENTITY_RATE.replace("count: Some(2000), ", "");
+    let err = cqlmodel::model::load::from_str(&text).expect_err("per needs a count");
+    assert!(err.to_string().contains("needs a `count`"), "{err}");
+}
+
 const NEAR: &str = r#"Project(format: 1, name: "Near", keyspace: Keyspace(name: "n", replication: Simple(1)),
   entities: [
     Entity(name: "Hotel", key: ["hotel_id"], attributes: [

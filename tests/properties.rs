@@ -506,6 +506,8 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             unique: vec![],
             attributes,
             count: if weak { None } else { s.count.map(f64::from) },
+            // Some stated counts are insert rates (so many a week).
+            per: (!weak && s.count.is_some() && s.per_day && i % 2 == 0).then_some(Period::Week),
             retention_days: s.ttl.map(f64::from),
             ttl: s.ttl.is_some(),
         });

@@ -5,12 +5,13 @@
 use cqlmodel::edit::Item;
 use cqlmodel::model::Dir;
 use cqlmodel::tui::app::{App, Focus};
-use cqlmodel::tui::handle_event;
 use cqlmodel::tui::keymap::{Command, Keymap, Scope};
 use cqlmodel::tui::popup::{InputPurpose, Picker, Popup};
-use cqlmodel::tui::testing::{hotel, key, press, typed};
+use cqlmodel::tui::testing::{dirs, hotel, key, press, typed};
+use cqlmodel::tui::{handle_event, start, Launch};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 mod support;
 use support::screen;
@@ -310,6 +311,83 @@ fn table_boxes_keep_their_right_edge_from_60_to_200_columns() {
         }
         for e in &ends {
             assert_eq!(right(e), edge, "width {w}: box bottom misses the edge\n{s}");
+        }
+    }
+}
+
+#[test]
+fn empty_list_hints_name_the_keys_as_bound() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fresh = |tmp: &Path| start(Launch::New(tmp.join("m.cqlm.ron")), dirs(tmp)).expect("start");
+    let s = screen(&fresh(tmp.path()), 140, 40);
+    assert!(s.contains("no entities yet: press a here"), "{s}");
+    assert!(s.contains("no queries yet: press a"), "{s}");
+
+    // A config that adds with `n` in the conceptual pane and `Ctrl-N` in
+    // the workflow pane: the hints say so, and the keys do it.
+    std::fs::create_dir_all(tmp.path().join("config")).expect("config dir");
+    std::fs::write(
+        tmp.path().join("config/config.ron"),
+        r#"(keys: {"concept.add": ["n"], "workflow.add": ["ctrl-n"]})"#,
+    )
+    .expect("write config");
+    let mut app = fresh(tmp.path());
+    let s = screen(&app, 140, 40);
+    assert!(s.contains("no entities yet: press n here"), "{s}");
+    assert!(s.contains("no queries yet: press Ctrl-N"), "{s}");
+    assert!(!s.contains("press a"), "{s}");
+    app.set_focus(Focus::Concept);
+    press(&mut app, 'n');
+    assert!(
+        matches!(app.popups.last(), Some(Popup::Input(_))),
+        "n adds an entity"
+    );
+}
+
+/// After `End`, each `↑` moves the selection one row up and the view
+/// follows it without ever scrolling the other way (it used to jump down a
+/// row on reaching a table's header).
+#[test]
+fn up_after_end_moves_one_row_and_keeps_the_view_steady() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (w, h) in [(160u16, 30u16), (80, 24)] {
+        let mut app = hotel(tmp.path());
+        for f in [Focus::Concept, Focus::Workflow, Focus::Tables] {
+            app.set_focus(f);
+            screen(&app, w, h);
+            key(&mut app, KeyCode::End);
+            let shown = screen(&app, w, h);
+            let selectable: Vec<bool> = app.list_rows(f).iter().map(|r| r.selectable()).collect();
+            let st = &app.view.panes[f.index()];
+            let last = (0..selectable.len()).rev().find(|&i| selectable[i]);
+            assert_eq!(Some(st.selected), last, "{f:?}: End selects the last row");
+            if f == Focus::Tables {
+                // The last box's bottom edge shows with its estimate.
+                let pane_bottom = shown
+                    .lines()
+                    .rfind(|l| l.contains("rows/part") || l.contains("└─"))
+                    .unwrap_or("");
+                assert!(pane_bottom.contains("└─"), "{w}x{h}:\n{shown}");
+            }
+            let (mut sel, mut off) = (st.selected, st.offset.get());
+            while sel > 0 {
+                key(&mut app, KeyCode::Up);
+                screen(&app, w, h);
+                let st = &app.view.panes[f.index()];
+                let want = (0..sel).rev().find(|&i| selectable[i]);
+                let Some(want) = want else { break };
+                assert_eq!(st.selected, want, "{f:?} {w}x{h}: ↑ moves one row");
+                let now = st.offset.get();
+                assert!(
+                    now <= off,
+                    "{f:?} {w}x{h}: ↑ to row {want} scrolled the view down ({off} → {now})"
+                );
+                assert!(
+                    now <= want && want < now + h as usize,
+                    "{f:?}: row {want} hidden"
+                );
+                (sel, off) = (want, now);
+            }
         }
     }
 }

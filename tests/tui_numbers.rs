@@ -106,13 +106,14 @@ fn a_refused_figure_keeps_the_dialog_and_the_text() {
     open_entity_figures(&mut app);
     typed(&mut app, "lots");
     key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
     typed(&mut app, "30");
     key(&mut app, KeyCode::Enter);
     let Some(Popup::Form(f)) = app.popups.last() else {
         panic!("the dialog stays open");
     };
     assert_eq!(f.fields[0].value, "lots");
-    assert_eq!(f.fields[1].value, "30");
+    assert_eq!(f.fields[2].value, "30");
     assert_eq!(f.focus, 0, "the cursor goes to the wrong field");
     assert!(f.errors[0]
         .as_deref()
@@ -131,6 +132,66 @@ fn a_refused_figure_keeps_the_dialog_and_the_text() {
     assert!(app.popups.is_empty());
     assert_eq!(app.project.entities[0].count, Some(10.0));
     assert_eq!(app.project.entities[0].retention_days, Some(30.0));
+}
+
+#[test]
+fn entering_a_rate_changes_the_estimate_line() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = small_model(tmp.path());
+    open_entity_figures(&mut app);
+    typed(&mut app, "200");
+    key(&mut app, KeyCode::Enter);
+    let flat = app.analysis.estimates[0].clone();
+    let flat_screen = screen(&app, 120, 40);
+    assert_eq!(flat.rows, 200.0);
+    assert!(flat.rows_per_day.is_none());
+
+    key(&mut app, KeyCode::Tab);
+    open_entity_figures(&mut app);
+    key(&mut app, KeyCode::Tab);
+    typed(&mut app, "dya");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Form(f)) = app.popups.last() else {
+        panic!("a wrong period keeps the dialog open");
+    };
+    assert!(f.errors[1]
+        .as_deref()
+        .unwrap_or("")
+        .contains("not a period"));
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    typed(&mut app, "day");
+    key(&mut app, KeyCode::Tab);
+    typed(&mut app, "30");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty(), "the dialog closes once valid");
+    let e = &app.project.entities[0];
+    assert_eq!(
+        (e.count, e.per, e.retention_days),
+        (Some(200.0), Some(cqlmodel::model::Period::Day), Some(30.0))
+    );
+    let rated = &app.analysis.estimates[0];
+    // 200 hotels a day kept 30 days.
+    assert_eq!(rated.rows, 6000.0);
+    assert_eq!(rated.rows_per_day, Some(200.0));
+    let rated_screen = screen(&app, 120, 40);
+    let line = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("rows/part"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no estimate line:\n{s}"))
+    };
+    assert_ne!(line(&flat_screen), line(&rated_screen), "{rated_screen}");
+    assert!(rated_screen.contains("Hotel ×200/day"), "{rated_screen}");
+
+    // The dialog shows the stated rate when opened again.
+    key(&mut app, KeyCode::Tab);
+    open_entity_figures(&mut app);
+    let Some(Popup::Form(f)) = app.popups.last() else {
+        panic!("figures dialog");
+    };
+    assert_eq!(f.fields[1].value, "day");
 }
 
 #[test]

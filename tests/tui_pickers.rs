@@ -273,3 +273,22 @@ fn pickers_120x40() {
 fn pickers_80x24() {
     snapshots(80, 24);
 }
+
+#[test]
+fn typing_a_whole_name_puts_the_cursor_on_it_not_on_a_longer_one() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = hotel(tmp.path());
+    app.project.entities[1].name = "HotelChain".into();
+    app.project.entities.swap(0, 1);
+    at(&mut app, Focus::Concept, Item::Relationship(0));
+    press(&mut app, 'a');
+    typed(&mut app, "Hotel");
+    let p = picker(&app);
+    let vis = p.visible();
+    assert!(vis.len() >= 2, "both names still show");
+    assert_eq!(p.items[vis[p.cursor]], "Hotel");
+    // Narrowing further, the first item left is chosen again.
+    typed(&mut app, "C");
+    let p = picker(&app);
+    assert_eq!(p.items[p.visible()[p.cursor]], "HotelChain");
+}

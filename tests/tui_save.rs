@@ -78,3 +78,67 @@ fn wq_with_unsaved_changes_saves_then_quits_keeping_comments() {
         .count();
     assert!(changed <= 1, "{changed} lines changed");
 }
+
+#[test]
+fn wq_onto_an_existing_other_file_asks_first_and_quits_only_after_saving() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("logs.cqlm.ron");
+    let other = tmp.path().join("other.cqlm.ron");
+    std::fs::write(&file, LOGS).expect("write");
+    std::fs::write(&other, "keep me").expect("write");
+    let mut app = start(Launch::Open(file.clone()), dirs(tmp.path())).expect("start");
+    assert!(
+        !app.dirty,
+        "nothing unsaved: only the question may hold the quit"
+    );
+    command(&mut app, &format!("wq {}", other.display()));
+    assert!(!app.quit, "quit before the overwrite was confirmed");
+    assert!(matches!(
+        app.popups.last(),
+        Some(cqlmodel::tui::popup::Popup::Confirm(_))
+    ));
+    assert_eq!(std::fs::read_to_string(&other).expect("read"), "keep me");
+    // No: nothing is written and the workbench stays.
+    key(&mut app, KeyCode::Char('n'));
+    assert!(!app.quit);
+    assert!(app.popups.is_empty());
+    assert_eq!(std::fs::read_to_string(&other).expect("read"), "keep me");
+    // Yes: the file is written, then the workbench quits.
+    command(&mut app, &format!("wq {}", other.display()));
+    assert!(!app.quit);
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.quit, "quit once the save went through");
+    let saved = std::fs::read_to_string(&other).expect("read");
+    assert_eq!(load::from_str(&saved).expect("reads back"), app.project);
+}
+
+#[test]
+fn wq_on_a_file_changed_on_disk_stays_until_the_overwrite_is_confirmed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("logs.cqlm.ron");
+    std::fs::write(&file, LOGS).expect("write");
+    let mut app = start(Launch::Open(file.clone()), dirs(tmp.path())).expect("start");
+    let theirs = LOGS.replace("Log messages", "Their log messages");
+    std::fs::write(&file, &theirs).expect("someone else writes");
+    command(&mut app, "wq");
+    assert!(!app.quit, "quit although the save was refused");
+    key(&mut app, KeyCode::Char('n'));
+    assert!(!app.quit);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), theirs);
+    command(&mut app, "wq");
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.quit);
+    let saved = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(load::from_str(&saved).expect("reads back"), app.project);
+    assert_eq!(app.project.name, "Log messages");
+}
+
+#[test]
+fn wq_without_a_file_name_stays() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Welcome, dirs(tmp.path())).expect("start");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.path.is_none(), "an empty project without a file");
+    command(&mut app, "wq");
+    assert!(!app.quit, "quit without saving");
+}

@@ -243,7 +243,14 @@ fn conceptual_section(s: &mut String, project: &Project, a: &Analysis) {
             xml(&e.name),
             xml(&key),
             attrs.join("<br/>"),
-            e.count.map_or_else(|| "—".into(), crate::estimate::group_digits),
+            e.count.map_or_else(
+                || "—".into(),
+                |c| format!(
+                    "{}{}",
+                    crate::estimate::group_digits(c),
+                    e.per.map(|p| format!(" per {}", p.name())).unwrap_or_default()
+                )
+            ),
             e.retention_days.map_or_else(|| "—".into(), |d| format!("{} days{}", crate::estimate::group_digits(d), if e.ttl { ", TTL" } else { "" })),
             notes_html(&notes)
         );

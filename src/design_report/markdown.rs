@@ -157,8 +157,16 @@ fn conceptual_section(s: &mut String, project: &Project, a: &Analysis) {
             md(&e.name),
             md(&key),
             attrs.join("<br>"),
-            e.count
-                .map_or_else(|| "—".into(), crate::estimate::group_digits),
+            e.count.map_or_else(
+                || "—".into(),
+                |c| format!(
+                    "{}{}",
+                    crate::estimate::group_digits(c),
+                    e.per
+                        .map(|p| format!(" per {}", p.name()))
+                        .unwrap_or_default()
+                )
+            ),
             e.retention_days.map_or_else(
                 || "—".into(),
                 |d| format!(

@@ -295,6 +295,7 @@ pub fn new_entity(name: &str) -> Entity {
             CqlType::Native(crate::model::Native::Uuid),
         )],
         count: None,
+        per: None,
         retention_days: None,
         ttl: false,
     }

@@ -1,5 +1,5 @@
 //! The figures estimates rest on, as a small form per item: an entity's
-//! count, retention and TTL; an attribute's size, distinct values and
+//! count, rate, retention and TTL; an attribute's size, distinct values and
 //! elements; a relationship's per-side counts (average, maximum, rate).
 //! The form is plain text fields so any front end can show it; [`parse`]
 //! checks every field at once and answers with one error per field, so a
@@ -22,6 +22,8 @@ pub struct Field {
 pub enum Numbers {
     Entity {
         count: Option<f64>,
+        /// The count is an insert rate per this period.
+        per: Option<Period>,
         retention_days: Option<f64>,
         ttl: bool,
     },
@@ -38,6 +40,10 @@ pub enum Numbers {
 
 const NUMBER: &str = "a number, e.g. 1000 or 2.5e6; empty = not stated";
 const PERIOD: &str = "hour, day, week, month or year; empty = in total";
+
+fn show_period(p: Option<Period>) -> String {
+    p.map(|p| p.name().to_string()).unwrap_or_default()
+}
 
 fn show(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
@@ -65,9 +71,7 @@ fn count_fields(out: &mut Vec<Field>, what: &str, c: Option<&Count>) {
     out.push(field(
         format!("{what}: per (rate)"),
         PERIOD,
-        c.and_then(|c| c.per)
-            .map(|p| p.name().to_string())
-            .unwrap_or_default(),
+        show_period(c.and_then(|c| c.per)),
     ));
 }
 
@@ -79,6 +83,7 @@ pub fn fields(p: &Project, item: Item) -> Option<Vec<Field>> {
             let e = p.entities.get(e)?;
             vec![
                 field("instances (count)", NUMBER, show(e.count)),
+                field("count per (rate)", PERIOD, show_period(e.per)),
                 field("retention (days)", NUMBER, show(e.retention_days)),
                 field(
                     "TTL from retention",
@@ -204,15 +209,22 @@ pub fn parse(p: &Project, item: Item, values: &[String]) -> Result<Edit, Vec<Opt
                     .unwrap_or(None)
             };
             let count = num(0);
-            let retention_days = num(1);
-            let ttl = parse_yes_no(&values[2])
-                .map_err(|e| errors[2] = Some(e))
+            let retention_days = num(2);
+            let per = parse_period(&values[1])
+                .map_err(|e| errors[1] = Some(e))
+                .unwrap_or(None);
+            if per.is_some() && count.is_none() && errors[0].is_none() {
+                errors[0] = Some("a rate needs a count".into());
+            }
+            let ttl = parse_yes_no(&values[3])
+                .map_err(|e| errors[3] = Some(e))
                 .unwrap_or(false);
-            if ttl && retention_days.is_none() && errors[1].is_none() {
-                errors[2] = Some("a TTL needs a retention".into());
+            if ttl && retention_days.is_none() && errors[2].is_none() {
+                errors[3] = Some("a TTL needs a retention".into());
             }
             Numbers::Entity {
                 count,
+                per,
                 retention_days,
                 ttl,
             }
@@ -256,12 +268,14 @@ pub fn set(p: &mut Project, item: Item, n: &Numbers) -> Result<(), String> {
             Item::Entity(e),
             Numbers::Entity {
                 count,
+                per,
                 retention_days,
                 ttl,
             },
         ) => {
             let e = p.entities.get_mut(e).ok_or("no such entity")?;
             e.count = *count;
+            e.per = *per;
             e.retention_days = *retention_days;
             e.ttl = *ttl;
         }
@@ -367,11 +381,12 @@ mod tests {
     #[test]
     fn entity_figures_are_set_and_undone() {
         let p = hotel();
-        let v = vec!["5000".to_string(), "30".into(), "yes".into()];
+        let v = vec!["5000".to_string(), "Day".into(), "30".into(), "yes".into()];
         let e = parse(&p, Item::Entity(0), &v).expect("valid");
         let mut q = p.clone();
         let inverse = apply(&mut q, &e).expect("applies");
         assert_eq!(q.entities[0].count, Some(5000.0));
+        assert_eq!(q.entities[0].per, Some(Period::Day));
         assert_eq!(q.entities[0].retention_days, Some(30.0));
         assert!(q.entities[0].ttl);
         apply(&mut q, &inverse).expect("undo");
@@ -381,16 +396,29 @@ mod tests {
     #[test]
     fn each_bad_field_gets_its_own_error() {
         let p = hotel();
-        let v = vec!["lots".to_string(), "-3".into(), "maybe".into()];
+        let v = vec![
+            "lots".to_string(),
+            "fortnight".into(),
+            "-3".into(),
+            "maybe".into(),
+        ];
         let errors = parse(&p, Item::Entity(0), &v).expect_err("invalid");
-        assert_eq!(errors.len(), 3);
+        assert_eq!(errors.len(), 4);
         assert!(errors[0].as_deref().unwrap().contains("not a number"));
-        assert!(errors[1].as_deref().unwrap().contains("positive"));
-        assert!(errors[2].as_deref().unwrap().contains("yes or no"));
-        let v = vec!["10".to_string(), String::new(), "yes".into()];
+        assert!(errors[1].as_deref().unwrap().contains("not a period"));
+        assert!(errors[2].as_deref().unwrap().contains("positive"));
+        assert!(errors[3].as_deref().unwrap().contains("yes or no"));
+        let v = vec!["10".to_string(), String::new(), String::new(), "yes".into()];
         let errors = parse(&p, Item::Entity(0), &v).expect_err("ttl without retention");
         assert_eq!(errors[0], None);
-        assert!(errors[2].as_deref().unwrap().contains("retention"));
+        assert!(errors[3].as_deref().unwrap().contains("retention"));
+        let v = vec![String::new(), "week".into(), String::new(), "no".into()];
+        let errors = parse(&p, Item::Entity(0), &v).expect_err("rate without count");
+        assert!(errors[0]
+            .as_deref()
+            .unwrap()
+            .contains("a rate needs a count"));
+        assert_eq!(errors[1], None);
     }
 
     #[test]

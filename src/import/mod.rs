@@ -151,6 +151,7 @@ fn empty_entity(name: &str) -> Entity {
         unique: vec![],
         attributes: vec![],
         count: None,
+        per: None,
         retention_days: None,
         ttl: false,
     }
@@ -332,6 +333,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                     .collect(),
                 attributes: vec![],
                 count: None,
+                per: None,
                 retention_days: None,
                 ttl: false,
             });

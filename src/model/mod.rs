@@ -174,9 +174,14 @@ pub struct Entity {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unique: Vec<Vec<String>>,
     pub attributes: Vec<Attribute>,
-    /// How many instances exist (for estimates).
+    /// How many instances exist (for estimates); with `per`, how many
+    /// arrive per period.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<f64>,
+    /// Makes `count` an insert rate (`count: Some(10000), per: Some(Day)`):
+    /// instances accumulate over the retention, else the project's horizon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<Period>,
     /// How long rows are kept, in days; with `ttl` the tables that hold this
     /// entity's rows get a default TTL.
     #[serde(default, skip_serializing_if = "Option::is_none")]

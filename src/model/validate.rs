@@ -329,6 +329,12 @@ fn check_entity<'p>(
     }
     c.number(|| format!("{}.count", path()), e.count);
     c.number(|| format!("{}.retention_days", path()), e.retention_days);
+    if e.per.is_some() && e.count.is_none() {
+        c.add(
+            format!("{}.per", path()),
+            "a rate (`per`) needs a `count` of instances per period",
+        );
+    }
     check_attributes(c, &path, &e.attributes, &scope.udts);
     if e.key.is_empty() && e.owner.is_none() {
         c.add(

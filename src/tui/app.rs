@@ -69,7 +69,16 @@ pub enum Row {
     Column(usize, usize),
     Estimate(usize),
     TableEnd(usize),
-    Empty(&'static str),
+    Empty(EmptyHint),
+}
+
+/// What an empty list says to do; drawn with the live key bindings, so a
+/// rebinding changes the hint too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyHint {
+    Entities,
+    Queries,
+    Tables,
 }
 
 impl Row {
@@ -103,6 +112,8 @@ pub struct PaneState {
     pub selected: usize,
     /// First visible row; adjusted while drawing to keep the selection in view.
     pub offset: Cell<usize>,
+    /// The selection when last drawn: which way it moved since.
+    pub drawn_selected: Cell<usize>,
     pub filter: String,
 }
 
@@ -498,7 +509,7 @@ impl App {
             rows.extend(attrs.into_iter().map(|a| Row::Attribute(i, a)));
         }
         if self.project.entities.is_empty() {
-            rows.push(Row::Empty("no entities yet: press a here"));
+            rows.push(Row::Empty(EmptyHint::Entities));
         }
         rows.push(Row::RelationshipsHeading);
         for (i, r) in self.project.relationships.iter().enumerate() {
@@ -522,7 +533,7 @@ impl App {
             }
         }
         if self.project.queries.is_empty() {
-            rows.push(Row::Empty("no queries yet: press a"));
+            rows.push(Row::Empty(EmptyHint::Queries));
         }
         if !f.is_empty() {
             return rows;
@@ -622,7 +633,7 @@ impl App {
             rows.push(Row::TableEnd(i));
         }
         if self.analysis.model.tables.is_empty() {
-            rows.push(Row::Empty("tables appear as queries are written"));
+            rows.push(Row::Empty(EmptyHint::Tables));
         }
         rows
     }

@@ -338,9 +338,7 @@ pub fn handle_event(app: &mut App, ev: Event) {
         _ => return,
     };
     let effects = update::update(app, action);
-    for e in effects {
-        perform(app, e);
-    }
+    perform_all(app, effects);
     tick(app);
 }
 
@@ -384,6 +382,26 @@ fn discard_recovery(app: &App) {
     }
 }
 
+/// Carries out the effects of one action in order. A quit that follows a
+/// save (`:wq`) waits for it: when the save was refused or needs an answer
+/// first, the program stays, and answering yes saves and then quits.
+pub fn perform_all(app: &mut App, effects: Vec<Effect>) {
+    let mut effects = effects.into_iter().peekable();
+    while let Some(effect) = effects.next() {
+        if let Effect::Save { path, force } = effect {
+            let then_quit = matches!(effects.peek(), Some(Effect::Quit | Effect::QuitIfSaved));
+            if app.recovery.due {
+                write_recovery(app);
+            }
+            if !save(app, path, force, then_quit) && then_quit {
+                effects.next();
+            }
+            continue;
+        }
+        perform(app, effect);
+    }
+}
+
 /// Carries out an effect `update` asked for.
 pub fn perform(app: &mut App, effect: Effect) {
     // File work can block or fail; the recovery copy is brought up to date
@@ -392,7 +410,9 @@ pub fn perform(app: &mut App, effect: Effect) {
         write_recovery(app);
     }
     match effect {
-        Effect::Save { path, force } => save(app, path, force),
+        Effect::Save { path, force } => {
+            save(app, path, force, false);
+        }
         Effect::Open(path) => match load::read(&path) {
             Ok(p) => {
                 discard_recovery(app);
@@ -512,10 +532,20 @@ fn export(app: &mut App, kind: ExportKind, path: PathBuf, force: bool) {
     }
 }
 
-fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
+/// Saves the project; true once the file is written. When the save needs
+/// a yes first, the question's yes saves by force and, with `then_quit`,
+/// quits after that save.
+fn save(app: &mut App, path: Option<PathBuf>, force: bool, then_quit: bool) -> bool {
     let Some(target) = path.clone().or_else(|| app.path.clone()) else {
         app.error("no file name yet: save with :w FILE");
-        return;
+        return false;
+    };
+    let yes = |path: Option<PathBuf>| {
+        let mut actions = vec![Action::Save { path, force: true }];
+        if then_quit {
+            actions.push(Action::Quit { force: true });
+        }
+        actions
     };
     let same_file = app
         .path
@@ -533,12 +563,9 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
                     ""
                 }
             ),
-            vec![Action::Save {
-                path: Some(target),
-                force: true,
-            }],
+            yes(Some(target)),
         )));
-        return;
+        return false;
     }
     if same_file && !force {
         let now = stamp(&target);
@@ -554,10 +581,10 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
                     "{} changed since it was loaded. Overwrite it?",
                     target.display()
                 ),
-                vec![Action::Save { path, force: true }],
+                yes(path),
             )));
             app.error("the file changed on disk: not saved (y overwrites, :e reloads)");
-            return;
+            return false;
         }
     }
     if !force && crate::model::save::is_read_only(&target) {
@@ -567,13 +594,10 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
                 "{} is read-only. Overwrite it anyway? (:w! does)",
                 target.display()
             ),
-            vec![Action::Save {
-                path: Some(target),
-                force: true,
-            }],
+            yes(Some(target)),
         )));
         app.error("the file is read-only: not saved");
-        return;
+        return false;
     }
     // Edit the file as it is on disk (comments, layout) rather than rewrite it.
     let text = match app.path.as_deref().map(std::fs::read_to_string) {
@@ -593,7 +617,11 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool) {
             app.versions.disk = stamp(&target);
             app.settings.dirs.remember(&target);
             app.info(format!("saved {}", target.display()));
+            true
         }
-        Err(e) => app.error(format!("not saved: {}: {e}", target.display())),
+        Err(e) => {
+            app.error(format!("not saved: {}: {e}", target.display()));
+            false
+        }
     }
 }

@@ -10,6 +10,8 @@
 // Each test crate compiles this module and uses a part of it.
 #![allow(dead_code)]
 
+pub mod tmux_session;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -105,6 +105,17 @@ impl Picker {
             .collect()
     }
 
+    /// Where the cursor goes as the filter changes: on the item the filter
+    /// names exactly (typing `Source` picks `Source`, not `SourceType`),
+    /// else on the first item left.
+    fn exact_match(&self) -> usize {
+        let f = self.filter.trim();
+        self.visible()
+            .iter()
+            .position(|&i| self.items[i].trim().eq_ignore_ascii_case(f))
+            .unwrap_or(0)
+    }
+
     fn toggle(&mut self, i: usize) {
         match self.picked.iter().position(|&p| p == i) {
             Some(k) => {
@@ -155,11 +166,11 @@ impl Picker {
             _ => match key.code {
                 KeyCode::Backspace => {
                     self.filter.pop();
-                    self.cursor = 0;
+                    self.cursor = self.exact_match();
                 }
                 KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                     self.filter.push(c);
-                    self.cursor = 0;
+                    self.cursor = self.exact_match();
                 }
                 _ => {}
             },

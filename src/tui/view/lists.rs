@@ -6,7 +6,8 @@ use crate::derive::Role;
 use crate::model::resolve::AttrId;
 use crate::naming::for_terminal;
 use crate::report::count;
-use crate::tui::app::{App, Focus, Row};
+use crate::tui::app::{App, EmptyHint, Focus, Row};
+use crate::tui::keymap::{Command, Scope};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -34,25 +35,14 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
         return None;
     }
     let h = inner.height as usize;
-    let mut off = state.offset.get().min(rows.len().saturating_sub(1));
-    if state.selected < off {
-        off = state.selected;
-    } else if state.selected >= off + h {
-        off = state.selected + 1 - h;
-    }
-    // A selected table shows its whole box when it fits.
-    if let Some(Row::Table(t)) = rows.get(state.selected) {
-        let end = rows[state.selected..]
-            .iter()
-            .position(|r| *r == Row::TableEnd(*t))
-            .map(|k| state.selected + k);
-        if let Some(end) = end {
-            if end >= off + h {
-                off = state.selected.min(end + 1 - h);
-            }
-        }
-    }
+    let off = scroll_offset(
+        rows,
+        state.selected,
+        (state.drawn_selected.get(), state.offset.get()),
+        h,
+    );
     state.offset.set(off);
+    state.drawn_selected.set(state.selected);
     let width = inner.width as usize;
     let focused = app.focus == f;
     let lines: Vec<Line> = rows
@@ -77,12 +67,60 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
     Some(inner)
 }
 
+/// The first row shown so the selection stays in view with as little
+/// movement as possible. The rows that belong to the selection and cannot
+/// be selected themselves (a box's bottom edge, a query's summary) come
+/// into view with it, and moving down onto a table shows its whole box
+/// when it fits; moving up never scrolls the view down. `previous` is the
+/// selection and offset when last drawn.
+pub fn scroll_offset(rows: &[Row], selected: usize, previous: (usize, usize), h: usize) -> usize {
+    if rows.is_empty() || h == 0 {
+        return 0;
+    }
+    let selected = selected.min(rows.len() - 1);
+    let mut off = previous.1.min(rows.len() - 1);
+    let downwards = selected > previous.0;
+    let trailing = rows[selected + 1..]
+        .iter()
+        .take_while(|r| matches!(r, Row::TableEnd(_) | Row::QuerySummary(_)))
+        .count()
+        .min(h - 1);
+    let last = selected + trailing;
+    if selected < off {
+        off = selected;
+    } else if last >= off + h {
+        off = last + 1 - h;
+    }
+    if let (true, Some(Row::Table(t))) = (downwards, rows.get(selected)) {
+        let end = rows[selected..]
+            .iter()
+            .position(|r| *r == Row::TableEnd(*t))
+            .map(|k| selected + k);
+        if let Some(end) = end {
+            if end >= off + h {
+                off = selected.min(end + 1 - h);
+            }
+        }
+    }
+    off
+}
+
 fn s(text: impl Into<String>) -> Span<'static> {
     Span::raw(text.into())
 }
 
 fn safe(text: &str) -> String {
     for_terminal(text).into_owned()
+}
+
+/// The hint of an empty list, naming the keys as they are bound now.
+pub fn empty_hint(app: &App, hint: EmptyHint) -> String {
+    let add = |scope: Scope| app.settings.keymap.key_name(scope, Command::Add);
+    match hint {
+        EmptyHint::Entities => format!("no entities yet: press {} here", add(Scope::Concept)),
+        EmptyHint::Queries => format!("no queries yet: press {}", add(Scope::Workflow)),
+        EmptyHint::Tables => "tables appear as queries are written".to_string(),
+    }
 }
 
 /// Marks an entry point of the workflow.
@@ -107,7 +145,10 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             t.title(),
         )),
         Row::TreeHeading => Line::from(Span::styled("Workflow from entry points", t.title())),
-        Row::Empty(m) => Line::from(Span::styled(format!("  {m}"), t.dim())),
+        Row::Empty(hint) => Line::from(Span::styled(
+            format!("  {}", empty_hint(app, *hint)),
+            t.dim(),
+        )),
         Row::Entity(i) => {
             let Some(e) = p.entities.get(*i) else {
                 return Line::default();
@@ -128,7 +169,8 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
                 spans.push(Span::styled(format!(" ⟵ {}", safe(o)), t.dim()));
             }
             if let Some(c) = e.count {
-                spans.push(Span::styled(format!(" ×{}", count(c)), t.dim()));
+                let per = e.per.map(|p| format!("/{}", p.name())).unwrap_or_default();
+                spans.push(Span::styled(format!(" ×{}{per}", count(c)), t.dim()));
             }
             let line = Line::from(spans);
             if l.entities.contains(i) {
@@ -460,4 +502,57 @@ fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
         Span::styled(fit(&text, width.saturating_sub(2)), Style::new().fg(color)),
     ]);
     flash(app, ti, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two tables of three columns each: header, columns, estimate, edge.
+    fn boxes() -> Vec<Row> {
+        let mut rows = Vec::new();
+        for t in 0..2 {
+            rows.push(Row::Table(t));
+            rows.extend((0..3).map(|c| Row::Column(t, c)));
+            rows.push(Row::Estimate(t));
+            rows.push(Row::TableEnd(t));
+        }
+        rows
+    }
+
+    #[test]
+    fn end_shows_the_last_box_edge_and_up_never_scrolls_down() {
+        let rows = boxes();
+        let h = 4;
+        // End: the last selectable row is the second estimate (10); its
+        // box edge (11) is shown too.
+        let mut off = scroll_offset(&rows, 10, (0, 0), h);
+        assert_eq!(off, 8);
+        let mut was = 10;
+        for sel in (0..10).rev().filter(|&i| rows[i].selectable()) {
+            let next = scroll_offset(&rows, sel, (was, off), h);
+            assert!(next <= off, "↑ to row {sel} scrolled down: {off} → {next}");
+            assert!(next <= sel && sel < next + h, "row {sel} out of view");
+            off = next;
+            was = sel;
+        }
+    }
+
+    #[test]
+    fn a_box_scrolled_in_from_below_shows_whole() {
+        let rows = boxes();
+        // Moving down onto the second header (6) from the first box.
+        assert_eq!(scroll_offset(&rows, 6, (4, 0), 6), 6);
+        assert_eq!(scroll_offset(&rows, 6, (4, 3), 8), 4);
+        // A box taller than the view starts at its header.
+        assert_eq!(scroll_offset(&rows, 6, (4, 0), 3), 6);
+        // Moving up onto it from inside keeps the view.
+        assert_eq!(scroll_offset(&rows, 6, (7, 3), 8), 3);
+    }
+
+    #[test]
+    fn empty_lists_and_zero_heights_scroll_nowhere() {
+        assert_eq!(scroll_offset(&[], 3, (0, 5), 10), 0);
+        assert_eq!(scroll_offset(&boxes(), 3, (0, 5), 0), 0);
+    }
 }
