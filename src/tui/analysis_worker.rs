@@ -2,18 +2,20 @@
 //! draws its first frame (and keeps answering keys) while derive, estimate
 //! and diagnose run.
 //!
-//! One worker thread, started on the first request, ends when the worker is
-//! dropped. Each request carries a ticket; only the result of the newest
-//! ticket is ever delivered. A request made while another is running makes
-//! that one stale: its result is dropped by the thread (which also skips
-//! jobs already superseded in its queue) or, if it raced past that check,
-//! by [`AnalysisWorker::take_ready`]. No I/O: channels and a thread only.
+//! One worker thread at a time, started by a request and ended when no
+//! request waits (a thread's heap goes back to the system with it, so an
+//! idle workbench does not keep the analysis' scratch memory). Each request
+//! carries a ticket; only the result of the newest ticket is ever
+//! delivered. A request made while another runs replaces any request still
+//! waiting and makes the running one stale: the thread drops a stale
+//! result itself, and [`AnalysisWorker::deliver`] any that raced past that
+//! check. No I/O: a thread, a lock and a channel.
 
 use crate::analysis::{analyze, Analysis};
 use crate::model::Project;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// From this many queries a project is analysed in the background: below
@@ -37,20 +39,38 @@ pub struct Done {
     pub analysis: Analysis,
 }
 
-struct Thread {
-    jobs: Sender<Job>,
-    results: Receiver<Done>,
+/// What the workbench and the thread share.
+#[derive(Default)]
+struct Queue {
+    /// The newest request not yet taken by the thread.
+    waiting: Option<Job>,
+    /// Whether a thread is running (it ends when `waiting` is empty).
+    running: bool,
 }
 
-/// The workbench's handle on the worker thread.
-#[derive(Default)]
+/// The workbench's handle on the worker.
 pub struct AnalysisWorker {
-    thread: Option<Thread>,
+    queue: Arc<Mutex<Queue>>,
     /// The newest ticket handed out, shared with the thread so it can drop
-    /// stale work early.
+    /// stale results.
     latest: Arc<AtomicU64>,
+    results: Receiver<Done>,
+    send_results: Sender<Done>,
     /// The ticket whose result the workbench waits for.
     pending: Option<u64>,
+}
+
+impl Default for AnalysisWorker {
+    fn default() -> Self {
+        let (send_results, results) = channel();
+        AnalysisWorker {
+            queue: Arc::default(),
+            latest: Arc::default(),
+            results,
+            send_results,
+            pending: None,
+        }
+    }
 }
 
 impl AnalysisWorker {
@@ -58,28 +78,27 @@ impl AnalysisWorker {
     /// pending becomes stale. Returns the request's ticket, or `None` when
     /// no thread can be started (the caller then analyses it itself).
     pub fn request(&mut self, project: Project) -> Option<u64> {
-        let ticket = self.latest.load(Ordering::SeqCst) + 1;
-        self.latest.store(ticket, Ordering::SeqCst);
-        let job = Job { ticket, project };
-        let job = match &self.thread {
-            Some(t) => match t.jobs.send(job) {
-                Ok(()) => {
-                    self.pending = Some(ticket);
-                    return Some(ticket);
-                }
-                // The thread is gone (it panicked): start a new one.
-                Err(failed) => failed.0,
-            },
-            None => job,
-        };
-        let Some(thread) = spawn(Arc::clone(&self.latest)) else {
-            self.thread = None;
-            self.pending = None;
-            return None;
-        };
-        // A fresh channel has its receiver alive: this send cannot fail.
-        let _ = thread.jobs.send(job);
-        self.thread = Some(thread);
+        let ticket = self.latest.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let replaced = queue.waiting.replace(Job { ticket, project });
+        if !queue.running {
+            let thread = Worker {
+                queue: Arc::clone(&self.queue),
+                latest: Arc::clone(&self.latest),
+                results: self.send_results.clone(),
+            };
+            let started = std::thread::Builder::new()
+                .name("analysis".into())
+                .spawn(move || thread.run());
+            if started.is_err() {
+                queue.waiting = None;
+                self.pending = None;
+                return None;
+            }
+            queue.running = true;
+        }
+        drop(queue);
+        drop(replaced);
         self.pending = Some(ticket);
         Some(ticket)
     }
@@ -88,6 +107,10 @@ impl AnalysisWorker {
     pub fn cancel(&mut self) {
         if self.pending.take().is_some() {
             self.latest.fetch_add(1, Ordering::SeqCst);
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            let dropped = queue.waiting.take();
+            drop(queue);
+            drop(dropped);
         }
     }
 
@@ -99,12 +122,13 @@ impl AnalysisWorker {
     /// The awaited analysis if it has arrived, without waiting. Stale
     /// results met on the way are dropped.
     pub fn take_ready(&mut self) -> Option<Analysis> {
-        loop {
-            let done = self.thread.as_ref()?.results.try_recv().ok()?;
+        while self.pending.is_some() {
+            let done = self.results.try_recv().ok()?;
             if let Some(a) = self.deliver(done) {
                 return Some(a);
             }
         }
+        None
     }
 
     /// [`AnalysisWorker::take_ready`], waiting up to `timeout` for it.
@@ -112,7 +136,7 @@ impl AnalysisWorker {
         let until = Instant::now() + timeout;
         while self.pending.is_some() {
             let left = until.saturating_duration_since(Instant::now());
-            let done = match self.thread.as_ref()?.results.recv_timeout(left) {
+            let done = match self.results.recv_timeout(left) {
                 Ok(done) => done,
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
             };
@@ -134,37 +158,61 @@ impl AnalysisWorker {
     }
 }
 
-fn spawn(latest: Arc<AtomicU64>) -> Option<Thread> {
-    let (jobs, job_rx) = channel::<Job>();
-    let (result_tx, results) = channel::<Done>();
-    std::thread::Builder::new()
-        .name("analysis".into())
-        .spawn(move || {
-            while let Ok(mut job) = job_rx.recv() {
-                // Only the newest queued job matters.
-                while let Ok(newer) = job_rx.try_recv() {
-                    job = newer;
+/// Marks the thread ended if it unwinds.
+struct Ended(Arc<Mutex<Queue>>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .running = false;
+        }
+    }
+}
+
+/// The thread's side.
+struct Worker {
+    queue: Arc<Mutex<Queue>>,
+    latest: Arc<AtomicU64>,
+    results: Sender<Done>,
+}
+
+impl Worker {
+    fn run(self) {
+        // A panicking analysis ends the thread: the next request starts
+        // another.
+        let _ended = Ended(Arc::clone(&self.queue));
+        loop {
+            let job = {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                match queue.waiting.take() {
+                    Some(job) => job,
+                    None => {
+                        // Decided under the lock: a request either finds
+                        // this thread running and queues for it, or finds
+                        // it ended and starts another.
+                        queue.running = false;
+                        return;
+                    }
                 }
-                if job.ticket != latest.load(Ordering::SeqCst) {
-                    continue;
-                }
-                let analysis = analyze(&job.project);
-                // Dropping a stale analysis here keeps its cost off the
-                // input thread.
-                if job.ticket != latest.load(Ordering::SeqCst) {
-                    continue;
-                }
-                let done = Done {
-                    ticket: job.ticket,
-                    analysis,
-                };
-                if result_tx.send(done).is_err() {
-                    return;
-                }
+            };
+            let analysis = analyze(&job.project);
+            // Dropping a stale analysis here keeps its cost off the input
+            // thread.
+            if job.ticket != self.latest.load(Ordering::SeqCst) {
+                continue;
             }
-        })
-        .ok()?;
-    Some(Thread { jobs, results })
+            let done = Done {
+                ticket: job.ticket,
+                analysis,
+            };
+            if self.results.send(done).is_err() {
+                return;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -199,6 +247,35 @@ mod tests {
         // Nothing else arrives: the stale job was skipped or dropped.
         std::thread::sleep(Duration::from_millis(50));
         assert!(w.take_ready().is_none());
+    }
+
+    #[test]
+    fn the_thread_ends_when_idle_and_a_new_request_starts_another() {
+        let p = synthetic::project(5, 6, 4);
+        let mut w = AnalysisWorker::default();
+        w.request(p.clone()).expect("a thread");
+        assert!(w.wait(LONG).is_some());
+        let running = || w.queue.lock().map(|q| q.running).unwrap_or(true);
+        let until = Instant::now() + LONG;
+        while running() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!running(), "the idle thread ended");
+        w.request(p.clone()).expect("a thread");
+        assert_eq!(w.wait(LONG), Some(analyze(&p)));
+    }
+
+    #[test]
+    fn cancelling_drops_the_pending_request() {
+        let mut w = AnalysisWorker::default();
+        w.request(synthetic::project(5, 6, 4)).expect("a thread");
+        w.cancel();
+        assert!(!w.is_pending());
+        assert!(w.wait(Duration::from_millis(200)).is_none());
+        // The cancelled result is never delivered to a later request.
+        let next = Project::empty("next");
+        w.request(next.clone()).expect("a thread");
+        assert_eq!(w.wait(LONG), Some(analyze(&next)));
     }
 
     #[test]

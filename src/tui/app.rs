@@ -259,8 +259,12 @@ impl App {
         if !analysis_worker::in_background(&project) {
             return App::new(project, path, dirs);
         }
-        let mut app = App::with_analysis(project, path, dirs, Analysis::default());
-        app.derive_in_background();
+        // The workbench keeps a copy and the worker takes the loaded
+        // project: a copy has no spare capacity from parsing (megabytes at
+        // 10,000 queries), and the worker drops the loaded one.
+        let copy = project.clone();
+        let mut app = App::with_analysis(copy, path, dirs, Analysis::default());
+        app.request_analysis(project);
         app
     }
 
@@ -443,8 +447,13 @@ impl App {
     /// until [`App::receive_analysis`] installs the result. Without a
     /// thread the analysis is done here.
     fn derive_in_background(&mut self) {
+        self.request_analysis(self.project.clone());
+    }
+
+    /// [`App::derive_in_background`] with the copy of the project made.
+    fn request_analysis(&mut self, project: Project) {
         self.generation += 1;
-        if self.worker.request(self.project.clone()).is_none() {
+        if self.worker.request(project).is_none() {
             let analysis = analyze(&self.project);
             self.install(analysis);
         }
