@@ -29,6 +29,11 @@ fn measure(path: PathBuf) -> Result<(), String> {
     let mib = |kib: u64| kib as f64 / 1024.0;
     let before = rss();
     let mut app = start(Launch::Open(path), Dirs::default())?;
+    // A large project is analysed on the worker: what is measured is the
+    // workbench with its analysis.
+    if app.is_deriving() && !app.wait_for_analysis(std::time::Duration::from_secs(600)) {
+        return Err("the analysis did not arrive".into());
+    }
     let mut term = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;
     term.draw(|f| view::draw(&app, f))
         .map_err(|e| e.to_string())?;

@@ -600,6 +600,8 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     let writes = writes::write_paths(graph, &tables, &ids_by_table, &roots);
+    #[cfg(test)]
+    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
 
     LogicalModel {
         tables,

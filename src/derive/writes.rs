@@ -6,6 +6,7 @@
 use super::Table;
 use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
 use crate::model::Cardinality;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
 /// Which tables a write must touch.
@@ -63,6 +64,10 @@ pub fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -> Vec<N
 }
 
 /// Write paths of every entity, then every relationship, in project order.
+///
+/// One pass over the tables, with every lookup indexed (query ids, the
+/// tables an attribute already lists): linear in the size of the model, so
+/// 10,000 queries cost ten times 1,000, not a hundred.
 pub fn write_paths(
     graph: &Graph,
     tables: &[Table],
@@ -70,35 +75,21 @@ pub fn write_paths(
     roots: &[NodeId],
 ) -> Vec<WritePath> {
     let p = graph.project;
-    let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
-    nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
-    let slot = |n: NodeId| match n {
-        NodeId::Entity(e) => e,
-        NodeId::Rel(r) => p.entities.len() + r,
-    };
-    let mut out: Vec<WritePath> = nodes
-        .iter()
-        .map(|&n| WritePath {
-            item: graph.node_name(n).to_string(),
-            insert: vec![],
-            update: graph
-                .attributes(n)
-                .iter()
-                .map(|a| AttrWrites {
-                    attribute: a.name.clone(),
-                    tables: vec![],
-                })
-                .collect(),
-            job: vec![],
-            summaries: vec![],
-        })
-        .collect();
+    let mut out = empty_paths(graph);
+    let slot = |n: NodeId| slot_of(graph, n);
+    // `Project::query` answers for the first query with an id: so does this.
+    let mut by_job: HashMap<&str, bool> = HashMap::default();
+    for q in &p.queries {
+        by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
+    }
+    // (item slot, attribute, table name) already listed in an update.
+    let mut listed: HashSet<(usize, usize, &str)> = HashSet::default();
     for (ti, t) in tables.iter().enumerate() {
         let makers = row_makers(graph, roots[ti], ids[ti]);
         let by_job = t
             .queries
             .iter()
-            .any(|q| p.query(q).is_some_and(|q| q.written_by_job))
+            .any(|q| by_job.get(q.as_str()).copied().unwrap_or(false))
             || makers
                 .iter()
                 .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
@@ -115,15 +106,147 @@ pub fn write_paths(
         }
         for (c, id) in t.columns.iter().zip(ids[ti]) {
             let Some(r) = id else { continue };
-            let (node, idx) = match r.attr {
-                AttrId::Entity(e, i) => (NodeId::Entity(e), i),
-                AttrId::Rel(x, i) => (NodeId::Rel(x), i),
-            };
-            let entry = &mut out[slot(node)].update[idx].tables;
-            if !entry.iter().any(|(name, _)| name == &t.name) {
-                entry.push((t.name.clone(), c.role.is_key()));
+            let (node, idx) = attr_slot(r.attr);
+            let s = slot(node);
+            if listed.insert((s, idx, t.name.as_str())) {
+                out[s].update[idx]
+                    .tables
+                    .push((t.name.clone(), c.role.is_key()));
             }
         }
     }
     out
+}
+
+/// One empty write path per entity, then per relationship, in project order.
+fn empty_paths(graph: &Graph) -> Vec<WritePath> {
+    let p = graph.project;
+    let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
+    nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
+    nodes
+        .iter()
+        .map(|&n| WritePath {
+            item: graph.node_name(n).to_string(),
+            insert: vec![],
+            update: graph
+                .attributes(n)
+                .iter()
+                .map(|a| AttrWrites {
+                    attribute: a.name.clone(),
+                    tables: vec![],
+                })
+                .collect(),
+            job: vec![],
+            summaries: vec![],
+        })
+        .collect()
+}
+
+/// The position of a node's write path: entities first, then relationships.
+fn slot_of(graph: &Graph, n: NodeId) -> usize {
+    match n {
+        NodeId::Entity(e) => e,
+        NodeId::Rel(r) => graph.project.entities.len() + r,
+    }
+}
+
+/// The node that owns an attribute and the attribute's index there.
+fn attr_slot(attr: AttrId) -> (NodeId, usize) {
+    match attr {
+        AttrId::Entity(e, i) => (NodeId::Entity(e), i),
+        AttrId::Rel(x, i) => (NodeId::Rel(x), i),
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// The straightforward version (every lookup a scan), kept as the
+    /// reference the indexed one must equal.
+    fn write_paths_by_scanning(
+        graph: &Graph,
+        tables: &[Table],
+        ids: &[&[Option<Reached>]],
+        roots: &[NodeId],
+    ) -> Vec<WritePath> {
+        let p = graph.project;
+        let mut out = empty_paths(graph);
+        for (ti, t) in tables.iter().enumerate() {
+            let makers = row_makers(graph, roots[ti], ids[ti]);
+            let by_job = t
+                .queries
+                .iter()
+                .any(|q| p.query(q).is_some_and(|q| q.written_by_job))
+                || makers
+                    .iter()
+                    .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
+            let summary = super::super::summary::updated_by_application(t);
+            for n in makers {
+                let w = &mut out[slot_of(graph, n)];
+                if summary {
+                    w.summaries.push(t.name.clone());
+                } else if by_job {
+                    w.job.push(t.name.clone());
+                } else {
+                    w.insert.push(t.name.clone());
+                }
+            }
+            for (c, id) in t.columns.iter().zip(ids[ti]) {
+                let Some(r) = id else { continue };
+                let (node, idx) = attr_slot(r.attr);
+                let entry = &mut out[slot_of(graph, node)].update[idx].tables;
+                if !entry.iter().any(|(name, _)| name == &t.name) {
+                    entry.push((t.name.clone(), c.role.is_key()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Under `cargo test` every derivation also runs the scanning version and
+    /// compares: each unit test that derives checks the indexed one.
+    pub(in crate::derive) fn assert_matches_reference(
+        graph: &Graph,
+        tables: &[Table],
+        ids: &[&[Option<Reached>]],
+        roots: &[NodeId],
+        indexed: &[WritePath],
+    ) {
+        assert_eq!(
+            indexed,
+            write_paths_by_scanning(graph, tables, ids, roots).as_slice(),
+            "indexed write paths differ from the scanning reference"
+        );
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Generated projects, some queries and relationships written by a
+        /// job, some pinned table names repeated (tables sharing a name):
+        /// `derive` compares both versions through the hook above.
+        #[test]
+        fn indexed_write_paths_equal_the_scanning_ones(
+            entities in 1usize..40,
+            queries in 1usize..80,
+            seed in any::<u64>(),
+            job_every in 2usize..7,
+        ) {
+            let mut p = crate::model::synthetic::project(entities, queries, seed);
+            for (i, q) in p.queries.iter_mut().enumerate() {
+                q.written_by_job = i % job_every == 0;
+            }
+            for (i, r) in p.relationships.iter_mut().enumerate() {
+                r.written_by_job = i % job_every == 1;
+            }
+            let qids: Vec<String> = p.queries.iter().map(|q| q.id.clone()).collect();
+            for q in qids.iter().step_by(job_every + 1) {
+                p.decision_mut(q).name = Some("shared_name".into());
+            }
+            let m = crate::derive::derive(&p);
+            prop_assert_eq!(m.writes.len(), p.entities.len() + p.relationships.len());
+        }
+    }
 }

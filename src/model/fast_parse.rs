@@ -78,6 +78,13 @@ impl<'de> Reader<'de> {
     /// whitespace (block comments, Unicode spaces) is a reason to give up.
     fn skip_ws(&mut self) -> Result<()> {
         loop {
+            // Indentation: eight spaces at a time.
+            while let Some(chunk) = self.bytes.get(self.at..self.at + 8) {
+                if chunk != b"        " {
+                    break;
+                }
+                self.at += 8;
+            }
             match self.peek() {
                 Some(b' ' | b'\n' | b'\t' | b'\r') => self.at += 1,
                 Some(b'/') => {

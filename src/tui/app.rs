@@ -13,6 +13,7 @@ use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
 use crate::model::resolve::AttrId;
 use crate::model::{Project, Target};
+use crate::tui::analysis_worker::{self, AnalysisWorker};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use std::cell::{Cell, RefCell};
@@ -79,6 +80,8 @@ pub enum EmptyHint {
     Entities,
     Queries,
     Tables,
+    /// A large project's analysis is still running.
+    Deriving,
 }
 
 impl Row {
@@ -176,6 +179,9 @@ pub struct App {
     pub versions: Versions,
     /// The derived analysis of `project`.
     pub analysis: Analysis,
+    /// Analyses of large projects run here; while one is pending,
+    /// `analysis` is empty and the frame says "deriving…".
+    pub worker: AnalysisWorker,
     /// What follows from the analysis and the selection.
     pub derived: Derived,
     pub focus: Focus,
@@ -257,8 +263,34 @@ pub struct Recovery {
 }
 
 impl App {
+    /// The workbench over a project analysed at once.
     pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
         let analysis = analyze(&project);
+        App::with_analysis(project, path, dirs, analysis)
+    }
+
+    /// The workbench over an opened project: a large one is analysed on the
+    /// worker, so the first frame comes before its analysis ("deriving…");
+    /// a small one at once, as [`App::new`].
+    pub fn open(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
+        if !analysis_worker::in_background(&project) {
+            return App::new(project, path, dirs);
+        }
+        // The workbench keeps a copy and the worker takes the loaded
+        // project: a copy has no spare capacity from parsing (megabytes at
+        // 10,000 queries), and the worker drops the loaded one.
+        let copy = project.clone();
+        let mut app = App::with_analysis(copy, path, dirs, Analysis::default());
+        app.request_analysis(project);
+        app
+    }
+
+    fn with_analysis(
+        project: Project,
+        path: Option<PathBuf>,
+        dirs: Dirs,
+        analysis: Analysis,
+    ) -> App {
         let mut app = App {
             project,
             path,
@@ -299,6 +331,7 @@ impl App {
             },
             frame: FrameCache::default(),
             recovery: Recovery::default(),
+            worker: AnalysisWorker::default(),
         };
         app.rebuild_rows();
         app.select_first_selectable(Focus::Workflow);
@@ -364,15 +397,23 @@ impl App {
             self.info(format!("{what}: nothing changed"));
             return false;
         }
-        let analysis = analyze(&next);
-        if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
-            self.error(format!(
-                "refused: {} — {}",
-                not_done(what),
-                crate::naming::for_terminal(&refusal.to_string())
-            ));
-            return false;
-        }
+        // While an analysis is pending there is none of the project before
+        // the edit to compare with: the edit is admitted by validation and
+        // its analysis queued (see `queue_after_change`).
+        let analysis = if self.is_deriving() {
+            None
+        } else {
+            let analysis = analyze(&next);
+            if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
+                self.error(format!(
+                    "refused: {} — {}",
+                    not_done(what),
+                    crate::naming::for_terminal(&refusal.to_string())
+                ));
+                return false;
+            }
+            Some(analysis)
+        };
         // The whole change, decisions pruned included, as one step.
         let change = Change {
             redo: Edit::Restore(Box::new(Sections::between(&self.project, &next))),
@@ -386,14 +427,97 @@ impl App {
             after: self.versions.next_state,
         });
         self.versions.state = self.versions.next_state;
-        self.after_change_with(what, analysis);
+        match analysis {
+            Some(analysis) => self.after_change_with(what, analysis),
+            None => self.queue_after_change(what),
+        }
         true
     }
 
     /// Re-derives after the project changed and tells what the tables did.
     fn after_change(&mut self, what: &str) {
+        if self.is_deriving() {
+            self.queue_after_change(what);
+            return;
+        }
         let analysis = analyze(&self.project);
         self.after_change_with(what, analysis);
+    }
+
+    /// [`App::after_change`] while an analysis is pending: the running one
+    /// is stale now, the changed project's analysis is queued instead.
+    fn queue_after_change(&mut self, what: &str) {
+        self.dirty = self.versions.saved != Some(self.versions.state);
+        self.recovery.due = true;
+        self.derived.changed.clear();
+        self.status = Some(Status {
+            text: what.to_string(),
+            kind: StatusKind::Change,
+        });
+        self.rebuild_rows();
+        self.clamp_rows();
+        self.refresh_links();
+        self.derive_in_background();
+    }
+
+    /// Whether the shown analysis is a placeholder while the project's is
+    /// computed on the worker.
+    pub fn is_deriving(&self) -> bool {
+        self.worker.is_pending()
+    }
+
+    /// Hands the current project to the worker; the analysis stays empty
+    /// until [`App::receive_analysis`] installs the result. Without a
+    /// thread the analysis is done here.
+    fn derive_in_background(&mut self) {
+        self.request_analysis(self.project.clone());
+    }
+
+    /// [`App::derive_in_background`] with the copy of the project made.
+    fn request_analysis(&mut self, project: Project) {
+        self.derived.generation += 1;
+        if self.worker.request(project).is_none() {
+            let analysis = analyze(&self.project);
+            self.install(analysis);
+        }
+    }
+
+    /// Installs the pending analysis if the worker has finished it (the run
+    /// loop asks before every frame). Says whether it did.
+    pub fn receive_analysis(&mut self) -> bool {
+        match self.worker.take_ready() {
+            Some(analysis) => {
+                self.install(analysis);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`App::receive_analysis`], waiting up to `timeout` for the result
+    /// (tests and measurements; the run loop never blocks on it).
+    pub fn wait_for_analysis(&mut self, timeout: std::time::Duration) -> bool {
+        match self.worker.wait(timeout) {
+            Some(analysis) => {
+                self.install(analysis);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Shows a finished analysis of the current project, keeping the
+    /// selection on the same item.
+    fn install(&mut self, analysis: Analysis) {
+        let selected = self.selected_item();
+        discard(std::mem::replace(&mut self.analysis, analysis));
+        self.derived.generation += 1;
+        self.rebuild_rows();
+        if let Some(item) = selected {
+            self.reselect(item);
+        }
+        self.clamp_rows();
+        self.refresh_links();
     }
 
     /// [`App::after_change`] with the analysis of the new project done.
@@ -452,7 +576,14 @@ impl App {
 
     /// Replaces the whole project (`:e FILE`, recovery): history starts over.
     pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
-        self.analysis = analyze(&project);
+        // A pending analysis belongs to the project being replaced.
+        self.worker.cancel();
+        let background = analysis_worker::in_background(&project);
+        self.analysis = if background {
+            Analysis::default()
+        } else {
+            analyze(&project)
+        };
         self.derived.generation += 1;
         self.versions.next_state += 1;
         self.versions.state = self.versions.next_state;
@@ -472,6 +603,9 @@ impl App {
             self.select_first_selectable(f);
         }
         self.refresh_links();
+        if background {
+            self.derive_in_background();
+        }
     }
 
     pub fn mark_saved(&mut self) {
@@ -632,7 +766,9 @@ impl App {
             }
             rows.push(Row::TableEnd(i));
         }
-        if self.analysis.model.tables.is_empty() {
+        if self.is_deriving() {
+            rows.push(Row::Empty(EmptyHint::Deriving));
+        } else if self.analysis.model.tables.is_empty() {
             rows.push(Row::Empty(EmptyHint::Tables));
         }
         rows

@@ -5,6 +5,7 @@
 //! and the effects only a shell may perform (files, quitting).
 
 pub mod action;
+pub mod analysis_worker;
 pub mod app;
 pub mod commands;
 pub mod config;
@@ -43,6 +44,9 @@ pub const SAMPLE: &str = include_str!("../../sample-projects/hotel.cqlm.ron");
 /// event loop's 250 ms tick a crash (`kill -9`) loses at most about half a
 /// second of edits.
 const RECOVERY_EVERY: Duration = Duration::from_millis(250);
+
+/// How often the event loop looks for a pending analysis.
+const DERIVING_POLL: Duration = Duration::from_millis(15);
 
 /// How the workbench was started.
 pub enum Launch {
@@ -98,7 +102,7 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
             )
         }
     };
-    let mut app = App::new(project, path, dirs);
+    let mut app = App::open(project, path, dirs);
     let (keymap, mut problems) = keymap::Keymap::with_overrides(&config.keys);
     let (theme, color_problems) = theme::Theme::with_overrides(&config.colors);
     problems.extend(color_problems);
@@ -317,11 +321,19 @@ pub fn run_loop<B: Backend>(
     mut next_event: impl FnMut(Duration) -> std::io::Result<Option<Event>>,
 ) -> std::io::Result<()> {
     loop {
+        app.receive_analysis();
         terminal.draw(|f| view::draw(app, f))?;
         if app.quit {
             return Ok(());
         }
-        match next_event(Duration::from_millis(250))? {
+        // A pending analysis is looked for every few milliseconds, so its
+        // tables appear within a frame of its end.
+        let wait = if app.is_deriving() {
+            DERIVING_POLL
+        } else {
+            Duration::from_millis(250)
+        };
+        match next_event(wait)? {
             Some(ev) => handle_event(app, ev),
             None => tick(app),
         }
@@ -483,6 +495,12 @@ fn export(app: &mut App, kind: ExportKind, path: PathBuf, force: bool) {
         ExportKind::Report => "design report".to_string(),
         ExportKind::Diagram(view) => format!("{} diagram", view.name()),
     };
+    if app.is_deriving() {
+        app.error(format!(
+            "deriving…: the {what} is exported once the analysis is done"
+        ));
+        return;
+    }
     if app
         .path
         .as_ref()

@@ -120,6 +120,7 @@ pub fn empty_hint(app: &App, hint: EmptyHint) -> String {
         EmptyHint::Entities => format!("no entities yet: press {} here", add(Scope::Concept)),
         EmptyHint::Queries => format!("no queries yet: press {}", add(Scope::Workflow)),
         EmptyHint::Tables => "tables appear as queries are written".to_string(),
+        EmptyHint::Deriving => "deriving…".to_string(),
     }
 }
 

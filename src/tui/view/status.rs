@@ -16,6 +16,17 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
     if area.height >= 2 {
         let msg = match &app.status {
+            _ if app.is_deriving() => {
+                let last = app
+                    .status
+                    .as_ref()
+                    .map(|s| format!(" · {}", for_terminal(&s.text)))
+                    .unwrap_or_default();
+                Line::from(Span::styled(
+                    format!("deriving…{last}"),
+                    Style::new().fg(t.accent),
+                ))
+            }
             Some(s) => {
                 let color = match s.kind {
                     StatusKind::Info => t.accent,
@@ -55,7 +66,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
             " {}e {}q {}t ",
             app.project.entities.len(),
             app.project.queries.len(),
-            app.analysis.model.tables.len()
+            if app.is_deriving() {
+                "…".to_string()
+            } else {
+                app.analysis.model.tables.len().to_string()
+            }
         )),
         Span::styled(
             format!("✗{errors}"),
