@@ -1,0 +1,314 @@
+//! Incremental analysis: after an edit, re-derive only what the edit can
+//! affect and reuse the rest of the previous [`Analysis`].
+//!
+//! The result is always equal to [`analyze`](super::analyze) on the same
+//! project (`tests/incremental.rs` checks it after random edit sequences);
+//! a full analysis stays the reference, and whatever cannot be shown
+//! unchanged is recomputed.
+//!
+//! What is reused, and the fingerprint that must be unchanged for it:
+//! - a query's own table before sharing and naming (`derive::Built`): the
+//!   query itself, its position (problem paths name it), its decision and
+//!   the project's [`Schema`] (entities, relationships, types, keyspace,
+//!   thresholds, placement setting);
+//! - a query's plan (SELECT and access): the same, plus its final table,
+//!   the table's position, column identities and rows' node;
+//! - a table's estimate: the table itself and the schema.
+//!
+//! Sharing, `served_by` merges, names, write paths and the diagnostics are
+//! cross-table steps: they re-run on every update over the reused pieces.
+//! An edit of the schema changes what resolution, row identity and the
+//! estimates read from anywhere in the graph (paths are searched, counts
+//! flow through parents), so it rebuilds every query's table; the plans
+//! and estimates of tables that come out identical are still reused.
+
+use super::Analysis;
+use crate::derive::{
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
+};
+use crate::diagnose::diagnose_in;
+use crate::estimate::{Estimate, Estimator};
+use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::{Decision, Project};
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The parts of a project every query's derivation, plan and estimate may
+/// read, besides the query and its decision.
+#[derive(Clone, Copy)]
+pub struct Schema<'p>(&'p Project);
+
+impl PartialEq for Schema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        // Listed field by field so a new project field is a compile-time
+        // question here (the destructuring below names them all).
+        let Project {
+            format: _,
+            name: _,
+            keyspace,
+            thresholds,
+            partition_keys,
+            types,
+            entities,
+            relationships,
+            queries: _,
+            workflow: _,
+            decisions: _,
+            notes: _,
+        } = a;
+        *keyspace == b.keyspace
+            && *thresholds == b.thresholds
+            && *partition_keys == b.partition_keys
+            && *types == b.types
+            && *relationships == b.relationships
+            && *entities == b.entities
+    }
+}
+
+/// Whether the query at `qi` of `new` derives as it did in `old`: the same
+/// query at the same position with the same decision (the schema is
+/// compared once, by the caller).
+pub fn same_query_input(
+    old: &Project,
+    old_decisions: &HashMap<&str, &Decision>,
+    new: &Project,
+    new_decisions: &HashMap<&str, &Decision>,
+    qi: usize,
+) -> bool {
+    match (old.queries.get(qi), new.queries.get(qi)) {
+        (Some(a), Some(b)) => {
+            a == b
+                && old_decisions.get(a.id.as_str()).copied()
+                    == new_decisions.get(b.id.as_str()).copied()
+        }
+        _ => false,
+    }
+}
+
+/// The previous project with what its analysis reused or can give again.
+struct Cache {
+    project: Project,
+    /// Parallel to `project.queries`: the query's own table as built,
+    /// none for a query served by another's table (`served_by`).
+    builds: Vec<Option<Built>>,
+    /// Parallel to the analysis' tables: column identities, rows' node.
+    ids: Vec<Vec<Option<Reached>>>,
+    roots: Vec<NodeId>,
+    /// The analysis handed out last, recognised by its vectors' buffers:
+    /// reuse reads it, so it must be the one the caller passes back.
+    stamp: Stamp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    tables: (usize, usize),
+    plans: (usize, usize),
+    estimates: (usize, usize),
+}
+
+impl Stamp {
+    fn of(a: &Analysis) -> Stamp {
+        let at = |p: *const u8, n: usize| (p as usize, n);
+        Stamp {
+            tables: at(a.model.tables.as_ptr().cast(), a.model.tables.len()),
+            plans: at(a.model.plans.as_ptr().cast(), a.model.plans.len()),
+            estimates: at(a.estimates.as_ptr().cast(), a.estimates.len()),
+        }
+    }
+}
+
+/// How much of the last update was reused, for tests and benches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reused {
+    /// Queries whose own table was reused / built.
+    pub builds: usize,
+    pub built: usize,
+    /// Plans reused / made.
+    pub plans: usize,
+    pub planned: usize,
+    /// Estimates reused / computed.
+    pub estimates: usize,
+    pub estimated: usize,
+}
+
+/// Keeps what the last analysis computed so the next one, after an edit,
+/// recomputes only what the edit can change. Use [`IncrementalAnalysis::analyze`]
+/// for the first project (or any unrelated one) and
+/// [`IncrementalAnalysis::reanalyze`] after each change.
+#[derive(Default)]
+pub struct IncrementalAnalysis {
+    cache: Option<Cache>,
+    reused: Reused,
+}
+
+impl IncrementalAnalysis {
+    pub fn new() -> IncrementalAnalysis {
+        IncrementalAnalysis::default()
+    }
+
+    /// A full analysis of `project` that fills the cache.
+    pub fn analyze(&mut self, project: &Project) -> Analysis {
+        self.cache = None;
+        self.run(project, None)
+    }
+
+    /// The analysis of `project`, equal to [`analyze`](super::analyze) on
+    /// it, reusing what `previous` (the analysis this value returned last)
+    /// computed for the parts of the project that did not change. Any
+    /// other `previous` gets a full analysis.
+    pub fn reanalyze(&mut self, project: &Project, previous: &Analysis) -> Analysis {
+        let matches = self
+            .cache
+            .as_ref()
+            .is_some_and(|c| c.stamp == Stamp::of(previous));
+        if !matches {
+            self.cache = None;
+        }
+        self.run(project, Some(previous))
+    }
+
+    /// What the last call reused and recomputed.
+    pub fn reused(&self) -> Reused {
+        self.reused
+    }
+
+    fn run(&mut self, project: &Project, previous: Option<&Analysis>) -> Analysis {
+        let cache = self.cache.take();
+        let graph = Graph::new(project);
+        let decisions = decisions_by_query(project);
+        let own = own_queries(project, &decisions);
+        let mut reused = Reused::default();
+
+        let old = match (&cache, previous) {
+            (Some(c), Some(p)) => Some((c, p, decisions_by_query(&c.project))),
+            _ => None,
+        };
+        let same_schema = old
+            .as_ref()
+            .is_some_and(|(c, _, _)| Schema(&c.project) == Schema(project));
+        let unchanged = |qi: usize| {
+            same_schema
+                && old.as_ref().is_some_and(|(c, _, od)| {
+                    same_query_input(&c.project, od, project, &decisions, qi)
+                })
+        };
+
+        // 1. Each query's own table: reused when its inputs are unchanged.
+        let mut est: Option<Estimator> = None;
+        let mut builds: Vec<Option<Built>> = vec![None; project.queries.len()];
+        let mut built: Vec<Built> = Vec::with_capacity(own.len());
+        for &(qi, q) in &own {
+            let kept = if unchanged(qi) {
+                old.as_ref()
+                    .and_then(|(c, _, _)| c.builds.get(qi).cloned().flatten())
+            } else {
+                None
+            };
+            let b = match kept {
+                Some(b) => {
+                    reused.builds += 1;
+                    b
+                }
+                None => {
+                    reused.built += 1;
+                    build_query(
+                        &graph,
+                        q,
+                        qi,
+                        decisions.get(q.id.as_str()).copied(),
+                        &mut est,
+                    )
+                }
+            };
+            builds[qi] = Some(b.clone());
+            built.push(b);
+        }
+        drop(est);
+
+        // 2. Sharing, names, plans (reused per query), write paths.
+        let plans_reused = AtomicUsize::new(0);
+        let reuse_plan = |input: PlanInput| -> Option<Plan> {
+            let (c, prev, _) = old.as_ref()?;
+            let qi = input.index_in_project;
+            if !unchanged(qi) {
+                return None;
+            }
+            let plan = prev.model.plans.get(qi)?;
+            let same_table = plan.table == Some(input.index)
+                && plan.query == input.query.id
+                && c.roots.get(input.index) == Some(&input.root)
+                && c.ids.get(input.index).map(Vec::as_slice) == Some(input.ids)
+                && prev.model.tables.get(input.index) == Some(input.table);
+            same_table.then(|| {
+                plans_reused.fetch_add(1, Ordering::Relaxed);
+                plan.clone()
+            })
+        };
+        let assembled = assemble(&graph, &decisions, &own, built, &reuse_plan);
+        let model = assembled.model;
+        reused.plans = plans_reused.into_inner();
+        reused.planned = model.plans.len() - reused.plans;
+
+        // 3. Estimates: a table unchanged in an unchanged schema keeps its
+        // estimate.
+        let est = Estimator::new(&graph);
+        let mut by_name: Option<HashMap<&str, usize>> = None;
+        let estimates: Vec<Estimate> = model
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| {
+                let found = old.as_ref().filter(|_| same_schema).and_then(|(_, prev, _)| {
+                    let at = if prev.model.tables.get(ti) == Some(t) {
+                        Some(ti)
+                    } else {
+                        let names = by_name.get_or_insert_with(|| {
+                            prev.model
+                                .tables
+                                .iter()
+                                .enumerate()
+                                .map(|(i, t)| (t.name.as_str(), i))
+                                .collect()
+                        });
+                        names
+                            .get(t.name.as_str())
+                            .copied()
+                            .filter(|&i| prev.model.tables.get(i) == Some(t))
+                    };
+                    at.and_then(|i| prev.estimates.get(i)).cloned()
+                });
+                match found {
+                    Some(e) => {
+                        reused.estimates += 1;
+                        e
+                    }
+                    None => {
+                        reused.estimated += 1;
+                        est.table(t)
+                    }
+                }
+            })
+            .collect();
+        drop(est);
+
+        // 4. Diagnostics read across tables, queries and the workflow: they
+        // are recomputed on every update.
+        let diagnostics = diagnose_in(&graph, &model, &estimates);
+
+        let analysis = Analysis {
+            model,
+            estimates,
+            diagnostics,
+        };
+        self.reused = reused;
+        self.cache = Some(Cache {
+            project: project.clone(),
+            builds,
+            ids: assembled.ids,
+            roots: assembled.roots,
+            stamp: Stamp::of(&analysis),
+        });
+        analysis
+    }
+}
