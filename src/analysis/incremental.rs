@@ -174,7 +174,13 @@ impl IncrementalAnalysis {
     }
 
     fn run(&mut self, project: &Project, previous: Option<&Analysis>) -> Analysis {
-        let cache = self.cache.take();
+        let mut cache = self.cache.take();
+        // Moved out so a reused build is cloned once (for the derivation)
+        // rather than twice.
+        let mut old_builds = cache
+            .as_mut()
+            .map(|c| std::mem::take(&mut c.builds))
+            .unwrap_or_default();
         let graph = Graph::new(project);
         let decisions = decisions_by_query(project);
         let own = own_queries(project, &decisions);
@@ -200,8 +206,7 @@ impl IncrementalAnalysis {
         let mut built: Vec<Built> = Vec::with_capacity(own.len());
         for &(qi, q) in &own {
             let kept = if unchanged(qi) {
-                old.as_ref()
-                    .and_then(|(c, _, _)| c.builds.get(qi).cloned().flatten())
+                old_builds.get_mut(qi).and_then(Option::take)
             } else {
                 None
             };
@@ -259,25 +264,28 @@ impl IncrementalAnalysis {
             .iter()
             .enumerate()
             .map(|(ti, t)| {
-                let found = old.as_ref().filter(|_| same_schema).and_then(|(_, prev, _)| {
-                    let at = if prev.model.tables.get(ti) == Some(t) {
-                        Some(ti)
-                    } else {
-                        let names = by_name.get_or_insert_with(|| {
-                            prev.model
-                                .tables
-                                .iter()
-                                .enumerate()
-                                .map(|(i, t)| (t.name.as_str(), i))
-                                .collect()
-                        });
-                        names
-                            .get(t.name.as_str())
-                            .copied()
-                            .filter(|&i| prev.model.tables.get(i) == Some(t))
-                    };
-                    at.and_then(|i| prev.estimates.get(i)).cloned()
-                });
+                let found = old
+                    .as_ref()
+                    .filter(|_| same_schema)
+                    .and_then(|(_, prev, _)| {
+                        let at = if prev.model.tables.get(ti) == Some(t) {
+                            Some(ti)
+                        } else {
+                            let names = by_name.get_or_insert_with(|| {
+                                prev.model
+                                    .tables
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, t)| (t.name.as_str(), i))
+                                    .collect()
+                            });
+                            names
+                                .get(t.name.as_str())
+                                .copied()
+                                .filter(|&i| prev.model.tables.get(i) == Some(t))
+                        };
+                        at.and_then(|i| prev.estimates.get(i)).cloned()
+                    });
                 match found {
                     Some(e) => {
                         reused.estimates += 1;
@@ -310,5 +318,119 @@ impl IncrementalAnalysis {
             stamp: Stamp::of(&analysis),
         });
         analysis
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::edit::{apply, Edit};
+    use crate::model::load;
+
+    fn hotel() -> Project {
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample")
+    }
+
+    fn edited(p: &Project, e: &Edit) -> Project {
+        let mut next = p.clone();
+        apply(&mut next, e).expect("the edit applies");
+        next
+    }
+
+    #[test]
+    fn the_schema_is_entities_relationships_types_and_settings() {
+        let p = hotel();
+        let mut q = p.clone();
+        q.queries[0].returns.pop();
+        q.workflow.entry.clear();
+        q.decision_mut("Q1").name = Some("x".into());
+        q.name = "renamed".into();
+        assert!(
+            Schema(&p) == Schema(&q),
+            "queries, workflow, decisions, name"
+        );
+        for change in [
+            |p: &mut Project| p.entities[0].count = Some(7.0),
+            |p: &mut Project| p.entities[1].attributes[0].name.push('x'),
+            |p: &mut Project| p.relationships[0].name.push('x'),
+            |p: &mut Project| p.thresholds.horizon_days += 1.0,
+            |p: &mut Project| p.keyspace.name.push('x'),
+        ] {
+            let mut r = p.clone();
+            change(&mut r);
+            assert!(Schema(&p) != Schema(&r));
+        }
+    }
+
+    #[test]
+    fn a_query_input_is_the_query_its_position_and_its_decision() {
+        let p = hotel();
+        let d = decisions_by_query(&p);
+        assert!(same_query_input(&p, &d, &p, &d, 0));
+        assert!(!same_query_input(&p, &d, &p, &d, p.queries.len()));
+
+        let mut moved = p.clone();
+        moved.queries.swap(0, 1);
+        let dm = decisions_by_query(&moved);
+        assert!(!same_query_input(&p, &d, &moved, &dm, 0));
+
+        let mut decided = p.clone();
+        let id = decided.queries[0].id.clone();
+        decided.decision_mut(&id).separate = true;
+        let dd = decisions_by_query(&decided);
+        assert!(!same_query_input(&p, &d, &decided, &dd, 0));
+        assert!(same_query_input(&p, &d, &decided, &dd, 1));
+    }
+
+    #[test]
+    fn a_query_edit_rebuilds_that_query_only() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let own = inc.reused().built;
+        assert_eq!(own, p.queries.len(), "the first analysis builds all");
+
+        let mut returns = p.queries[0].returns.clone();
+        returns.pop();
+        let next = edited(&p, &Edit::SetReturns(0, returns));
+        let second = inc.reanalyze(&next, &first);
+        assert_eq!(second, analyze(&next));
+        let r = inc.reused();
+        assert_eq!((r.built, r.builds), (1, own - 1));
+        assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
+        assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
+    }
+
+    #[test]
+    fn a_workflow_edit_rebuilds_nothing_and_a_schema_edit_everything() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let own = p.queries.len();
+
+        let toggled = edited(&p, &Edit::ToggleEntry(0));
+        let second = inc.reanalyze(&toggled, &first);
+        assert_eq!(second, analyze(&toggled));
+        let r = inc.reused();
+        assert_eq!((r.built, r.builds, r.planned, r.estimated), (0, own, 0, 0));
+
+        let mut counted = toggled.clone();
+        counted.entities[0].count = Some(123.0);
+        let third = inc.reanalyze(&counted, &second);
+        assert_eq!(third, analyze(&counted));
+        assert_eq!((inc.reused().built, inc.reused().builds), (own, 0));
+    }
+
+    #[test]
+    fn an_analysis_it_did_not_make_gets_a_full_one() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let _first = inc.analyze(&p);
+        let foreign = analyze(&p);
+        let again = inc.reanalyze(&p, &foreign);
+        assert_eq!(again, foreign);
+        assert_eq!(inc.reused().builds, 0);
+        assert_eq!(inc.reused().plans, 0);
     }
 }

@@ -446,7 +446,14 @@ pub(crate) fn assemble(
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::default();
     let mut own_draft: HashMap<&str, usize> = HashMap::default();
-    for ((_, q), Built { draft, problems: found }) in own.iter().zip(built) {
+    for (
+        (_, q),
+        Built {
+            draft,
+            problems: found,
+        },
+    ) in own.iter().zip(built)
+    {
         problems.extend(found);
         if let Some(d) = draft {
             own_draft.insert(q.id.as_str(), drafts.len());

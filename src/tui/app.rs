@@ -6,7 +6,8 @@ use super::config::Dirs;
 use super::keymap::{Keymap, Scope};
 use super::popup::Popup;
 use super::theme::Theme;
-use crate::analysis::{analyze, Analysis};
+use crate::analysis::incremental::IncrementalAnalysis;
+use crate::analysis::Analysis;
 use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
@@ -197,6 +198,9 @@ pub struct TextCache {
 pub struct App {
     pub project: Project,
     pub analysis: Analysis,
+    /// What the analysis reuses after an edit; every new analysis comes
+    /// from it so it recognises `analysis` as its last.
+    pub incremental: IncrementalAnalysis,
     /// Bumped on every re-derivation; caches key on it.
     pub generation: u64,
     /// The last state number handed out.
@@ -243,12 +247,14 @@ pub struct App {
 
 impl App {
     pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
-        let analysis = analyze(&project);
+        let mut incremental = IncrementalAnalysis::new();
+        let analysis = incremental.analyze(&project);
         let mut app = App {
             state: 0,
             saved: Some(0),
             project,
             analysis,
+            incremental,
             generation: 1,
             next_state: 0,
             path,
@@ -343,7 +349,7 @@ impl App {
             self.info(format!("{what}: nothing changed"));
             return false;
         }
-        let analysis = analyze(&next);
+        let analysis = self.incremental.reanalyze(&next, &self.analysis);
         if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
             self.error(format!(
                 "refused: {} — {}",
@@ -371,7 +377,7 @@ impl App {
 
     /// Re-derives after the project changed and tells what the tables did.
     fn after_change(&mut self, what: &str) {
-        let analysis = analyze(&self.project);
+        let analysis = self.incremental.reanalyze(&self.project, &self.analysis);
         self.after_change_with(what, analysis);
     }
 
@@ -431,7 +437,7 @@ impl App {
 
     /// Replaces the whole project (`:e FILE`, recovery): history starts over.
     pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
-        self.analysis = analyze(&project);
+        self.analysis = self.incremental.analyze(&project);
         self.generation += 1;
         self.next_state += 1;
         self.state = self.next_state;
