@@ -677,7 +677,11 @@ pub(crate) fn assemble(
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     let writes = writes::write_paths(graph, &tables, &ids_by_table, &roots);
-    let ids = ids_by_table.into_iter().map(<[_]>::to_vec).collect();
+    drop(ids_by_table);
+    let ids = kept
+        .iter()
+        .map(|&i| std::mem::take(&mut drafts[i].ids))
+        .collect();
 
     Assembled {
         model: LogicalModel {
