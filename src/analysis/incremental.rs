@@ -24,12 +24,12 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, Plan, PlanInput,
 };
 use crate::diagnose::diagnose_in;
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::model::{Decision, Project};
+use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -200,36 +200,42 @@ impl IncrementalAnalysis {
                 })
         };
 
-        // 1. Each query's own table: reused when its inputs are unchanged.
-        let mut est: Option<Estimator> = None;
+        // 1. Each query's own table: reused when its inputs are unchanged,
+        // otherwise built (on every core when many are, as `derive_in`).
+        let kept: Vec<Option<Built>> = own
+            .iter()
+            .map(|&(qi, _)| {
+                if unchanged(qi) {
+                    old_builds.get_mut(qi).and_then(Option::take)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        drop(old_builds);
+        let missing: Vec<(usize, &Query)> = own
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| k.is_none())
+            .map(|(x, _)| *x)
+            .collect();
+        reused.built = missing.len();
+        reused.builds = own.len() - missing.len();
+        let mut fresh = par_map_with(
+            &missing,
+            || None,
+            |est, &(qi, q)| build_query(&graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
+        )
+        .into_iter();
         let mut builds: Vec<Option<Built>> = vec![None; project.queries.len()];
         let mut built: Vec<Built> = Vec::with_capacity(own.len());
-        for &(qi, q) in &own {
-            let kept = if unchanged(qi) {
-                old_builds.get_mut(qi).and_then(Option::take)
-            } else {
-                None
-            };
-            let b = match kept {
-                Some(b) => {
-                    reused.builds += 1;
-                    b
-                }
-                None => {
-                    reused.built += 1;
-                    build_query(
-                        &graph,
-                        q,
-                        qi,
-                        decisions.get(q.id.as_str()).copied(),
-                        &mut est,
-                    )
-                }
-            };
+        for (&(qi, _), k) in own.iter().zip(kept) {
+            let b = k
+                .or_else(|| fresh.next())
+                .expect("one fresh build for each query without a kept one");
             builds[qi] = Some(b.clone());
             built.push(b);
         }
-        drop(est);
 
         // 2. Sharing, names, plans (reused per query), write paths.
         let plans_reused = AtomicUsize::new(0);

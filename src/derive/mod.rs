@@ -706,7 +706,9 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 
 /// [`par_map`] with per-thread state made by `init` (caches that are not
 /// shared between threads).
-fn par_map_with<T: Sync, R: Send, S>(
+/// Maps `items` on every core when there are many (order kept); `init`
+/// makes each worker's state.
+pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     items: &[T],
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
