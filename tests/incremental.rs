@@ -264,3 +264,27 @@ fn edit_sequences_exercise_reuse() {
     assert!(reused > 0, "no edit reused anything");
     assert!(built > 0, "no edit rebuilt anything");
 }
+
+/// Larger generated projects, where queries share tables and edits move
+/// queries between shared and own tables.
+#[test]
+fn incremental_equals_full_on_larger_generated_projects() {
+    for seed in 0..3 {
+        let mut rng = Rng::new(1_000 + seed);
+        let mut p = synthetic::project(40, 120, seed);
+        let mut inc = IncrementalAnalysis::new();
+        let mut a = inc.analyze(&p);
+        same(&p, &a, "the first analysis").expect("equal");
+        for _ in 0..16 {
+            let Some(e) = random_edit(&mut rng, &p, &a) else {
+                continue;
+            };
+            let Some((next, _)) = admitted(&p, &e) else {
+                continue;
+            };
+            p = next;
+            a = inc.reanalyze(&p, &a);
+            same(&p, &a, &format!("{e:?}")).expect("equal");
+        }
+    }
+}
