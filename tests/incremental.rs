@@ -257,7 +257,8 @@ fn edit_sequences_exercise_reuse() {
             };
             p = next;
             a = inc.reanalyze(&p, &a);
-            reused += inc.reused().builds + inc.reused().plans + inc.reused().estimates;
+            let r = inc.reused();
+            reused += r.builds + r.plans + r.estimates + r.findings;
             built += inc.reused().built;
         }
     }

@@ -13,10 +13,15 @@
 //!   thresholds, placement setting);
 //! - a query's plan (SELECT and access): the same, plus its final table,
 //!   the table's position, column identities and rows' node;
-//! - a table's estimate: the table itself and the schema.
+//! - a table's estimate: the table itself and the schema;
+//! - a table's own findings (partition size and heat, estimate defaults,
+//!   keys, types; `diagnose::TableFindings`): the table, its position, its
+//!   estimate, the schema, and the queries that use or name it with their
+//!   decisions.
 //!
-//! Sharing, `served_by` merges, names, write paths and the diagnostics are
-//! cross-table steps: they re-run on every update over the reused pieces.
+//! Sharing, `served_by` merges, names, write paths and the diagnostics
+//! that read across tables, queries or the workflow are cross-table
+//! steps: they re-run on every update over the reused pieces.
 //! An edit of the schema changes what resolution, row identity and the
 //! estimates read from anywhere in the graph (paths are searched, counts
 //! flow through parents), so it rebuilds every query's table; the plans
@@ -24,13 +29,14 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, LogicalModel,
+    Plan, PlanInput,
 };
-use crate::diagnose::diagnose_in;
+use crate::diagnose::{diagnose_reusing, TableFindings};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Project, Query};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The parts of a project every query's derivation, plan and estimate may
@@ -95,6 +101,10 @@ struct Cache {
     /// Parallel to the analysis' tables: column identities, rows' node.
     ids: Vec<Vec<Option<Reached>>>,
     roots: Vec<NodeId>,
+    /// Parallel to the analysis' tables: each table's own findings.
+    findings: Vec<TableFindings>,
+    /// The project's query ids and decisions' queries are unique.
+    unique: bool,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
@@ -130,6 +140,29 @@ pub struct Reused {
     /// Estimates reused / computed.
     pub estimates: usize,
     pub estimated: usize,
+    /// Tables whose own findings were reused / judged again.
+    pub findings: usize,
+    pub judged: usize,
+}
+
+/// Whether no two queries share an id and no two decisions a query.
+fn unique_ids(p: &Project) -> bool {
+    let mut seen: HashSet<&str> = HashSet::default();
+    p.queries.iter().all(|q| seen.insert(q.id.as_str())) && {
+        seen.clear();
+        p.decisions.iter().all(|d| seen.insert(d.query.as_str()))
+    }
+}
+
+/// For each table, the positions of the queries whose plans use it.
+fn users_of_tables(m: &LogicalModel) -> Vec<Vec<usize>> {
+    let mut users = vec![Vec::new(); m.tables.len()];
+    for (qi, p) in m.plans.iter().enumerate() {
+        if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
+            u.push(qi);
+        }
+    }
+    users
 }
 
 /// Keeps what the last analysis computed so the next one, after an edit,
@@ -306,9 +339,45 @@ impl IncrementalAnalysis {
             .collect();
         drop(est);
 
-        // 4. Diagnostics read across tables, queries and the workflow: they
-        // are recomputed on every update.
-        let diagnostics = diagnose_in(&graph, &model, &estimates);
+        // 4. Diagnostics: each table's own findings are reused when the
+        // table, its position and estimate, the schema, and the queries
+        // that use or name it (with their decisions) are unchanged; the
+        // rules that read across tables, queries and the workflow re-run.
+        // Rules look queries and decisions up by id, so duplicate ids (a
+        // project that does not validate) get no reuse.
+        let unique = unique_ids(project);
+        let users = users_of_tables(&model);
+        let old_users = old
+            .as_ref()
+            .map(|(_, prev, _)| users_of_tables(&prev.model))
+            .unwrap_or_default();
+        let findings_reused = AtomicUsize::new(0);
+        let reuse_findings = |i: usize| -> Option<TableFindings> {
+            let (c, prev, _) = old.as_ref()?;
+            if !(same_schema && unique && c.unique) {
+                return None;
+            }
+            let t = model.tables.get(i)?;
+            let using = users.get(i)?;
+            let named = t.queries.iter().chain([&t.origin]).all(|id| {
+                using
+                    .iter()
+                    .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
+            });
+            let same = prev.model.tables.get(i) == Some(t)
+                && prev.estimates.get(i) == estimates.get(i)
+                && old_users.get(i) == Some(using)
+                && named
+                && using.iter().all(|&qi| unchanged(qi));
+            let kept = c.findings.get(i).filter(|_| same).cloned();
+            if kept.is_some() {
+                findings_reused.fetch_add(1, Ordering::Relaxed);
+            }
+            kept
+        };
+        let (diagnostics, findings) = diagnose_reusing(&graph, &model, &estimates, &reuse_findings);
+        reused.findings = findings_reused.into_inner();
+        reused.judged = model.tables.len() - reused.findings;
 
         let analysis = Analysis {
             model,
@@ -321,6 +390,8 @@ impl IncrementalAnalysis {
             builds,
             ids: assembled.ids,
             roots: assembled.roots,
+            findings,
+            unique,
             stamp: Stamp::of(&analysis),
         });
         analysis
@@ -406,6 +477,7 @@ mod tests {
         assert_eq!((r.built, r.builds), (1, own - 1));
         assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
         assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
+        assert!(r.findings > 0 && r.judged >= 1, "{r:?}");
     }
 
     #[test]
@@ -420,12 +492,28 @@ mod tests {
         assert_eq!(second, analyze(&toggled));
         let r = inc.reused();
         assert_eq!((r.built, r.builds, r.planned, r.estimated), (0, own, 0, 0));
+        assert_eq!((r.judged, r.findings), (0, second.model.tables.len()));
 
         let mut counted = toggled.clone();
         counted.entities[0].count = Some(123.0);
         let third = inc.reanalyze(&counted, &second);
         assert_eq!(third, analyze(&counted));
         assert_eq!((inc.reused().built, inc.reused().builds), (own, 0));
+        assert_eq!(inc.reused().findings, 0, "a schema edit judges every table");
+    }
+
+    #[test]
+    fn duplicate_query_ids_get_no_reuse_of_findings() {
+        let mut p = hotel();
+        let twin = p.queries[0].clone();
+        p.queries.push(twin);
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let toggled = edited(&p, &Edit::ToggleEntry(1));
+        let second = inc.reanalyze(&toggled, &first);
+        assert_eq!(second, analyze(&toggled));
+        assert_eq!(inc.reused().findings, 0);
+        assert!(inc.reused().builds > 0);
     }
 
     #[test]

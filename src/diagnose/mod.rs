@@ -534,6 +534,32 @@ pub fn diagnose(
 
 /// [`diagnose`] over an already built graph of the project.
 pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
+    diagnose_reusing(graph, model, estimates, &|_| None).0
+}
+
+/// The findings of the rules that judge one table by itself, in the order
+/// the review makes them. They read the table, its position and
+/// estimate, the schema (graph, estimator, thresholds, types), the queries
+/// whose plans use the table and those it names (origin, served), and the
+/// origin's decision: nothing else (`analysis::incremental` reuses them
+/// when all of that is unchanged).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TableFindings {
+    partition: Vec<Diagnostic>,
+    defaults: Vec<Diagnostic>,
+    keys: Vec<Diagnostic>,
+    schema: Vec<Diagnostic>,
+}
+
+/// [`diagnose_in`], taking each table's [`TableFindings`] from `reuse`
+/// when it has them; also returns every table's findings, parallel to
+/// `model.tables`.
+pub(crate) fn diagnose_reusing(
+    graph: &Graph,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+    reuse: &dyn Fn(usize) -> Option<TableFindings>,
+) -> (Vec<Diagnostic>, Vec<TableFindings>) {
     let project = graph.project;
     let ctx = Ctx {
         project,
@@ -542,6 +568,19 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
         graph,
         est: Estimator::new(graph),
     };
+    let types = schema::Types::new(&project.types);
+    let tables: Vec<TableFindings> = (0..model.tables.len())
+        .map(|i| {
+            reuse(i).unwrap_or_else(|| {
+                let mut f = TableFindings::default();
+                partition::table(&ctx, i, &mut f.partition);
+                counts::defaults(&ctx, i, &mut f.defaults);
+                keys::table(&ctx, i, &mut f.keys);
+                schema::table(&ctx, &types, i, &mut f.schema);
+                f
+            })
+        })
+        .collect();
     let mut out: Vec<Diagnostic> = model
         .problems
         .iter()
@@ -554,10 +593,16 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
             )
         })
         .collect();
-    partition::check(&ctx, &mut out);
-    counts::check(&ctx, &mut out);
-    keys::check(&ctx, &mut out);
-    schema::check(&ctx, &mut out);
+    // The same order as rule by rule over every table: a stable sort
+    // keeps it among findings that compare equal.
+    out.extend(tables.iter().flat_map(|f| f.partition.iter().cloned()));
+    partition::entities(&ctx, &mut out);
+    out.extend(tables.iter().flat_map(|f| f.defaults.iter().cloned()));
+    counts::contradictions(&ctx, &mut out);
+    out.extend(tables.iter().flat_map(|f| f.keys.iter().cloned()));
+    schema::types(&ctx, &types, &mut out);
+    out.extend(tables.iter().flat_map(|f| f.schema.iter().cloned()));
+    schema::full_scans(&ctx, &mut out);
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
     workflow::check(&ctx, &mut out);
@@ -570,7 +615,7 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
             .then_with(|| a.message.cmp(&b.message))
     });
     out.dedup();
-    out
+    (out, tables)
 }
 
 #[cfg(test)]
