@@ -17,7 +17,9 @@
 //! - a table's own findings (partition size and heat, estimate defaults,
 //!   keys, types; `diagnose::TableFindings`): the table, its position, its
 //!   estimate, the schema, and the queries that use or name it with their
-//!   decisions.
+//!   decisions;
+//! - the findings about the schema alone (contradicting counts): the
+//!   schema.
 //!
 //! Sharing, `served_by` merges, names, write paths and the diagnostics
 //! that read across tables, queries or the workflow are cross-table
@@ -32,7 +34,7 @@ use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, LogicalModel,
     Plan, PlanInput,
 };
-use crate::diagnose::{diagnose_reusing, TableFindings};
+use crate::diagnose::{diagnose_reusing, Reuse, SchemaFindings, TableFindings};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Project, Query};
@@ -103,6 +105,7 @@ struct Cache {
     roots: Vec<NodeId>,
     /// Parallel to the analysis' tables: each table's own findings.
     findings: Vec<TableFindings>,
+    schema_findings: SchemaFindings,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
     /// The analysis handed out last, recognised by its vectors' buffers:
@@ -143,6 +146,8 @@ pub struct Reused {
     /// Tables whose own findings were reused / judged again.
     pub findings: usize,
     pub judged: usize,
+    /// The findings about the schema alone were reused.
+    pub schema_findings: bool,
 }
 
 /// Whether no two queries share an id and no two decisions a query.
@@ -375,7 +380,19 @@ impl IncrementalAnalysis {
             }
             kept
         };
-        let (diagnostics, findings) = diagnose_reusing(&graph, &model, &estimates, &reuse_findings);
+        // Contradicting counts read the schema alone.
+        let schema_findings = old
+            .as_ref()
+            .filter(|_| same_schema)
+            .map(|(c, _, _)| c.schema_findings.clone());
+        reused.schema_findings = schema_findings.is_some();
+        let reuse = Reuse {
+            table: &reuse_findings,
+            schema: schema_findings,
+        };
+        let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
+        let diagnostics = reviewed.diagnostics;
+        let findings = reviewed.tables;
         reused.findings = findings_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;
 
@@ -391,6 +408,7 @@ impl IncrementalAnalysis {
             ids: assembled.ids,
             roots: assembled.roots,
             findings,
+            schema_findings: reviewed.schema,
             unique,
             stamp: Stamp::of(&analysis),
         });
@@ -493,6 +511,7 @@ mod tests {
         let r = inc.reused();
         assert_eq!((r.built, r.builds, r.planned, r.estimated), (0, own, 0, 0));
         assert_eq!((r.judged, r.findings), (0, second.model.tables.len()));
+        assert!(r.schema_findings);
 
         let mut counted = toggled.clone();
         counted.entities[0].count = Some(123.0);
@@ -500,6 +519,7 @@ mod tests {
         assert_eq!(third, analyze(&counted));
         assert_eq!((inc.reused().built, inc.reused().builds), (own, 0));
         assert_eq!(inc.reused().findings, 0, "a schema edit judges every table");
+        assert!(!inc.reused().schema_findings);
     }
 
     #[test]

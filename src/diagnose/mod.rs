@@ -534,7 +534,11 @@ pub fn diagnose(
 
 /// [`diagnose`] over an already built graph of the project.
 pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
-    diagnose_reusing(graph, model, estimates, &|_| None).0
+    let reuse = Reuse {
+        table: &|_| None,
+        schema: None,
+    };
+    diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
 
 /// The findings of the rules that judge one table by itself, in the order
@@ -551,15 +555,37 @@ pub(crate) struct TableFindings {
     schema: Vec<Diagnostic>,
 }
 
-/// [`diagnose_in`], taking each table's [`TableFindings`] from `reuse`
-/// when it has them; also returns every table's findings, parallel to
-/// `model.tables`.
+/// Findings that read the schema alone (entities, relationships and
+/// their figures): contradicting counts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SchemaFindings {
+    contradictions: Vec<Diagnostic>,
+}
+
+/// What an earlier review may give back instead of judging again.
+pub(crate) struct Reuse<'a> {
+    /// Table `i`'s own findings, when nothing they read changed.
+    pub table: &'a dyn Fn(usize) -> Option<TableFindings>,
+    /// The schema's findings, when the schema is unchanged.
+    pub schema: Option<SchemaFindings>,
+}
+
+/// A review with the parts it may reuse kept apart.
+pub(crate) struct Reviewed {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Parallel to `model.tables`.
+    pub tables: Vec<TableFindings>,
+    pub schema: SchemaFindings,
+}
+
+/// [`diagnose_in`], taking each table's [`TableFindings`] and the
+/// [`SchemaFindings`] from `reuse` when it has them.
 pub(crate) fn diagnose_reusing(
     graph: &Graph,
     model: &LogicalModel,
     estimates: &[Estimate],
-    reuse: &dyn Fn(usize) -> Option<TableFindings>,
-) -> (Vec<Diagnostic>, Vec<TableFindings>) {
+    reuse: Reuse,
+) -> Reviewed {
     let project = graph.project;
     let ctx = Ctx {
         project,
@@ -571,7 +597,7 @@ pub(crate) fn diagnose_reusing(
     let types = schema::Types::new(&project.types);
     let tables: Vec<TableFindings> = (0..model.tables.len())
         .map(|i| {
-            reuse(i).unwrap_or_else(|| {
+            (reuse.table)(i).unwrap_or_else(|| {
                 let mut f = TableFindings::default();
                 partition::table(&ctx, i, &mut f.partition);
                 counts::defaults(&ctx, i, &mut f.defaults);
@@ -598,7 +624,12 @@ pub(crate) fn diagnose_reusing(
     out.extend(tables.iter().flat_map(|f| f.partition.iter().cloned()));
     partition::entities(&ctx, &mut out);
     out.extend(tables.iter().flat_map(|f| f.defaults.iter().cloned()));
-    counts::contradictions(&ctx, &mut out);
+    let schema_findings = reuse.schema.unwrap_or_else(|| {
+        let mut contradictions = Vec::new();
+        counts::contradictions(&ctx, &mut contradictions);
+        SchemaFindings { contradictions }
+    });
+    out.extend(schema_findings.contradictions.iter().cloned());
     out.extend(tables.iter().flat_map(|f| f.keys.iter().cloned()));
     schema::types(&ctx, &types, &mut out);
     out.extend(tables.iter().flat_map(|f| f.schema.iter().cloned()));
@@ -615,7 +646,11 @@ pub(crate) fn diagnose_reusing(
             .then_with(|| a.message.cmp(&b.message))
     });
     out.dedup();
-    (out, tables)
+    Reviewed {
+        diagnostics: out,
+        tables,
+        schema: schema_findings,
+    }
 }
 
 #[cfg(test)]
