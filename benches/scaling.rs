@@ -3,9 +3,13 @@
 //! projects of 100, 1,000, 5,000 and 10,000 queries (as many entities as
 //! queries). Run alone with `cargo bench --bench scaling`; the large sizes
 //! use few, flat samples so the whole run stays within a few minutes.
+//! `cargo bench --bench scaling -- reanalyze` compares one edit's full
+//! re-analysis with the incremental one (`analysis::incremental`).
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::model::synthetic;
+use cqlmodel::analysis::incremental::IncrementalAnalysis;
+use cqlmodel::edit::{self, Edit as CoreEdit};
+use cqlmodel::model::{load, synthetic, Project};
 use cqlmodel::tui::action::{update, Action, Edit};
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
@@ -17,7 +21,7 @@ use criterion::{
 };
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The same allocator as the binary, so the figures are the binary's.
 #[global_allocator]
@@ -68,5 +72,66 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scaling);
+/// The project and a copy with one edit through the core's edit layer:
+/// the first query returns one attribute fewer (or more), so its table,
+/// plan and estimate change and every other query's stay.
+fn edited_pair(project: Project) -> (Project, Project) {
+    let mut next = project.clone();
+    let q = &project.queries[0];
+    let returns = if q.returns.len() > 1 {
+        q.returns[..q.returns.len() - 1].to_vec()
+    } else {
+        let mut r = q.returns.clone();
+        r.extend(q.equality.first().cloned());
+        r
+    };
+    edit::apply(&mut next, &CoreEdit::SetReturns(0, returns)).expect("the edit applies");
+    assert_ne!(project, next, "the edit changes the project");
+    (project, next)
+}
+
+/// One edit → re-analysis, full (`analysis::analyze`) against incremental
+/// (`IncrementalAnalysis::reanalyze`): each iteration switches between the
+/// project and its edited copy, as edit and undo do.
+fn reanalyze(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reanalyze");
+    let hotel = load::from_str(cqlmodel::tui::SAMPLE).expect("the sample loads");
+    let cases = [
+        ("hotel", hotel),
+        ("1000", synthetic::project(1_000, 1_000, 7)),
+        ("10000", synthetic::project(10_000, 10_000, 7)),
+    ];
+    for (name, project) in cases {
+        configure(&mut group, project.queries.len());
+        let (a, b) = edited_pair(project);
+        let mut flip = false;
+        group.bench_function(BenchmarkId::new("full", name), |bench| {
+            bench.iter_with_large_drop(|| {
+                flip = !flip;
+                analyze(black_box(if flip { &b } else { &a }))
+            })
+        });
+        let mut inc = IncrementalAnalysis::new();
+        let mut last = inc.analyze(&a);
+        let mut flip = false;
+        group.bench_function(BenchmarkId::new("incremental", name), |bench| {
+            // The old analysis is freed outside the timing, as the full
+            // case's `iter_with_large_drop` and the workbench do.
+            bench.iter_custom(|iters| {
+                let mut spent = Duration::ZERO;
+                for _ in 0..iters {
+                    flip = !flip;
+                    let start = Instant::now();
+                    let next = inc.reanalyze(black_box(if flip { &b } else { &a }), &last);
+                    spent += start.elapsed();
+                    drop(std::mem::replace(&mut last, next));
+                }
+                spent
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scaling, reanalyze);
 criterion_main!(benches);

@@ -8,6 +8,8 @@
 //! - `analyze`: the whole analysis (`--toggle-collect='cqlmodel::analysis::analyze*'`);
 //! - `edit`: one edit → re-derivation → 200×60 frame in the workbench
 //!   (`--toggle-collect='prof::edit_and_draw*'`);
+//! - `reanalyze`: one query edit → incremental re-analysis, ten times
+//!   back and forth (`--toggle-collect='prof::reanalyze*'`);
 //!
 //! of a generated project of N entities and N queries (1,000 by default).
 //! Derivation runs on several threads, which `--toggle-collect` misses:
@@ -29,6 +31,15 @@ fn edit_and_draw(app: &mut App, term: &mut Terminal<TestBackend>) {
     term.draw(|f| view::draw(app, f)).expect("draw");
 }
 
+#[inline(never)]
+fn reanalyze(
+    inc: &mut cqlmodel::analysis::incremental::IncrementalAnalysis,
+    p: &cqlmodel::model::Project,
+    last: cqlmodel::analysis::Analysis,
+) -> cqlmodel::analysis::Analysis {
+    inc.reanalyze(p, &last)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let what = args.next().unwrap_or_else(|| "derive".into());
@@ -45,6 +56,21 @@ fn main() {
             if measure {
                 std::hint::black_box(cqlmodel::analysis::analyze(&p));
             }
+        }
+        "reanalyze" => {
+            let mut next = p.clone();
+            let mut returns = p.queries[0].returns.clone();
+            returns.pop();
+            cqlmodel::edit::apply(&mut next, &cqlmodel::edit::Edit::SetReturns(0, returns))
+                .expect("the edit applies");
+            let mut inc = cqlmodel::analysis::incremental::IncrementalAnalysis::new();
+            let mut last = inc.analyze(&p);
+            if measure {
+                for i in 0..10 {
+                    last = reanalyze(&mut inc, if i % 2 == 0 { &next } else { &p }, last);
+                }
+            }
+            std::hint::black_box(&last);
         }
         "edit" => {
             let mut app = App::new(p, None, Dirs::default());

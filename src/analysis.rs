@@ -1,6 +1,7 @@
 //! One call that runs the whole pipeline the shells show: derive, estimate,
 //! diagnose.
 
+pub mod incremental;
 pub mod links;
 
 use crate::derive::{derive_in, LogicalModel};

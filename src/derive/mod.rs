@@ -347,17 +347,32 @@ pub fn derive(project: &Project) -> LogicalModel {
 
 /// [`derive`] over an already built graph of the project.
 pub fn derive_in(graph: &Graph) -> LogicalModel {
-    let project = graph.project;
-    let mut problems = Vec::new();
-    let decisions: HashMap<&str, &Decision> = project
+    let decisions = decisions_by_query(graph.project);
+    let own = own_queries(graph.project, &decisions);
+    let built: Vec<Built> = par_map_with(
+        &own,
+        || None,
+        |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
+    );
+    assemble(graph, &decisions, &own, built, &|_: PlanInput| None).model
+}
+
+/// Each query's decision, by query id.
+pub(crate) fn decisions_by_query(project: &Project) -> HashMap<&str, &Decision> {
+    project
         .decisions
         .iter()
         .map(|d| (d.query.as_str(), d))
-        .collect();
+        .collect()
+}
 
-    // 1. One draft per query that has its own table. Queries are
-    // independent here, so large projects build them on every core.
-    let own: Vec<(usize, &Query)> = project
+/// The queries that get a table of their own (no `served_by` decision),
+/// with their index in the project.
+pub(crate) fn own_queries<'p>(
+    project: &'p Project,
+    decisions: &HashMap<&str, &Decision>,
+) -> Vec<(usize, &'p Query)> {
+    project
         .queries
         .iter()
         .enumerate()
@@ -367,27 +382,78 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
                 .and_then(|d| d.served_by.as_ref())
                 .is_none()
         })
-        .collect();
-    let built: Vec<(Option<Draft>, Vec<Problem>)> = par_map_with(
-        &own,
-        || None,
-        |est, &(qi, q)| {
-            let mut found = Vec::new();
-            let d = build(
-                graph,
-                q,
-                qi,
-                decisions.get(q.id.as_str()).copied(),
-                est,
-                &mut found,
-            );
-            (d, found)
-        },
-    );
+        .collect()
+}
+
+/// One query's own table before sharing and naming, with what its
+/// derivation could not honour. It depends on the query, its index, its
+/// decision and the project's schema and settings only (see
+/// `analysis::incremental`, which reuses it across edits).
+#[derive(Clone)]
+pub(crate) struct Built {
+    draft: Option<Draft>,
+    problems: Vec<Problem>,
+}
+
+/// Step 1 of derivation for one query; `est` is a lazily made estimator
+/// the caller may keep across queries of the same graph.
+pub(crate) fn build_query<'g, 'p>(
+    graph: &'g Graph<'p>,
+    q: &Query,
+    qi: usize,
+    decision: Option<&Decision>,
+    est: &mut Option<Estimator<'g, 'p>>,
+) -> Built {
+    let mut problems = Vec::new();
+    let draft = build(graph, q, qi, decision, est, &mut problems);
+    Built { draft, problems }
+}
+
+/// What a query's plan depends on besides the query: the table serving it,
+/// with its position and column identities.
+pub(crate) struct PlanInput<'a> {
+    pub query: &'a Query,
+    /// The query's position in the project.
+    pub index_in_project: usize,
+    /// The table's position in the model.
+    pub index: usize,
+    pub table: &'a Table,
+    pub ids: &'a [Option<Reached>],
+    pub root: NodeId,
+}
+
+/// A derived model with the column identities and rows' node of each of
+/// its tables (parallel to `model.tables`), which incremental analysis
+/// compares to decide what to reuse.
+pub(crate) struct Assembled {
+    pub model: LogicalModel,
+    pub ids: Vec<Vec<Option<Reached>>>,
+    pub roots: Vec<NodeId>,
+}
+
+/// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
+/// paths over the built drafts (`built` parallel to `own`). `reuse_plan`
+/// may answer a query's plan from an earlier derivation; `None` plans it.
+pub(crate) fn assemble(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+    built: Vec<Built>,
+    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
+) -> Assembled {
+    let project = graph.project;
+    let mut problems = Vec::new();
     let mut drafts: Vec<Draft> = Vec::new();
     let mut draft_of: HashMap<&str, usize> = HashMap::default();
     let mut own_draft: HashMap<&str, usize> = HashMap::default();
-    for ((_, q), (draft, found)) in own.iter().zip(built) {
+    for (
+        (_, q),
+        Built {
+            draft,
+            problems: found,
+        },
+    ) in own.iter().zip(built)
+    {
         problems.extend(found);
         if let Some(d) = draft {
             own_draft.insert(q.id.as_str(), drafts.len());
@@ -428,7 +494,7 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     for (&k, &first) in &merged_into {
         companions.entry(first).or_default().push(k);
     }
-    for (guest, host) in share::hosts(project, &drafts, &candidates, &decisions, &companions) {
+    for (guest, host) in share::hosts(project, &drafts, &candidates, decisions, &companions) {
         let moved = std::mem::take(&mut drafts[guest].table.queries);
         drafts[host].table.queries.extend(moved);
         drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
@@ -561,8 +627,8 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     }
 
     // 5. Plans: the SELECT that answers each query from its table.
-    let queries: Vec<&Query> = project.queries.iter().collect();
-    let plans = par_map(&queries, |q| {
+    let queries: Vec<(usize, &Query)> = project.queries.iter().enumerate().collect();
+    let plans = par_map(&queries, |&(qi, q)| {
         let table = draft_of
             .get(q.id.as_str())
             .and_then(|i| index_of.get(i))
@@ -570,6 +636,17 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
         match table {
             Some(ti) => {
                 let draft = &drafts[kept[ti]];
+                let input = PlanInput {
+                    query: q,
+                    index_in_project: qi,
+                    index: ti,
+                    table: &tables[ti],
+                    ids: &draft.ids,
+                    root: draft.root,
+                };
+                if let Some(plan) = reuse_plan(input) {
+                    return plan;
+                }
                 let resolved = own_draft
                     .get(q.id.as_str())
                     .and_then(|&i| drafts[i].resolved.as_ref());
@@ -602,12 +679,21 @@ pub fn derive_in(graph: &Graph) -> LogicalModel {
     let writes = writes::write_paths(graph, &tables, &ids_by_table, &roots);
     #[cfg(test)]
     writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
+    drop(ids_by_table);
+    let ids = kept
+        .iter()
+        .map(|&i| std::mem::take(&mut drafts[i].ids))
+        .collect();
 
-    LogicalModel {
-        tables,
-        plans,
-        writes,
-        problems,
+    Assembled {
+        model: LogicalModel {
+            tables,
+            plans,
+            writes,
+            problems,
+        },
+        ids,
+        roots,
     }
 }
 
@@ -622,7 +708,9 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 
 /// [`par_map`] with per-thread state made by `init` (caches that are not
 /// shared between threads).
-fn par_map_with<T: Sync, R: Send, S>(
+/// Maps `items` on every core when there are many (order kept); `init`
+/// makes each worker's state.
+pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     items: &[T],
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,

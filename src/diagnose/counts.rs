@@ -11,18 +11,16 @@ use crate::quantity::count;
 /// larger one: rounding in a hand-written average stays below it.
 pub const COUNT_TOLERANCE: f64 = 0.1;
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    defaults(ctx, out);
-    contradictions(ctx, out);
-}
-
-/// A finding per table whose estimate leans on defaults, listing the
-/// numbers to enter: without it, a project with no numbers passes review.
-fn defaults(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for (i, t) in ctx.model.tables.iter().enumerate() {
-        let Some(e) = ctx.estimate(i) else { continue };
+/// A finding for table `i` when its estimate leans on defaults, listing
+/// the numbers to enter: without it, a project with no numbers passes
+/// review.
+pub(super) fn defaults(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    {
+        let (Some(t), Some(e)) = (ctx.model.tables.get(i), ctx.estimate(i)) else {
+            return;
+        };
         if e.defaults.is_empty() {
-            continue;
+            return;
         }
         out.push(ctx.diag(
             "estimate-on-defaults",
@@ -49,7 +47,7 @@ fn disagree(a: f64, b: f64) -> bool {
 
 /// A child's stated count against its parent's count times the stated
 /// average per parent, and an m:n's two averages against the two counts.
-fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let g = ctx.graph;
     for (r, rel) in ctx.project.relationships.iter().enumerate() {
         let (Some(from), Some(to)) = (g.entity_index(&rel.from), g.entity_index(&rel.to)) else {

@@ -104,8 +104,9 @@ fn collection_for(ctx: &Ctx, t: &Table, reached: &Reached) -> Option<String> {
     Some(name.clone())
 }
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for t in &ctx.model.tables {
+/// The key findings about table `i` alone.
+pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    if let Some(t) = ctx.model.tables.get(i) {
         let grain = grain(ctx.graph, t);
         let surrogate = surrogate_in_key(ctx.graph, &ctx.est, t);
         let missing = if surrogate {

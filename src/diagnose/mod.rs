@@ -534,6 +534,58 @@ pub fn diagnose(
 
 /// [`diagnose`] over an already built graph of the project.
 pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
+    let reuse = Reuse {
+        table: &|_| None,
+        schema: None,
+    };
+    diagnose_reusing(graph, model, estimates, reuse).diagnostics
+}
+
+/// The findings of the rules that judge one table by itself, in the order
+/// the review makes them. They read the table, its position and
+/// estimate, the schema (graph, estimator, thresholds, types), the queries
+/// whose plans use the table and those it names (origin, served), and the
+/// origin's decision: nothing else (`analysis::incremental` reuses them
+/// when all of that is unchanged).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TableFindings {
+    partition: Vec<Diagnostic>,
+    defaults: Vec<Diagnostic>,
+    keys: Vec<Diagnostic>,
+    schema: Vec<Diagnostic>,
+}
+
+/// Findings that read the schema alone (entities, relationships and
+/// their figures): contradicting counts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SchemaFindings {
+    contradictions: Vec<Diagnostic>,
+}
+
+/// What an earlier review may give back instead of judging again.
+pub(crate) struct Reuse<'a> {
+    /// Table `i`'s own findings, when nothing they read changed.
+    pub table: &'a dyn Fn(usize) -> Option<TableFindings>,
+    /// The schema's findings, when the schema is unchanged.
+    pub schema: Option<SchemaFindings>,
+}
+
+/// A review with the parts it may reuse kept apart.
+pub(crate) struct Reviewed {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Parallel to `model.tables`.
+    pub tables: Vec<TableFindings>,
+    pub schema: SchemaFindings,
+}
+
+/// [`diagnose_in`], taking each table's [`TableFindings`] and the
+/// [`SchemaFindings`] from `reuse` when it has them.
+pub(crate) fn diagnose_reusing(
+    graph: &Graph,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+    reuse: Reuse,
+) -> Reviewed {
     let project = graph.project;
     let ctx = Ctx {
         project,
@@ -542,6 +594,19 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
         graph,
         est: Estimator::new(graph),
     };
+    let types = schema::Types::new(&project.types);
+    let tables: Vec<TableFindings> = (0..model.tables.len())
+        .map(|i| {
+            (reuse.table)(i).unwrap_or_else(|| {
+                let mut f = TableFindings::default();
+                partition::table(&ctx, i, &mut f.partition);
+                counts::defaults(&ctx, i, &mut f.defaults);
+                keys::table(&ctx, i, &mut f.keys);
+                schema::table(&ctx, &types, i, &mut f.schema);
+                f
+            })
+        })
+        .collect();
     let mut out: Vec<Diagnostic> = model
         .problems
         .iter()
@@ -554,10 +619,21 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
             )
         })
         .collect();
-    partition::check(&ctx, &mut out);
-    counts::check(&ctx, &mut out);
-    keys::check(&ctx, &mut out);
-    schema::check(&ctx, &mut out);
+    // The same order as rule by rule over every table: a stable sort
+    // keeps it among findings that compare equal.
+    out.extend(tables.iter().flat_map(|f| f.partition.iter().cloned()));
+    partition::entities(&ctx, &mut out);
+    out.extend(tables.iter().flat_map(|f| f.defaults.iter().cloned()));
+    let schema_findings = reuse.schema.unwrap_or_else(|| {
+        let mut contradictions = Vec::new();
+        counts::contradictions(&ctx, &mut contradictions);
+        SchemaFindings { contradictions }
+    });
+    out.extend(schema_findings.contradictions.iter().cloned());
+    out.extend(tables.iter().flat_map(|f| f.keys.iter().cloned()));
+    schema::types(&ctx, &types, &mut out);
+    out.extend(tables.iter().flat_map(|f| f.schema.iter().cloned()));
+    schema::full_scans(&ctx, &mut out);
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
     workflow::check(&ctx, &mut out);
@@ -570,7 +646,11 @@ pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) 
             .then_with(|| a.message.cmp(&b.message))
     });
     out.dedup();
-    out
+    Reviewed {
+        diagnostics: out,
+        tables,
+        schema: schema_findings,
+    }
 }
 
 #[cfg(test)]

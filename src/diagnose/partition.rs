@@ -22,15 +22,21 @@ pub const MAX_COLLECTION_ELEMENTS: f64 = 65_535.0;
 /// (seed 001: about the number of nodes).
 pub const DEFAULT_SHARDS: u32 = 8;
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// The partition findings about table `i` alone (see
+/// [`super::TableFindings`] for what they read).
+pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let th = &ctx.project.thresholds;
-    for (i, t) in ctx.model.tables.iter().enumerate() {
-        let Some(e) = ctx.estimate(i) else { continue };
-        size(ctx, t, e, th, out);
-        unbounded(ctx, t, e, out);
-        hot(ctx, i, t, e, out);
-        large_values(ctx, t, e, out);
-    }
+    let (Some(t), Some(e)) = (ctx.model.tables.get(i), ctx.estimate(i)) else {
+        return;
+    };
+    size(ctx, t, e, th, out);
+    unbounded(ctx, t, e, out);
+    hot(ctx, i, t, e, out);
+    large_values(ctx, t, e, out);
+}
+
+/// The partition findings about entities (retention without a TTL).
+pub(super) fn entities(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for ent in &ctx.project.entities {
         if let (Some(days), false) = (ent.retention_days, ent.ttl) {
             // The fix is previewed on the first table holding these rows.

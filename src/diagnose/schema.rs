@@ -18,10 +18,10 @@ pub const INVALID_CQL: &[&str] = &[
 ];
 
 /// The project's types by name, to look through UDT fields.
-struct Types<'a>(HashMap<&'a str, &'a UserType>);
+pub(super) struct Types<'a>(HashMap<&'a str, &'a UserType>);
 
 impl<'a> Types<'a> {
-    fn new(types: &'a [UserType]) -> Self {
+    pub(super) fn new(types: &'a [UserType]) -> Self {
         Types(types.iter().map(|t| (t.name.as_str(), t)).collect())
     }
 
@@ -88,14 +88,14 @@ fn nested_counter(ty: &CqlType) -> bool {
     }
 }
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let types = Types::new(&ctx.project.types);
+/// The findings about user-defined types.
+pub(super) fn types(ctx: &Ctx, types: &Types, out: &mut Vec<Diagnostic>) {
     for (i, u) in ctx.project.types.iter().enumerate() {
         for (j, f) in u.fields.iter().enumerate() {
             let subject = || Subject::Path(format!("types[{i}].fields[{j}]"));
             type_rules(
                 ctx,
-                &types,
+                types,
                 &f.ty,
                 &format!("{}.{}", u.name, f.name),
                 subject,
@@ -103,12 +103,16 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    for t in &ctx.model.tables {
+}
+
+/// The type findings about table `i` alone.
+pub(super) fn table(ctx: &Ctx, types: &Types, i: usize, out: &mut Vec<Diagnostic>) {
+    if let Some(t) = ctx.model.tables.get(i) {
         for c in &t.columns {
             let subject = || column_subject(t, &c.name);
             type_rules(
                 ctx,
-                &types,
+                types,
                 &c.ty,
                 &format!("{}.{}", t.name, c.name),
                 subject,
@@ -130,7 +134,6 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         counter_merge(ctx, t, out);
     }
-    full_scans(ctx, out);
 }
 
 fn type_rules(
@@ -201,7 +204,7 @@ fn counter_merge(ctx: &Ctx, t: &Table, out: &mut Vec<Diagnostic>) {
 
 /// A query with no equality search restricts no partition key: whatever
 /// table serves it, the SELECT reads every partition of the cluster.
-fn full_scans(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn full_scans(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for q in &ctx.project.queries {
         if !q.equality.is_empty() {
             continue;

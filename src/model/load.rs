@@ -120,7 +120,7 @@ fn pretty() -> ron::ser::PrettyConfig {
 
 /// One item (entity, query, decision…) as pretty RON, in the same layout
 /// as the project file, for editing it as text.
-pub(crate) fn item_to_string<T: serde::Serialize>(item: &T) -> String {
+pub fn item_to_string<T: serde::Serialize>(item: &T) -> String {
     ron::ser::to_string_pretty(item, pretty())
         .unwrap_or_else(|e| format!("// could not serialize: {e}\n"))
 }

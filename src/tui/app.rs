@@ -7,6 +7,7 @@ pub use super::focus::Focus;
 use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
+use crate::analysis::incremental::IncrementalAnalysis;
 use crate::analysis::{analyze, Analysis};
 use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
@@ -182,6 +183,9 @@ pub struct App {
     /// Analyses of large projects run here; while one is pending,
     /// `analysis` is empty and the frame says "deriving…".
     pub worker: AnalysisWorker,
+    /// What the analysis reuses after an edit; every analysis after an
+    /// edit comes from it, so it recognises `analysis` as its last.
+    pub incremental: IncrementalAnalysis,
     /// What follows from the analysis and the selection.
     pub derived: Derived,
     pub focus: Focus,
@@ -265,8 +269,9 @@ pub struct Recovery {
 impl App {
     /// The workbench over a project analysed at once.
     pub fn new(project: Project, path: Option<PathBuf>, dirs: Dirs) -> App {
-        let analysis = analyze(&project);
-        App::with_analysis(project, path, dirs, analysis)
+        let mut incremental = IncrementalAnalysis::new();
+        let analysis = incremental.analyze(&project);
+        App::with_analysis(project, path, dirs, analysis, incremental)
     }
 
     /// The workbench over an opened project: a large one is analysed on the
@@ -280,7 +285,13 @@ impl App {
         // project: a copy has no spare capacity from parsing (megabytes at
         // 10,000 queries), and the worker drops the loaded one.
         let copy = project.clone();
-        let mut app = App::with_analysis(copy, path, dirs, Analysis::default());
+        let mut app = App::with_analysis(
+            copy,
+            path,
+            dirs,
+            Analysis::default(),
+            IncrementalAnalysis::new(),
+        );
         app.request_analysis(project);
         app
     }
@@ -290,6 +301,7 @@ impl App {
         path: Option<PathBuf>,
         dirs: Dirs,
         analysis: Analysis,
+        incremental: IncrementalAnalysis,
     ) -> App {
         let mut app = App {
             project,
@@ -332,6 +344,7 @@ impl App {
             frame: FrameCache::default(),
             recovery: Recovery::default(),
             worker: AnalysisWorker::default(),
+            incremental,
         };
         app.rebuild_rows();
         app.select_first_selectable(Focus::Workflow);
@@ -403,7 +416,7 @@ impl App {
         let analysis = if self.is_deriving() {
             None
         } else {
-            let analysis = analyze(&next);
+            let analysis = self.incremental.reanalyze(&next, &self.analysis);
             if let Err(refusal) = edit::keeps_cql_valid(&self.analysis, &analysis) {
                 self.error(format!(
                     "refused: {} — {}",
@@ -440,7 +453,7 @@ impl App {
             self.queue_after_change(what);
             return;
         }
-        let analysis = analyze(&self.project);
+        let analysis = self.incremental.reanalyze(&self.project, &self.analysis);
         self.after_change_with(what, analysis);
     }
 
@@ -582,7 +595,7 @@ impl App {
         self.analysis = if background {
             Analysis::default()
         } else {
-            analyze(&project)
+            self.incremental.analyze(&project)
         };
         self.derived.generation += 1;
         self.versions.next_state += 1;

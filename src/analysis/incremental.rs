@@ -1,0 +1,550 @@
+//! Incremental analysis: after an edit, re-derive only what the edit can
+//! affect and reuse the rest of the previous [`Analysis`].
+//!
+//! The result is always equal to [`analyze`](super::analyze) on the same
+//! project (`tests/incremental.rs` checks it after random edit sequences);
+//! a full analysis stays the reference, and whatever cannot be shown
+//! unchanged is recomputed.
+//!
+//! What is reused, and the fingerprint that must be unchanged for it:
+//! - a query's own table before sharing and naming (`derive::Built`): the
+//!   query itself, its position (problem paths name it), its decision and
+//!   the project's [`Schema`] (entities, relationships, types, keyspace,
+//!   thresholds, placement setting);
+//! - a query's plan (SELECT and access): the same, plus its final table,
+//!   the table's position, column identities and rows' node;
+//! - a table's estimate: the table itself and the schema;
+//! - a table's own findings (partition size and heat, estimate defaults,
+//!   keys, types; `diagnose::TableFindings`): the table, its position, its
+//!   estimate, the schema, and the queries that use or name it with their
+//!   decisions;
+//! - the findings about the schema alone (contradicting counts): the
+//!   schema.
+//!
+//! Sharing, `served_by` merges, names, write paths and the diagnostics
+//! that read across tables, queries or the workflow are cross-table
+//! steps: they re-run on every update over the reused pieces.
+//! An edit of the schema changes what resolution, row identity and the
+//! estimates read from anywhere in the graph (paths are searched, counts
+//! flow through parents), so it rebuilds every query's table; the plans
+//! and estimates of tables that come out identical are still reused.
+
+use super::Analysis;
+use crate::derive::{
+    assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, LogicalModel,
+    Plan, PlanInput,
+};
+use crate::diagnose::{diagnose_reusing, Reuse, SchemaFindings, TableFindings};
+use crate::estimate::{Estimate, Estimator};
+use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::{Decision, Project, Query};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The parts of a project every query's derivation, plan and estimate may
+/// read, besides the query and its decision.
+#[derive(Clone, Copy)]
+pub struct Schema<'p>(&'p Project);
+
+impl PartialEq for Schema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        // Listed field by field so a new project field is a compile-time
+        // question here (the destructuring below names them all).
+        let Project {
+            format: _,
+            name: _,
+            keyspace,
+            thresholds,
+            partition_keys,
+            types,
+            entities,
+            relationships,
+            queries: _,
+            workflow: _,
+            decisions: _,
+            notes: _,
+        } = a;
+        *keyspace == b.keyspace
+            && *thresholds == b.thresholds
+            && *partition_keys == b.partition_keys
+            && *types == b.types
+            && *relationships == b.relationships
+            && *entities == b.entities
+    }
+}
+
+/// Whether the query at `qi` of `new` derives as it did in `old`: the same
+/// query at the same position with the same decision (the schema is
+/// compared once, by the caller).
+pub fn same_query_input(
+    old: &Project,
+    old_decisions: &HashMap<&str, &Decision>,
+    new: &Project,
+    new_decisions: &HashMap<&str, &Decision>,
+    qi: usize,
+) -> bool {
+    match (old.queries.get(qi), new.queries.get(qi)) {
+        (Some(a), Some(b)) => {
+            a == b
+                && old_decisions.get(a.id.as_str()).copied()
+                    == new_decisions.get(b.id.as_str()).copied()
+        }
+        _ => false,
+    }
+}
+
+/// The previous project with what its analysis reused or can give again.
+struct Cache {
+    project: Project,
+    /// Parallel to `project.queries`: the query's own table as built,
+    /// none for a query served by another's table (`served_by`).
+    builds: Vec<Option<Built>>,
+    /// Parallel to the analysis' tables: column identities, rows' node.
+    ids: Vec<Vec<Option<Reached>>>,
+    roots: Vec<NodeId>,
+    /// Parallel to the analysis' tables: each table's own findings.
+    findings: Vec<TableFindings>,
+    schema_findings: SchemaFindings,
+    /// The project's query ids and decisions' queries are unique.
+    unique: bool,
+    /// The analysis handed out last, recognised by its vectors' buffers:
+    /// reuse reads it, so it must be the one the caller passes back.
+    stamp: Stamp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    tables: (usize, usize),
+    plans: (usize, usize),
+    estimates: (usize, usize),
+}
+
+impl Stamp {
+    fn of(a: &Analysis) -> Stamp {
+        let at = |p: *const u8, n: usize| (p as usize, n);
+        Stamp {
+            tables: at(a.model.tables.as_ptr().cast(), a.model.tables.len()),
+            plans: at(a.model.plans.as_ptr().cast(), a.model.plans.len()),
+            estimates: at(a.estimates.as_ptr().cast(), a.estimates.len()),
+        }
+    }
+}
+
+/// How much of the last update was reused, for tests and benches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reused {
+    /// Queries whose own table was reused / built.
+    pub builds: usize,
+    pub built: usize,
+    /// Plans reused / made.
+    pub plans: usize,
+    pub planned: usize,
+    /// Estimates reused / computed.
+    pub estimates: usize,
+    pub estimated: usize,
+    /// Tables whose own findings were reused / judged again.
+    pub findings: usize,
+    pub judged: usize,
+    /// The findings about the schema alone were reused.
+    pub schema_findings: bool,
+}
+
+/// Whether no two queries share an id and no two decisions a query.
+fn unique_ids(p: &Project) -> bool {
+    let mut seen: HashSet<&str> = HashSet::default();
+    p.queries.iter().all(|q| seen.insert(q.id.as_str())) && {
+        seen.clear();
+        p.decisions.iter().all(|d| seen.insert(d.query.as_str()))
+    }
+}
+
+/// For each table, the positions of the queries whose plans use it.
+fn users_of_tables(m: &LogicalModel) -> Vec<Vec<usize>> {
+    let mut users = vec![Vec::new(); m.tables.len()];
+    for (qi, p) in m.plans.iter().enumerate() {
+        if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
+            u.push(qi);
+        }
+    }
+    users
+}
+
+/// Keeps what the last analysis computed so the next one, after an edit,
+/// recomputes only what the edit can change. Use [`IncrementalAnalysis::analyze`]
+/// for the first project (or any unrelated one) and
+/// [`IncrementalAnalysis::reanalyze`] after each change.
+#[derive(Default)]
+pub struct IncrementalAnalysis {
+    cache: Option<Cache>,
+    reused: Reused,
+}
+
+impl IncrementalAnalysis {
+    pub fn new() -> IncrementalAnalysis {
+        IncrementalAnalysis::default()
+    }
+
+    /// A full analysis of `project` that fills the cache.
+    pub fn analyze(&mut self, project: &Project) -> Analysis {
+        self.cache = None;
+        self.run(project, None)
+    }
+
+    /// The analysis of `project`, equal to [`analyze`](super::analyze) on
+    /// it, reusing what `previous` (the analysis this value returned last)
+    /// computed for the parts of the project that did not change. Any
+    /// other `previous` gets a full analysis.
+    pub fn reanalyze(&mut self, project: &Project, previous: &Analysis) -> Analysis {
+        let matches = self
+            .cache
+            .as_ref()
+            .is_some_and(|c| c.stamp == Stamp::of(previous));
+        if !matches {
+            self.cache = None;
+        }
+        self.run(project, Some(previous))
+    }
+
+    /// What the last call reused and recomputed.
+    pub fn reused(&self) -> Reused {
+        self.reused
+    }
+
+    fn run(&mut self, project: &Project, previous: Option<&Analysis>) -> Analysis {
+        let mut cache = self.cache.take();
+        // Moved out so a reused build is cloned once (for the derivation)
+        // rather than twice.
+        let mut old_builds = cache
+            .as_mut()
+            .map(|c| std::mem::take(&mut c.builds))
+            .unwrap_or_default();
+        let graph = Graph::new(project);
+        let decisions = decisions_by_query(project);
+        let own = own_queries(project, &decisions);
+        let mut reused = Reused::default();
+
+        let old = match (&cache, previous) {
+            (Some(c), Some(p)) => Some((c, p, decisions_by_query(&c.project))),
+            _ => None,
+        };
+        let same_schema = old
+            .as_ref()
+            .is_some_and(|(c, _, _)| Schema(&c.project) == Schema(project));
+        let unchanged = |qi: usize| {
+            same_schema
+                && old.as_ref().is_some_and(|(c, _, od)| {
+                    same_query_input(&c.project, od, project, &decisions, qi)
+                })
+        };
+
+        // 1. Each query's own table: reused when its inputs are unchanged,
+        // otherwise built (on every core when many are, as `derive_in`).
+        let kept: Vec<Option<Built>> = own
+            .iter()
+            .map(|&(qi, _)| {
+                if unchanged(qi) {
+                    old_builds.get_mut(qi).and_then(Option::take)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        drop(old_builds);
+        let missing: Vec<(usize, &Query)> = own
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| k.is_none())
+            .map(|(x, _)| *x)
+            .collect();
+        reused.built = missing.len();
+        reused.builds = own.len() - missing.len();
+        let mut fresh = par_map_with(
+            &missing,
+            || None,
+            |est, &(qi, q)| build_query(&graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
+        )
+        .into_iter();
+        let mut builds: Vec<Option<Built>> = vec![None; project.queries.len()];
+        let mut built: Vec<Built> = Vec::with_capacity(own.len());
+        for (&(qi, _), k) in own.iter().zip(kept) {
+            let b = k
+                .or_else(|| fresh.next())
+                .expect("one fresh build for each query without a kept one");
+            builds[qi] = Some(b.clone());
+            built.push(b);
+        }
+
+        // 2. Sharing, names, plans (reused per query), write paths.
+        let plans_reused = AtomicUsize::new(0);
+        let reuse_plan = |input: PlanInput| -> Option<Plan> {
+            let (c, prev, _) = old.as_ref()?;
+            let qi = input.index_in_project;
+            if !unchanged(qi) {
+                return None;
+            }
+            let plan = prev.model.plans.get(qi)?;
+            let same_table = plan.table == Some(input.index)
+                && plan.query == input.query.id
+                && c.roots.get(input.index) == Some(&input.root)
+                && c.ids.get(input.index).map(Vec::as_slice) == Some(input.ids)
+                && prev.model.tables.get(input.index) == Some(input.table);
+            same_table.then(|| {
+                plans_reused.fetch_add(1, Ordering::Relaxed);
+                plan.clone()
+            })
+        };
+        let assembled = assemble(&graph, &decisions, &own, built, &reuse_plan);
+        let model = assembled.model;
+        reused.plans = plans_reused.into_inner();
+        reused.planned = model.plans.len() - reused.plans;
+
+        // 3. Estimates: a table unchanged in an unchanged schema keeps its
+        // estimate.
+        let est = Estimator::new(&graph);
+        let mut by_name: Option<HashMap<&str, usize>> = None;
+        let estimates: Vec<Estimate> = model
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| {
+                let found = old
+                    .as_ref()
+                    .filter(|_| same_schema)
+                    .and_then(|(_, prev, _)| {
+                        let at = if prev.model.tables.get(ti) == Some(t) {
+                            Some(ti)
+                        } else {
+                            let names = by_name.get_or_insert_with(|| {
+                                prev.model
+                                    .tables
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, t)| (t.name.as_str(), i))
+                                    .collect()
+                            });
+                            names
+                                .get(t.name.as_str())
+                                .copied()
+                                .filter(|&i| prev.model.tables.get(i) == Some(t))
+                        };
+                        at.and_then(|i| prev.estimates.get(i)).cloned()
+                    });
+                match found {
+                    Some(e) => {
+                        reused.estimates += 1;
+                        e
+                    }
+                    None => {
+                        reused.estimated += 1;
+                        est.table(t)
+                    }
+                }
+            })
+            .collect();
+        drop(est);
+
+        // 4. Diagnostics: each table's own findings are reused when the
+        // table, its position and estimate, the schema, and the queries
+        // that use or name it (with their decisions) are unchanged; the
+        // rules that read across tables, queries and the workflow re-run.
+        // Rules look queries and decisions up by id, so duplicate ids (a
+        // project that does not validate) get no reuse.
+        let unique = unique_ids(project);
+        let users = users_of_tables(&model);
+        let old_users = old
+            .as_ref()
+            .map(|(_, prev, _)| users_of_tables(&prev.model))
+            .unwrap_or_default();
+        let findings_reused = AtomicUsize::new(0);
+        let reuse_findings = |i: usize| -> Option<TableFindings> {
+            let (c, prev, _) = old.as_ref()?;
+            if !(same_schema && unique && c.unique) {
+                return None;
+            }
+            let t = model.tables.get(i)?;
+            let using = users.get(i)?;
+            let named = t.queries.iter().chain([&t.origin]).all(|id| {
+                using
+                    .iter()
+                    .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
+            });
+            let same = prev.model.tables.get(i) == Some(t)
+                && prev.estimates.get(i) == estimates.get(i)
+                && old_users.get(i) == Some(using)
+                && named
+                && using.iter().all(|&qi| unchanged(qi));
+            let kept = c.findings.get(i).filter(|_| same).cloned();
+            if kept.is_some() {
+                findings_reused.fetch_add(1, Ordering::Relaxed);
+            }
+            kept
+        };
+        // Contradicting counts read the schema alone.
+        let schema_findings = old
+            .as_ref()
+            .filter(|_| same_schema)
+            .map(|(c, _, _)| c.schema_findings.clone());
+        reused.schema_findings = schema_findings.is_some();
+        let reuse = Reuse {
+            table: &reuse_findings,
+            schema: schema_findings,
+        };
+        let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
+        let diagnostics = reviewed.diagnostics;
+        let findings = reviewed.tables;
+        reused.findings = findings_reused.into_inner();
+        reused.judged = model.tables.len() - reused.findings;
+
+        let analysis = Analysis {
+            model,
+            estimates,
+            diagnostics,
+        };
+        self.reused = reused;
+        self.cache = Some(Cache {
+            project: project.clone(),
+            builds,
+            ids: assembled.ids,
+            roots: assembled.roots,
+            findings,
+            schema_findings: reviewed.schema,
+            unique,
+            stamp: Stamp::of(&analysis),
+        });
+        analysis
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::edit::{apply, Edit};
+    use crate::model::load;
+
+    fn hotel() -> Project {
+        load::from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("sample")
+    }
+
+    fn edited(p: &Project, e: &Edit) -> Project {
+        let mut next = p.clone();
+        apply(&mut next, e).expect("the edit applies");
+        next
+    }
+
+    #[test]
+    fn the_schema_is_entities_relationships_types_and_settings() {
+        let p = hotel();
+        let mut q = p.clone();
+        q.queries[0].returns.pop();
+        q.workflow.entry.clear();
+        q.decision_mut("Q1").name = Some("x".into());
+        q.name = "renamed".into();
+        assert!(
+            Schema(&p) == Schema(&q),
+            "queries, workflow, decisions, name"
+        );
+        for change in [
+            |p: &mut Project| p.entities[0].count = Some(7.0),
+            |p: &mut Project| p.entities[1].attributes[0].name.push('x'),
+            |p: &mut Project| p.relationships[0].name.push('x'),
+            |p: &mut Project| p.thresholds.horizon_days += 1.0,
+            |p: &mut Project| p.keyspace.name.push('x'),
+        ] {
+            let mut r = p.clone();
+            change(&mut r);
+            assert!(Schema(&p) != Schema(&r));
+        }
+    }
+
+    #[test]
+    fn a_query_input_is_the_query_its_position_and_its_decision() {
+        let p = hotel();
+        let d = decisions_by_query(&p);
+        assert!(same_query_input(&p, &d, &p, &d, 0));
+        assert!(!same_query_input(&p, &d, &p, &d, p.queries.len()));
+
+        let mut moved = p.clone();
+        moved.queries.swap(0, 1);
+        let dm = decisions_by_query(&moved);
+        assert!(!same_query_input(&p, &d, &moved, &dm, 0));
+
+        let mut decided = p.clone();
+        let id = decided.queries[0].id.clone();
+        decided.decision_mut(&id).separate = true;
+        let dd = decisions_by_query(&decided);
+        assert!(!same_query_input(&p, &d, &decided, &dd, 0));
+        assert!(same_query_input(&p, &d, &decided, &dd, 1));
+    }
+
+    #[test]
+    fn a_query_edit_rebuilds_that_query_only() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let own = inc.reused().built;
+        assert_eq!(own, p.queries.len(), "the first analysis builds all");
+
+        let mut returns = p.queries[0].returns.clone();
+        returns.pop();
+        let next = edited(&p, &Edit::SetReturns(0, returns));
+        let second = inc.reanalyze(&next, &first);
+        assert_eq!(second, analyze(&next));
+        let r = inc.reused();
+        assert_eq!((r.built, r.builds), (1, own - 1));
+        assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
+        assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
+        assert!(r.findings > 0 && r.judged >= 1, "{r:?}");
+    }
+
+    #[test]
+    fn a_workflow_edit_rebuilds_nothing_and_a_schema_edit_everything() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let own = p.queries.len();
+
+        let toggled = edited(&p, &Edit::ToggleEntry(0));
+        let second = inc.reanalyze(&toggled, &first);
+        assert_eq!(second, analyze(&toggled));
+        let r = inc.reused();
+        assert_eq!((r.built, r.builds, r.planned, r.estimated), (0, own, 0, 0));
+        assert_eq!((r.judged, r.findings), (0, second.model.tables.len()));
+        assert!(r.schema_findings);
+
+        let mut counted = toggled.clone();
+        counted.entities[0].count = Some(123.0);
+        let third = inc.reanalyze(&counted, &second);
+        assert_eq!(third, analyze(&counted));
+        assert_eq!((inc.reused().built, inc.reused().builds), (own, 0));
+        assert_eq!(inc.reused().findings, 0, "a schema edit judges every table");
+        assert!(!inc.reused().schema_findings);
+    }
+
+    #[test]
+    fn duplicate_query_ids_get_no_reuse_of_findings() {
+        let mut p = hotel();
+        let twin = p.queries[0].clone();
+        p.queries.push(twin);
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let toggled = edited(&p, &Edit::ToggleEntry(1));
+        let second = inc.reanalyze(&toggled, &first);
+        assert_eq!(second, analyze(&toggled));
+        assert_eq!(inc.reused().findings, 0);
+        assert!(inc.reused().builds > 0);
+    }
+
+    #[test]
+    fn an_analysis_it_did_not_make_gets_a_full_one() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let _first = inc.analyze(&p);
+        let foreign = analyze(&p);
+        let again = inc.reanalyze(&p, &foreign);
+        assert_eq!(again, foreign);
+        assert_eq!(inc.reused().builds, 0);
+        assert_eq!(inc.reused().plans, 0);
+    }
+}

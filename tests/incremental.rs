@@ -1,0 +1,291 @@
+//! Incremental analysis equals a full analysis: random edit sequences,
+//! made through the core's edit layer (`edit::apply`, admitted the way the
+//! workbench admits them) and undone through the inverse it returns, on the
+//! bundled samples and generated projects; after every edit the result of
+//! `IncrementalAnalysis::reanalyze` must equal `analysis::analyze`: tables,
+//! plans, write paths, problems, estimates, diagnostics and the CQL script.
+
+use cqlmodel::analysis::incremental::IncrementalAnalysis;
+use cqlmodel::analysis::{analyze, Analysis};
+use cqlmodel::diagnose::Refinement;
+use cqlmodel::edit::{self, Edit, EditTarget, Item};
+use cqlmodel::model::resolve::NodeId;
+use cqlmodel::model::synthetic::{self, Rng};
+use cqlmodel::model::{load, Dir, Project};
+use cqlmodel::samples::SAMPLES;
+use proptest::prelude::*;
+
+fn base(rng: &mut Rng) -> Project {
+    let pick = rng.below(SAMPLES.len() + 2);
+    match SAMPLES.get(pick) {
+        Some(s) => load::from_str(s.text).expect("sample loads"),
+        None => synthetic::project(3 + rng.below(6), 4 + rng.below(12), rng.next_u64()),
+    }
+}
+
+fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> Option<&'a T> {
+    (!items.is_empty()).then(|| &items[rng.below(items.len())])
+}
+
+/// Attribute names a query of `q` could name: its rows' own attributes.
+fn own_attributes(p: &Project, q: usize) -> Vec<String> {
+    let Some(query) = p.queries.get(q) else {
+        return vec![];
+    };
+    let entity = p.entities.iter().find(|e| e.name == query.rows);
+    let rel = p.relationships.iter().find(|r| r.name == query.rows);
+    entity
+        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+        .or_else(|| rel.map(|r| r.attributes.iter().map(|a| a.name.clone()).collect()))
+        .unwrap_or_default()
+}
+
+fn subset(rng: &mut Rng, items: &[String], max: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for _ in 0..=rng.below(max.max(1)) {
+        if let Some(x) = pick(rng, items) {
+            if !out.contains(x) {
+                out.push(x.clone());
+            }
+        }
+    }
+    out
+}
+
+/// A random edit of any kind `Edit` offers, aimed at what is in `p`.
+fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
+    let n = rng.next_u64();
+    let entities = p.entities.len();
+    let queries = p.queries.len();
+    let e = rng.below(entities.max(1));
+    let q = rng.below(queries.max(1));
+    let qid = p.queries.get(q).map(|x| x.id.clone());
+    let attrs = own_attributes(p, q);
+    Some(match rng.below(22) {
+        0 => Edit::AddEntity(format!("New{}", n % 1000)),
+        1 => Edit::AddAttribute(
+            NodeId::Entity(e),
+            format!(
+                "extra{} {}",
+                n % 100,
+                ["text", "int", "timestamp"][rng.below(3)]
+            ),
+        ),
+        2 => {
+            let ent = p.entities.get(e)?;
+            Edit::Rename(
+                Item::Attribute(e, rng.below(ent.attributes.len().max(1))),
+                format!("renamed{}", n % 100),
+            )
+        }
+        3 => Edit::Rename(Item::Entity(e), format!("Renamed{}", n % 100)),
+        4 => {
+            let ent = p.entities.get(e)?;
+            Edit::Delete(Item::Attribute(e, rng.below(ent.attributes.len().max(1))))
+        }
+        5 => {
+            // Figures: the entity's count and an attribute's size, through
+            // the RON editor of the entity.
+            let mut ent = p.entities.get(e)?.clone();
+            ent.count = Some([10.0, 5_000.0, 2.0e7][rng.below(3)]);
+            if let Some(attr) = ent.attributes.last_mut() {
+                attr.distinct = Some([3.0, 400.0][rng.below(2)]);
+            }
+            Edit::Replace(EditTarget::Entity(e), load::item_to_string(&ent))
+        }
+        6 => {
+            let mut rel = p
+                .relationships
+                .get(rng.below(p.relationships.len().max(1)))?
+                .clone();
+            if let Some(c) = rel.to_per_from.as_mut() {
+                c.avg = [2.0, 80.0, 50_000.0][rng.below(3)];
+            }
+            let r = p.relationships.iter().position(|x| x.name == rel.name)?;
+            Edit::Replace(EditTarget::Relationship(r), load::item_to_string(&rel))
+        }
+        7 => Edit::SetEquality(q, subset(rng, &attrs, 2)),
+        8 => Edit::SetReturns(q, subset(rng, &attrs, 4)),
+        9 => Edit::SetRange(
+            q,
+            if rng.chance(30) {
+                None
+            } else {
+                pick(rng, &attrs).cloned()
+            },
+        ),
+        10 => Edit::SetOrder(
+            q,
+            subset(rng, &attrs, 1)
+                .into_iter()
+                .map(|x| (x, if rng.chance(50) { Dir::Asc } else { Dir::Desc }))
+                .collect(),
+        ),
+        11 => Edit::ToggleEntry(q),
+        12 => Edit::PinName(qid?, format!("pinned_{}", n % 10)),
+        13 => {
+            let other = p.queries.get(rng.below(queries.max(1)))?.id.clone();
+            Edit::Merge(vec![qid?], other)
+        }
+        14 => Edit::Split(vec![qid?]),
+        15 => Edit::AddQuery(
+            format!("Find things {}", n % 100),
+            p.entities.get(e)?.name.clone(),
+        ),
+        16 => Edit::Delete(Item::Query(q)),
+        17 => Edit::Move(Item::Query(q), rng.chance(50)),
+        18 => Edit::Rename(Item::Query(q), format!("R{}", n % 100)),
+        19 => {
+            // A refinement the review offers, as the workbench would apply.
+            let offered: Vec<Refinement> = a
+                .diagnostics
+                .iter()
+                .filter_map(|d| d.refinement.clone())
+                .collect();
+            match pick(rng, &offered) {
+                Some(r) => Edit::Refine(r.clone()),
+                None => Edit::Refine(Refinement::AddShard {
+                    query: qid?,
+                    column: "shard".into(),
+                    count: 4,
+                }),
+            }
+        }
+        20 => {
+            let from = p.queries.get(rng.below(queries.max(1)))?.id.clone();
+            Edit::AddTransition(from, qid?)
+        }
+        _ => Edit::Move(Item::Entity(e), rng.chance(50)),
+    })
+}
+
+/// Applies `e` to a copy the way the workbench admits an edit; the new
+/// project and the inverse, or none when refused.
+fn admitted(p: &Project, e: &Edit) -> Option<(Project, Edit)> {
+    let mut next = p.clone();
+    let inverse = edit::apply(&mut next, e).ok()?;
+    next.prune_decisions();
+    edit::validated(&next).ok()?;
+    Some((next, inverse))
+}
+
+/// The first element that differs, by Debug text (which compares the
+/// floating-point estimates bit for bit, NaN included, and the column
+/// identities serde skips), to keep a failure readable.
+fn first_difference<T: std::fmt::Debug>(what: &str, full: &[T], inc: &[T]) -> Option<String> {
+    if full.len() != inc.len() {
+        return Some(format!(
+            "{what}: {} in full, {} incremental",
+            full.len(),
+            inc.len()
+        ));
+    }
+    full.iter()
+        .zip(inc)
+        .map(|(a, b)| (format!("{a:?}"), format!("{b:?}")))
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .map(|(i, (a, b))| format!("{what}[{i}]:\n full: {a}\n incr: {b}"))
+}
+
+fn same(p: &Project, inc: &Analysis, why: &str) -> Result<(), TestCaseError> {
+    let full = analyze(p);
+    let difference = first_difference("tables", &full.model.tables, &inc.model.tables)
+        .or_else(|| first_difference("plans", &full.model.plans, &inc.model.plans))
+        .or_else(|| first_difference("writes", &full.model.writes, &inc.model.writes))
+        .or_else(|| first_difference("problems", &full.model.problems, &inc.model.problems))
+        .or_else(|| first_difference("estimates", &full.estimates, &inc.estimates))
+        .or_else(|| first_difference("diagnostics", &full.diagnostics, &inc.diagnostics));
+    prop_assert!(
+        difference.is_none(),
+        "after {}: {}",
+        why,
+        difference.unwrap_or_default()
+    );
+    prop_assert_eq!(
+        cqlmodel::cql::script(p, &full.model),
+        cqlmodel::cql::script(p, &inc.model)
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn incremental_equals_full_after_every_edit(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let mut p = base(&mut rng);
+        let mut inc = IncrementalAnalysis::new();
+        let mut a = inc.analyze(&p);
+        same(&p, &a, "the first analysis")?;
+        let mut undo: Vec<Edit> = Vec::new();
+        for _ in 0..12 {
+            let step = if !undo.is_empty() && rng.chance(25) {
+                undo.pop().map(|inverse| (inverse, true))
+            } else {
+                random_edit(&mut rng, &p, &a).map(|e| (e, false))
+            };
+            let Some((e, is_undo)) = step else { continue };
+            let Some((next, inverse)) = admitted(&p, &e) else { continue };
+            if !is_undo {
+                undo.push(inverse);
+            }
+            p = next;
+            a = inc.reanalyze(&p, &a);
+            same(&p, &a, &format!("{e:?}"))?;
+        }
+    }
+}
+
+/// The property above must see edits that reuse work and edits that
+/// rebuild: otherwise it would compare two full analyses.
+#[test]
+fn edit_sequences_exercise_reuse() {
+    let (mut reused, mut built) = (0, 0);
+    for seed in 0..24 {
+        let mut rng = Rng::new(seed);
+        let mut p = base(&mut rng);
+        let mut inc = IncrementalAnalysis::new();
+        let mut a = inc.analyze(&p);
+        for _ in 0..8 {
+            let Some(e) = random_edit(&mut rng, &p, &a) else {
+                continue;
+            };
+            let Some((next, _)) = admitted(&p, &e) else {
+                continue;
+            };
+            p = next;
+            a = inc.reanalyze(&p, &a);
+            let r = inc.reused();
+            reused += r.builds + r.plans + r.estimates + r.findings;
+            built += inc.reused().built;
+        }
+    }
+    assert!(reused > 0, "no edit reused anything");
+    assert!(built > 0, "no edit rebuilt anything");
+}
+
+/// Larger generated projects, where queries share tables and edits move
+/// queries between shared and own tables.
+#[test]
+fn incremental_equals_full_on_larger_generated_projects() {
+    for seed in 0..3 {
+        let mut rng = Rng::new(1_000 + seed);
+        let mut p = synthetic::project(40, 120, seed);
+        let mut inc = IncrementalAnalysis::new();
+        let mut a = inc.analyze(&p);
+        same(&p, &a, "the first analysis").expect("equal");
+        for _ in 0..16 {
+            let Some(e) = random_edit(&mut rng, &p, &a) else {
+                continue;
+            };
+            let Some((next, _)) = admitted(&p, &e) else {
+                continue;
+            };
+            p = next;
+            a = inc.reanalyze(&p, &a);
+            same(&p, &a, &format!("{e:?}")).expect("equal");
+        }
+    }
+}
