@@ -38,14 +38,14 @@ fn core(c: &mut Criterion) {
         // Results are dropped outside the timing: the workbench frees the
         // previous analysis off the edit path.
         group.bench_with_input(BenchmarkId::new("derive", name), &project, |b, p| {
-            b.iter_with_large_drop(|| derive(black_box(p)))
+            b.iter_with_large_drop(|| derive(black_box(p)));
         });
         let model = derive(&project);
         group.bench_with_input(BenchmarkId::new("estimate", name), &project, |b, p| {
-            b.iter(|| estimate(black_box(p), black_box(&model)))
+            b.iter(|| estimate(black_box(p), black_box(&model)));
         });
         group.bench_with_input(BenchmarkId::new("analyze", name), &project, |b, p| {
-            b.iter_with_large_drop(|| analyze(black_box(p)))
+            b.iter_with_large_drop(|| analyze(black_box(p)));
         });
     }
     group.finish();
@@ -59,7 +59,7 @@ fn loading(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     let text = load::to_string(&synthetic::project(1000, 1000, 7));
     group.bench_function("parse_and_validate_synthetic_1000x1000", |b| {
-        b.iter(|| load::from_str(black_box(&text)).expect("valid"))
+        b.iter(|| load::from_str(black_box(&text)).expect("valid"));
     });
     group.finish();
 }

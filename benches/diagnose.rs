@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
                 black_box(&model),
                 black_box(&estimates),
             )
-        })
+        });
     });
 
     let path = concat!(
@@ -40,7 +40,7 @@ fn bench(c: &mut Criterion) {
         count: 8,
     };
     c.bench_function("refine preview hotel", |b| {
-        b.iter(|| cqlmodel::refine::preview(black_box(&hotel), black_box(&r)))
+        b.iter(|| cqlmodel::refine::preview(black_box(&hotel), black_box(&r)));
     });
 }
 

@@ -24,10 +24,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("report synthetic 1000x1000");
     g.sample_size(10);
     g.bench_function("html", |b| {
-        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Html))
+        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Html));
     });
     g.bench_function("markdown", |b| {
-        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Markdown))
+        b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Markdown));
     });
     for view in View::ALL {
         g.bench_function(format!("svg {}", view.name()), |b| {
@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
                     black_box(&project),
                     black_box(&a),
                 )
-            })
+            });
         });
     }
     g.finish();

@@ -55,7 +55,7 @@ fn scaling(c: &mut Criterion) {
         configure(&mut group, queries);
         // Results are dropped outside the timing, as in the core bench.
         group.bench_with_input(BenchmarkId::new("analyze", queries), &project, |b, p| {
-            b.iter_with_large_drop(|| analyze(black_box(p)))
+            b.iter_with_large_drop(|| analyze(black_box(p)));
         });
         let mut app = App::new(project, None, Dirs::default());
         let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
@@ -66,7 +66,7 @@ fn scaling(c: &mut Criterion) {
                 // point changes the project, so it is re-derived.
                 update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
                 term.draw(|f| view::draw(&app, f)).expect("draw");
-            })
+            });
         });
     }
     group.finish();
@@ -109,7 +109,7 @@ fn reanalyze(c: &mut Criterion) {
             bench.iter_with_large_drop(|| {
                 flip = !flip;
                 analyze(black_box(if flip { &b } else { &a }))
-            })
+            });
         });
         let mut inc = IncrementalAnalysis::new();
         let mut last = inc.analyze(&a);
@@ -127,7 +127,7 @@ fn reanalyze(c: &mut Criterion) {
                     drop(std::mem::replace(&mut last, next));
                 }
                 spent
-            })
+            });
         });
     }
     group.finish();

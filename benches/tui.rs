@@ -1,5 +1,5 @@
 //! Workbench benchmarks: one edit → re-derivation → a full 200×60 frame on
-//! TestBackend, for the hotel sample and a 1000-entity, 1000-query
+//! `TestBackend`, for the hotel sample and a 1000-entity, 1000-query
 //! synthetic project; a frame alone; and start-up to the first frame.
 
 use cqlmodel::model::{load, synthetic, Project};
@@ -43,12 +43,12 @@ fn tui(c: &mut Criterion) {
                 // the undo stack and re-derived.
                 update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
                 term.draw(|f| view::draw(&app, f)).expect("draw");
-            })
+            });
         });
         group.bench_function(BenchmarkId::new("draw", name), |b| {
             b.iter(|| {
                 term.draw(|f| view::draw(&app, f)).expect("draw");
-            })
+            });
         });
     }
     group.bench_function("start_to_first_frame/hotel", |b| {
@@ -56,7 +56,7 @@ fn tui(c: &mut Criterion) {
             let app = start(Launch::Sample, Dirs::default()).expect("start");
             let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
             term.draw(|f| view::draw(&app, f)).expect("draw");
-        })
+        });
     });
     group.finish();
 }

@@ -3,7 +3,7 @@
 //!
 //! The project file is written first; a fresh process then opens it the
 //! way `cqlmodel FILE` does, draws a 200×60 frame, makes one edit and
-//! draws again, and reports its resident set (VmRSS) and peak (VmHWM)
+//! draws again, and reports its resident set (`VmRSS`) and peak (`VmHWM`)
 //! from /proc. Linux only. `--write PATH [QUERIES]` writes the project
 //! file only, to open it in the real workbench.
 use cqlmodel::model::{load, synthetic};
@@ -31,7 +31,7 @@ fn measure(path: PathBuf) -> Result<(), String> {
     let mut app = start(Launch::Open(path), Dirs::default())?;
     // A large project is analysed on the worker: what is measured is the
     // workbench with its analysis.
-    if app.is_deriving() && !app.wait_for_analysis(std::time::Duration::from_secs(600)) {
+    if app.is_deriving() && !app.wait_for_analysis(std::time::Duration::from_mins(10)) {
         return Err("the analysis did not arrive".into());
     }
     let mut term = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;

@@ -31,6 +31,8 @@ fn edit_and_draw(app: &mut App, term: &mut Terminal<TestBackend>) {
     term.draw(|f| view::draw(app, f)).expect("draw");
 }
 
+// The last analysis is handed over, as the workbench hands it on.
+#[allow(clippy::needless_pass_by_value)]
 #[inline(never)]
 fn reanalyze(
     inc: &mut cqlmodel::analysis::incremental::IncrementalAnalysis,

@@ -1,6 +1,6 @@
 //! Regenerates `screenshots/`: the main screen, CQL and the help overlay of
 //! the hotel sample, a refinement preview (logs) and the alternatives
-//! matrix (devices), drawn by the real drawing code on TestBackend and
+//! matrix (devices), drawn by the real drawing code on `TestBackend` and
 //! written as SVG with the buffer's colours.
 //!
 //!     cargo run --example screenshots
@@ -103,8 +103,8 @@ fn svg(buf: &Buffer) -> String {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="14">"#,
-        (w as f32 * CW).ceil(),
-        (h as f32 * CH).ceil()
+        (f32::from(w) * CW).ceil(),
+        (f32::from(h) * CH).ceil()
     );
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#1e1e1e"/>"##);
     for y in 0..h {
@@ -119,8 +119,8 @@ fn svg(buf: &Buffer) -> String {
                 let _ = writeln!(
                     s,
                     r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{CH}" fill="{bg}"/>"#,
-                    x as f32 * CW,
-                    y as f32 * CH,
+                    f32::from(x) * CW,
+                    f32::from(y) * CH,
                     CW + 0.5
                 );
             }
@@ -136,8 +136,8 @@ fn svg(buf: &Buffer) -> String {
             let _ = writeln!(
                 s,
                 r#"<text x="{:.1}" y="{:.1}" fill="{fg}"{weight}>{}</text>"#,
-                x as f32 * CW,
-                y as f32 * CH + CH * 0.78,
+                f32::from(x) * CW,
+                f32::from(y) * CH + CH * 0.78,
                 esc(sym)
             );
         }

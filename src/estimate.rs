@@ -208,8 +208,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 let target = self
                     .graph
                     .end_entity(r, end.other())
-                    .map(NodeId::Entity)
-                    .unwrap_or(from);
+                    .map_or(from, NodeId::Entity);
                 let (days, _) = self.span(target);
                 let factor = days / period.days();
                 Step {
@@ -375,15 +374,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 }
             }
         }
-        match best {
-            Some((_, c, span, n)) => {
-                notes.extend(n);
-                (c, span)
-            }
-            None => {
-                notes.push(format!("{}: no count; assumed {DEFAULT_COUNT}", ent.name));
-                (DEFAULT_COUNT, None)
-            }
+        if let Some((_, c, span, n)) = best {
+            notes.extend(n);
+            (c, span)
+        } else {
+            notes.push(format!("{}: no count; assumed {DEFAULT_COUNT}", ent.name));
+            (DEFAULT_COUNT, None)
         }
     }
 
@@ -479,9 +475,10 @@ impl<'g, 'p> Estimator<'g, 'p> {
         match ty {
             CqlType::Native(n) => match n.fixed_size() {
                 Some(s) => s,
-                None => match attr.and_then(|a| a.size) {
-                    Some(s) => s,
-                    None => {
+                None => {
+                    if let Some(s) = attr.and_then(|a| a.size) {
+                        s
+                    } else {
                         if attr.is_some() {
                             notes.push(format!(
                                 "{label}: no average size; assumed {DEFAULT_TEXT_BYTES} bytes"
@@ -489,7 +486,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                         }
                         DEFAULT_TEXT_BYTES
                     }
-                },
+                }
             },
             CqlType::Frozen(t) => self.size_inner(t, attr, label, notes, depth + 1),
             CqlType::List(t) | CqlType::Set(t) => {
@@ -519,17 +516,18 @@ impl<'g, 'p> Estimator<'g, 'p> {
         }
     }
 
+    // A method beside the other figure lookups, which read the graph.
+    #[allow(clippy::unused_self)]
     fn elements(&self, attr: Option<&Attribute>, label: &str, notes: &mut Vec<String>) -> f64 {
-        match attr.and_then(|a| a.elements) {
-            Some(n) => n,
-            None => {
-                if attr.is_some() {
-                    notes.push(format!(
-                        "{label}: no element count; assumed {DEFAULT_ELEMENTS}"
-                    ));
-                }
-                DEFAULT_ELEMENTS
+        if let Some(n) = attr.and_then(|a| a.elements) {
+            n
+        } else {
+            if attr.is_some() {
+                notes.push(format!(
+                    "{label}: no element count; assumed {DEFAULT_ELEMENTS}"
+                ));
             }
+            DEFAULT_ELEMENTS
         }
     }
 
@@ -640,31 +638,27 @@ impl<'g, 'p> Estimator<'g, 'p> {
                             }
                         }
                     }
-                    match best {
-                        Some((_, k)) => {
-                            let prefix = reached.path[..k].to_vec();
-                            if groups.insert(prefix.clone()) {
-                                let node = g.walk(root, &prefix).unwrap_or(root);
-                                let n = self.count(node, &mut notes);
-                                partitions *= n;
-                                group_nodes.push((node, n));
-                            }
+                    if let Some((_, k)) = best {
+                        let prefix = reached.path[..k].to_vec();
+                        if groups.insert(prefix.clone()) {
+                            let node = g.walk(root, &prefix).unwrap_or(root);
+                            let n = self.count(node, &mut notes);
+                            partitions *= n;
+                            group_nodes.push((node, n));
                         }
-                        None => {
-                            let attr = g.attr(reached.attr);
-                            let d = match attr.distinct {
-                                Some(d) => d,
-                                None => {
-                                    notes.push(format!(
-                                        "{}.{}: no distinct count; assumed {DEFAULT_DISTINCT}",
-                                        g.node_name(reached.attr.node()),
-                                        attr.name
-                                    ));
-                                    DEFAULT_DISTINCT
-                                }
-                            };
-                            partitions *= d.max(1.0);
-                        }
+                    } else {
+                        let attr = g.attr(reached.attr);
+                        let d = if let Some(d) = attr.distinct {
+                            d
+                        } else {
+                            notes.push(format!(
+                                "{}.{}: no distinct count; assumed {DEFAULT_DISTINCT}",
+                                g.node_name(reached.attr.node()),
+                                attr.name
+                            ));
+                            DEFAULT_DISTINCT
+                        };
+                        partitions *= d.max(1.0);
                     }
                 }
                 Source::Bucket { period, .. } => {

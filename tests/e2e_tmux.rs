@@ -2,7 +2,7 @@
 //! a copy of the hotel sample; send-keys adds a query, picks its search
 //! attribute and saves; capture-pane must show the new table and the saved
 //! file must hold the query. Without tmux the test fails unless
-//! CQLMODEL_SKIP_TMUX=1 says to skip it (tests/support).
+//! `CQLMODEL_SKIP_TMUX=1` says to skip it (tests/support).
 
 mod support;
 
@@ -38,9 +38,10 @@ fn wait_for(s: &Session, want: &str) -> String {
         if screen.contains(want) {
             return screen;
         }
-        if start.elapsed() > Duration::from_secs(20) {
-            panic!("\"{want}\" never appeared; the screen:\n{screen}");
-        }
+        assert!(
+            start.elapsed() <= Duration::from_secs(20),
+            "\"{want}\" never appeared; the screen:\n{screen}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -126,9 +127,11 @@ fn edit_and_save_in_a_real_terminal() {
         .status()
         .is_ok_and(|st| st.success())
     {
-        if start.elapsed() > Duration::from_secs(10) {
-            panic!("cqlmodel did not quit:\n{}", capture(&s));
-        }
+        assert!(
+            start.elapsed() <= Duration::from_secs(10),
+            "cqlmodel did not quit:\n{}",
+            capture(&s)
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }

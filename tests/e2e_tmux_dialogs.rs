@@ -3,7 +3,7 @@
 //! relationship, a query whose search and order are picked from lists,
 //! and every figure the estimate needs (`#`); then Ctrl-S. The saved file
 //! must hold that model and `cqlmodel check` must find nothing resting on
-//! default figures. Without tmux the test fails unless CQLMODEL_SKIP_TMUX=1
+//! default figures. Without tmux the test fails unless `CQLMODEL_SKIP_TMUX=1`
 //! says to skip it (tests/support).
 
 mod support;

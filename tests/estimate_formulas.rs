@@ -144,7 +144,7 @@ const ENTITY_RATE: &str = r#"Project(format: 1, name: "Orders", keyspace: Keyspa
   ],
 )"#;
 
-/// orders_by_status: 2,000 orders a week kept 70 days are 20,000 orders in
+/// `orders_by_status`: 2,000 orders a week kept 70 days are 20,000 orders in
 /// 5 partitions, growing by 2,000/7 a day; the same count without the rate
 /// is 2,000 orders that do not grow.
 #[test]

@@ -3,7 +3,7 @@
 //! as it was (no alternate screen, no mouse reporting, cursor shown) and
 //! keep unsaved edits in the recovery copy; Ctrl-C asks to quit; `kill -9`
 //! loses at most the last moments of editing; a hostile file cannot write
-//! the terminal's clipboard (OSC 52). Set CQLMODEL_SKIP_TMUX=1 to skip
+//! the terminal's clipboard (OSC 52). Set `CQLMODEL_SKIP_TMUX=1` to skip
 //! where tmux is missing.
 
 use std::path::{Path, PathBuf};
@@ -29,9 +29,10 @@ fn tmux_available() -> bool {
         .arg("-V")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok && std::env::var_os("CQLMODEL_SKIP_TMUX").is_none() {
-        panic!("tmux is required (set CQLMODEL_SKIP_TMUX=1 to skip)");
-    }
+    assert!(
+        ok || std::env::var_os("CQLMODEL_SKIP_TMUX").is_some(),
+        "tmux is required (set CQLMODEL_SKIP_TMUX=1 to skip)"
+    );
     ok
 }
 
@@ -110,9 +111,10 @@ impl Tmux {
             if screen.contains(want) {
                 return screen;
             }
-            if start.elapsed() > Duration::from_secs(20) {
-                panic!("\"{want}\" never appeared; the screen:\n{screen}");
-            }
+            assert!(
+                start.elapsed() <= Duration::from_secs(20),
+                "\"{want}\" never appeared; the screen:\n{screen}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -261,7 +263,7 @@ fn kill_9_loses_at_most_the_last_half_second() {
     let dir = t.dir.path().join("data").join("recovery");
     let leftovers: Vec<_> = std::fs::read_dir(dir)
         .expect("dir")
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");

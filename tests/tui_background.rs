@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Long enough for an unoptimised build on a busy machine.
-const PATIENCE: Duration = Duration::from_secs(300);
+const PATIENCE: Duration = Duration::from_mins(5);
 
 fn dirs(root: &Path) -> Dirs {
     Dirs {

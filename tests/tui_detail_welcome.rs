@@ -1,6 +1,6 @@
 //! The diagnostics pane wraps, Enter opens a diagnostic's detail view (and
 //! `o` / Enter there goes to its subject), and `cqlmodel` without a file
-//! opens on a welcome screen: key sequences on TestBackend and snapshots at
+//! opens on a welcome screen: key sequences on `TestBackend` and snapshots at
 //! 120×40 and 80×24.
 
 mod support;

@@ -1,6 +1,8 @@
 //! Keys that mean one thing everywhere: popups read their own scope of the
 //! binding table, scroll like panes, and name their keys from it. Driven on
-//! TestBackend with real key events through `handle_event`.
+//! `TestBackend` with real key events through `handle_event`.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::edit::Item;
 use cqlmodel::model::Dir;
@@ -114,7 +116,7 @@ fn the_help_names_commands_the_editor_key_and_the_marks() {
     press(&mut app, '?');
     let text: String = cqlmodel::tui::popup::confirm::help_lines(&app)
         .iter()
-        .map(|l| format!("{l}\n"))
+        .map(|l| l.to_string() + "\n")
         .collect();
     assert!(text.contains("Ctrl-S Alt-Enter"), "{text}");
     assert!(text.contains("apply the text"), "{text}");
@@ -357,7 +359,11 @@ fn up_after_end_moves_one_row_and_keeps_the_view_steady() {
             screen(&app, w, h);
             key(&mut app, KeyCode::End);
             let shown = screen(&app, w, h);
-            let selectable: Vec<bool> = app.list_rows(f).iter().map(|r| r.selectable()).collect();
+            let selectable: Vec<bool> = app
+                .list_rows(f)
+                .iter()
+                .map(cqlmodel::tui::app::Row::selectable)
+                .collect();
             let st = &app.view.panes[f.index()];
             let last = (0..selectable.len()).rev().find(|&i| selectable[i]);
             assert_eq!(Some(st.selected), last, "{f:?}: End selects the last row");

@@ -1,6 +1,8 @@
-//! Key-sequence tests: the whole workbench driven on ratatui's TestBackend
+//! Key-sequence tests: the whole workbench driven on ratatui's `TestBackend`
 //! with real crossterm key events through the same `handle_event` the real
 //! loop uses.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::derive::Role;
 use cqlmodel::derive::Source;

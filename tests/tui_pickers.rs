@@ -1,7 +1,9 @@
 //! Everyday edits by picking instead of the RON popup: an attribute's type
 //! (collections in a second pick), an entity's key, a query's LIMIT, a
-//! transition's feeds and a new relationship. Key sequences on TestBackend
+//! transition's feeds and a new relationship. Key sequences on `TestBackend`
 //! through the real event entry point, and snapshots at 120×40 and 80×24.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 
 use cqlmodel::edit::Item;
 use cqlmodel::model::Cardinality;
@@ -23,7 +25,7 @@ fn at(app: &mut App, focus: Focus, item: Item) {
     app.refresh_links();
 }
 
-/// Guest's attributes: 0 guest_id, 1 first_name, 2 last_name.
+/// Guest's attributes: 0 `guest_id`, 1 `first_name`, 2 `last_name`.
 const GUEST: usize = 6;
 
 #[test]

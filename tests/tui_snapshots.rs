@@ -1,5 +1,5 @@
 //! Snapshot tests of the workbench screens on the hotel sample, drawn by the
-//! real drawing code on ratatui's TestBackend at 120×40 and 80×24.
+//! real drawing code on ratatui's `TestBackend` at 120×40 and 80×24.
 
 mod support;
 

@@ -1,12 +1,12 @@
 //! Usability script: the log-messages model of the seeds (Instaclustr,
-//! "Cassandra NoSQL Data Model Design", seed 000) built from an empty
+//! "Cassandra `NoSQL` Data Model Design", seed 000) built from an empty
 //! project in the real binary under tmux, counting every key sent. The
 //! built model must derive the tables of the article's design as the
 //! bundled `logs` sample records it (same tables, same columns in the same
 //! roles, the same estimates with no assumed figure), and the count must stay within [`KEYSTROKE_BUDGET`], the
 //! measured figure the README quotes: a change that makes the workbench
 //! need more keys fails here. Without tmux the test fails unless
-//! CQLMODEL_SKIP_TMUX=1 says to skip it (tests/support).
+//! `CQLMODEL_SKIP_TMUX=1` says to skip it (tests/support).
 
 mod support;
 

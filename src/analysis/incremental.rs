@@ -41,6 +41,9 @@ use crate::model::{Decision, Project, Query};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Each query's decision, by query id.
+type Decisions<'p> = HashMap<&'p str, &'p Decision>;
+
 /// The parts of a project every query's derivation, plan and estimate may
 /// read, besides the query and its decision.
 #[derive(Clone, Copy)]
@@ -79,9 +82,9 @@ impl PartialEq for Schema<'_> {
 /// compared once, by the caller).
 pub fn same_query_input(
     old: &Project,
-    old_decisions: &HashMap<&str, &Decision>,
+    old_decisions: &Decisions,
     new: &Project,
-    new_decisions: &HashMap<&str, &Decision>,
+    new_decisions: &Decisions,
     qi: usize,
 ) -> bool {
     match (old.queries.get(qi), new.queries.get(qi)) {
@@ -330,15 +333,12 @@ impl IncrementalAnalysis {
                         };
                         at.and_then(|i| prev.estimates.get(i)).cloned()
                     });
-                match found {
-                    Some(e) => {
-                        reused.estimates += 1;
-                        e
-                    }
-                    None => {
-                        reused.estimated += 1;
-                        est.table(t)
-                    }
+                if let Some(e) = found {
+                    reused.estimates += 1;
+                    e
+                } else {
+                    reused.estimated += 1;
+                    est.table(t)
                 }
             })
             .collect();

@@ -78,7 +78,7 @@ pub fn links(p: &Project, model: &LogicalModel, selected: Option<Item>) -> Links
                 l.queries.insert(t.from.clone());
             }
         }
-        Some(Item::Table(ti)) | Some(Item::Column(ti, _)) => {
+        Some(Item::Table(ti) | Item::Column(ti, _)) => {
             if let Some(t) = model.tables.get(ti) {
                 l.tables.insert(ti);
                 l.queries.extend(t.queries.iter().cloned());

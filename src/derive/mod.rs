@@ -215,7 +215,7 @@ pub struct Table {
     pub queries: Vec<String>,
     pub columns: Vec<Column>,
     pub indexes: Vec<String>,
-    /// default_time_to_live, from the rows' retention when `ttl` is set.
+    /// `default_time_to_live`, from the rows' retention when `ttl` is set.
     pub ttl_seconds: Option<u64>,
     /// Columns left out because a counter table may hold only counters.
     pub dropped: Vec<String>,
@@ -703,7 +703,7 @@ const PARALLEL_MIN: usize = 128;
 /// `items.iter().map(f)`, in order, split across the machine's cores for
 /// large inputs. Deterministic: results keep the input order.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    par_map_with(items, || (), |_, x| f(x))
+    par_map_with(items, || (), |(), x| f(x))
 }
 
 /// [`par_map`] with per-thread state made by `init` (caches that are not
@@ -715,6 +715,8 @@ pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
+    // Asking the OS is slow (it reads cgroup limits): once per process.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let sequential = || {
         let mut state = init();
         items.iter().map(|x| f(&mut state, x)).collect()
@@ -722,11 +724,9 @@ pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     if items.len() < PARALLEL_MIN {
         return sequential();
     }
-    // Asking the OS is slow (it reads cgroup limits): once per process.
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let cores = *CORES.get_or_init(|| {
         std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
+            .map_or(1, std::num::NonZero::get)
             .min(8)
     });
     if cores < 2 {
@@ -1118,7 +1118,7 @@ fn finish(
     let mut pinned = None;
     if let Some(d) = decision {
         apply_decision(graph, q, d, t, ids, problems);
-        pinned = d.name.clone();
+        pinned.clone_from(&d.name);
     }
     order_key_first(t, ids);
     mark_static(graph, root, t, ids);
@@ -1239,7 +1239,7 @@ fn apply_decision(
             if ok {
                 // A bucket or shard the candidate leaves out stays in the
                 // partition key after the candidate's columns.
-                for col in t.columns.iter_mut() {
+                for col in &mut t.columns {
                     if !matches!(col.rule, Rule::Bucket | Rule::Shard) {
                         col.role = Role::Regular;
                     }
@@ -1514,7 +1514,7 @@ fn counter_rules(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
         }
     }
     permute(t, ids, &keep);
-    for c in t.columns.iter_mut() {
+    for c in &mut t.columns {
         if c.role == Role::Static {
             c.role = Role::Regular;
         }

@@ -485,7 +485,9 @@ impl<'a> Ctx<'a> {
         self.estimates.get(table)
     }
 
-    /// A diagnostic of a rule, with the rule's severity and source.
+    /// A diagnostic of a rule, with the rule's severity and source. A
+    /// method, so every rule reads `ctx.diag(…)`.
+    #[allow(clippy::unused_self)]
     pub fn diag(
         &self,
         rule: &'static str,

@@ -134,13 +134,13 @@ impl Flow {
             .map(|q| q.equality.len() + q.returns.len() + 1)
             .sum::<usize>();
         let mut names: HashMap<&'p str, u32> =
-            HashMap::with_capacity_and_hasher(refs, Default::default());
+            HashMap::with_capacity_and_hasher(refs, rustc_hash::FxBuildHasher);
         let mut intern = |r: &'p str| -> u32 {
             let n = names.len() as u32;
             *names.entry(base(r)).or_insert(n)
         };
         let mut ids: HashMap<&str, usize> =
-            HashMap::with_capacity_and_hasher(p.queries.len(), Default::default());
+            HashMap::with_capacity_and_hasher(p.queries.len(), rustc_hash::FxBuildHasher);
         let mut node = Vec::with_capacity(p.queries.len());
         let mut own: Vec<(usize, u32)> = Vec::with_capacity(refs);
         let mut equality = Vec::with_capacity(p.queries.len());
@@ -272,7 +272,12 @@ fn type_of(ctx: &Ctx, rows: &str, reference: &str) -> Option<CqlType> {
 fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let p = ctx.project;
     let flow = Flow::new(p);
-    let entry: HashSet<&str> = p.workflow.entry.iter().map(|e| e.as_str()).collect();
+    let entry: HashSet<&str> = p
+        .workflow
+        .entry
+        .iter()
+        .map(std::string::String::as_str)
+        .collect();
     let mut known = Vec::new();
     let mut query_at: Option<HashMap<&str, usize>> = None;
     for (qi, q) in p.queries.iter().enumerate() {

@@ -70,7 +70,7 @@ fn counters(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 .queries
                 .iter()
                 .filter(|q| ctx.project.query(q).is_some_and(|q| !q.returns.is_empty()))
-                .map(|q| q.as_str())
+                .map(std::string::String::as_str)
                 .collect();
             out.push(ctx.diag(
                 "counter-mixed",
@@ -186,7 +186,7 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     let ent = ctx.graph.entity(e);
                     ent.key.len() == 1 && ent.key[0] == attr.name && ent.owner.is_none()
                 }
-                _ => false,
+                crate::model::resolve::NodeId::Rel(_) => false,
             };
             let distinct = attr.distinct.or_else(|| {
                 let mut notes = Vec::new();
@@ -226,7 +226,7 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         ),
                         format!("Drop the index and add a table with {} in its partition key for the queries that search by it.", c.name),
                     );
-                    diag.refinement = drop.clone();
+                    diag.refinement.clone_from(&drop);
                     out.push(diag);
                 }
             }

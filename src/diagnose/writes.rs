@@ -99,7 +99,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let tables = &ctx.model.tables;
     let mut batches = Batches::new(&ctx.project.keyspace.name, tables);
     let mut by_name: HashMap<&str, usize> =
-        HashMap::with_capacity_and_hasher(tables.len(), Default::default());
+        HashMap::with_capacity_and_hasher(tables.len(), rustc_hash::FxBuildHasher);
     for (i, t) in tables.iter().enumerate() {
         by_name.entry(t.name.as_str()).or_insert(i);
     }

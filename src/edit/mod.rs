@@ -151,6 +151,91 @@ pub fn shifted(item: Item, up: bool) -> Item {
     }
 }
 
+/// [`Edit::Rename`]: the item and every reference to it.
+fn rename(p: &mut Project, item: Item, new: &str) -> Result<(), String> {
+    let new = new.trim();
+    match item {
+        Item::Entity(e) => cascade::rename_entity(p, e, new)?,
+        Item::Attribute(e, a) => cascade::rename_attribute(p, NodeId::Entity(e), a, new)?,
+        Item::Relationship(r) => cascade::rename_relationship(p, r, new)?,
+        Item::RelAttribute(r, a) => cascade::rename_attribute(p, NodeId::Rel(r), a, new)?,
+        Item::Query(q) => {
+            // `Q3 New sentence` changes both; a lone word is the id
+            // when it looks like one, otherwise the sentence.
+            let (id, text) = match new.split_once(char::is_whitespace) {
+                Some((id, t)) if !id.is_empty() && id.len() <= 8 => {
+                    (id.to_string(), Some(t.trim().to_string()))
+                }
+                _ if !new.contains(' ') && new.len() <= 8 => (new.to_string(), None),
+                _ => (
+                    p.queries.get(q).ok_or("no such query")?.id.clone(),
+                    Some(new.to_string()),
+                ),
+            };
+            cascade::rename_query(p, q, &id)?;
+            if let Some(t) = text {
+                p.queries[q].text = t;
+            }
+        }
+        Item::Table(_) | Item::Column(..) | Item::Transition(_) => {
+            return Err("rename tables with n (pin a name)".into())
+        }
+    }
+    Ok(())
+}
+
+/// [`Edit::Delete`]: the item, refused while something still needs it.
+fn delete(p: &mut Project, item: Item) -> Result<(), String> {
+    match item {
+        Item::Entity(e) => cascade::delete_entity(p, e)?,
+        Item::Attribute(e, a) => cascade::delete_attribute(p, NodeId::Entity(e), a)?,
+        Item::Relationship(r) => cascade::delete_relationship(p, r)?,
+        Item::RelAttribute(r, a) => cascade::delete_attribute(p, NodeId::Rel(r), a)?,
+        Item::Query(q) => cascade::delete_query(p, q)?,
+        Item::Transition(t) => {
+            if t >= p.workflow.transitions.len() {
+                return Err("no such transition".into());
+            }
+            p.workflow.transitions.remove(t);
+        }
+        Item::Table(_) | Item::Column(..) => {
+            return Err(
+                "tables follow from queries: delete the query, or merge the table (m)".into(),
+            )
+        }
+    }
+    Ok(())
+}
+
+/// [`Edit::Move`]: one place up or down in its list.
+fn move_item(p: &mut Project, item: Item, up: bool) -> Result<(), String> {
+    let moved = match item {
+        Item::Entity(e) => cascade::move_in(&mut p.entities, e, up),
+        Item::Attribute(e, a) => cascade::move_in(
+            &mut p.entities.get_mut(e).ok_or("no entity")?.attributes,
+            a,
+            up,
+        ),
+        Item::Relationship(r) => cascade::move_in(&mut p.relationships, r, up),
+        Item::RelAttribute(r, a) => cascade::move_in(
+            &mut p
+                .relationships
+                .get_mut(r)
+                .ok_or("no relationship")?
+                .attributes,
+            a,
+            up,
+        ),
+        Item::Query(q) => cascade::move_in(&mut p.queries, q, up),
+        Item::Transition(t) => cascade::move_in(&mut p.workflow.transitions, t, up),
+        Item::Table(_) | Item::Column(..) => false,
+    };
+    if !moved {
+        return Err("cannot move further".into());
+    }
+    Ok(())
+}
+
 fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
     match e {
         Edit::AddEntity(name) => {
@@ -208,84 +293,13 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 p.workflow.entry.push(id);
             }
         }
-        Edit::Rename(item, new) => {
-            let new = new.trim();
-            match *item {
-                Item::Entity(e) => cascade::rename_entity(p, e, new)?,
-                Item::Attribute(e, a) => cascade::rename_attribute(p, NodeId::Entity(e), a, new)?,
-                Item::Relationship(r) => cascade::rename_relationship(p, r, new)?,
-                Item::RelAttribute(r, a) => cascade::rename_attribute(p, NodeId::Rel(r), a, new)?,
-                Item::Query(q) => {
-                    // `Q3 New sentence` changes both; a lone word is the id
-                    // when it looks like one, otherwise the sentence.
-                    let (id, text) = match new.split_once(char::is_whitespace) {
-                        Some((id, t)) if !id.is_empty() && id.len() <= 8 => {
-                            (id.to_string(), Some(t.trim().to_string()))
-                        }
-                        _ if !new.contains(' ') && new.len() <= 8 => (new.to_string(), None),
-                        _ => (
-                            p.queries.get(q).ok_or("no such query")?.id.clone(),
-                            Some(new.to_string()),
-                        ),
-                    };
-                    cascade::rename_query(p, q, &id)?;
-                    if let Some(t) = text {
-                        p.queries[q].text = t;
-                    }
-                }
-                Item::Table(_) | Item::Column(..) | Item::Transition(_) => {
-                    return Err("rename tables with n (pin a name)".into())
-                }
-            }
-        }
-        Edit::Delete(item) => match *item {
-            Item::Entity(e) => cascade::delete_entity(p, e)?,
-            Item::Attribute(e, a) => cascade::delete_attribute(p, NodeId::Entity(e), a)?,
-            Item::Relationship(r) => cascade::delete_relationship(p, r)?,
-            Item::RelAttribute(r, a) => cascade::delete_attribute(p, NodeId::Rel(r), a)?,
-            Item::Query(q) => cascade::delete_query(p, q)?,
-            Item::Transition(t) => {
-                if t >= p.workflow.transitions.len() {
-                    return Err("no such transition".into());
-                }
-                p.workflow.transitions.remove(t);
-            }
-            Item::Table(_) | Item::Column(..) => {
-                return Err(
-                    "tables follow from queries: delete the query, or merge the table (m)".into(),
-                )
-            }
-        },
-        Edit::Move(item, up) => {
-            let moved = match *item {
-                Item::Entity(e) => cascade::move_in(&mut p.entities, e, *up),
-                Item::Attribute(e, a) => cascade::move_in(
-                    &mut p.entities.get_mut(e).ok_or("no entity")?.attributes,
-                    a,
-                    *up,
-                ),
-                Item::Relationship(r) => cascade::move_in(&mut p.relationships, r, *up),
-                Item::RelAttribute(r, a) => cascade::move_in(
-                    &mut p
-                        .relationships
-                        .get_mut(r)
-                        .ok_or("no relationship")?
-                        .attributes,
-                    a,
-                    *up,
-                ),
-                Item::Query(q) => cascade::move_in(&mut p.queries, q, *up),
-                Item::Transition(t) => cascade::move_in(&mut p.workflow.transitions, t, *up),
-                Item::Table(_) | Item::Column(..) => false,
-            };
-            if !moved {
-                return Err("cannot move further".into());
-            }
-        }
+        Edit::Rename(item, new) => rename(p, *item, new)?,
+        Edit::Delete(item) => delete(p, *item)?,
+        Edit::Move(item, up) => move_item(p, *item, *up)?,
         Edit::SetRows(q, rows) => {
             let query = p.queries.get_mut(*q).ok_or("no such query")?;
             if &query.rows != rows {
-                query.rows = rows.clone();
+                query.rows.clone_from(rows);
                 // References were relative to the old rows: start afresh.
                 query.equality.clear();
                 query.range = None;
@@ -299,13 +313,17 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             }
         }
         Edit::SetEquality(q, v) => {
-            p.queries.get_mut(*q).ok_or("no such query")?.equality = v.clone()
+            p.queries
+                .get_mut(*q)
+                .ok_or("no such query")?
+                .equality
+                .clone_from(v);
         }
         Edit::SetRange(q, r) => {
             p.queries.get_mut(*q).ok_or("no such query")?.range = r.as_ref().map(|a| Range {
                 attr: a.clone(),
-                op: Default::default(),
-            })
+                op: crate::model::RangeOp::default(),
+            });
         }
         Edit::SetOrder(q, v) => {
             p.queries.get_mut(*q).ok_or("no such query")?.order = v
@@ -314,9 +332,14 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                     attr: a.clone(),
                     dir: *d,
                 })
-                .collect()
+                .collect();
         }
-        Edit::SetReturns(q, v) => p.queries.get_mut(*q).ok_or("no such query")?.returns = v.clone(),
+        Edit::SetReturns(q, v) => p
+            .queries
+            .get_mut(*q)
+            .ok_or("no such query")?
+            .returns
+            .clone_from(v),
         Edit::SetType(owner, a, ty) => {
             let ty = ty
                 .trim()
@@ -347,7 +370,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             {
                 return Err(format!("{} has no attribute {k}", entity.name));
             }
-            entity.key = key.clone();
+            entity.key.clone_from(key);
         }
         Edit::SetLimit(q, limit) => {
             if *limit == Some(0) {
@@ -360,7 +383,8 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 .transitions
                 .get_mut(*t)
                 .ok_or("no such transition")?
-                .feeds = feeds.clone();
+                .feeds
+                .clone_from(feeds);
         }
         Edit::AddTransition(from, to) => {
             if from == to {
@@ -390,7 +414,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
         }
         Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
         Edit::Refine(r) => *p = crate::refine::apply(p, r)?,
-        Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate = name.clone(),
+        Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate.clone_from(name),
         Edit::Flip(q, column) => {
             let d = p.decision_mut(q);
             match d.flip.iter().position(|c| c == column) {
@@ -460,9 +484,9 @@ mod tests {
 
     /// Applies `e`, checks it changed the project, then that its inverse
     /// gives the original back and the inverse's inverse the change again.
-    fn round_trip(original: &Project, e: Edit) {
+    fn round_trip(original: &Project, e: &Edit) {
         let mut p = original.clone();
-        let inverse = apply(&mut p, &e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
+        let inverse = apply(&mut p, e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
         assert_ne!(&p, original, "{e:?} changed nothing");
         let changed = p.clone();
         let again = apply(&mut p, &inverse).expect("the inverse applies");
@@ -522,7 +546,7 @@ mod tests {
             Edit::SetFeeds(0, vec!["name".into()]),
         ];
         for e in edits {
-            round_trip(&p, e);
+            round_trip(&p, &e);
         }
     }
 
@@ -546,7 +570,7 @@ mod tests {
         let q1 = merged.queries[0].id.clone();
         let q2 = merged.queries[1].id.clone();
         apply(&mut merged, &Edit::Merge(vec![q2.clone()], q1)).expect("merge");
-        round_trip(&merged, Edit::Split(vec![q2]));
+        round_trip(&merged, &Edit::Split(vec![q2]));
     }
 
     #[test]
@@ -558,7 +582,7 @@ mod tests {
         let back = Sections::between(&changed, &p);
         assert!(!back.is_empty());
         assert!(Sections::between(&p, &p).is_empty());
-        round_trip(&changed, Edit::Restore(Box::new(back)));
+        round_trip(&changed, &Edit::Restore(Box::new(back)));
     }
 
     #[test]

@@ -310,8 +310,8 @@ pub fn set(p: &mut Project, item: Item, n: &Numbers) -> Result<(), String> {
             },
         ) => {
             let r = p.relationships.get_mut(r).ok_or("no such relationship")?;
-            r.to_per_from = to_per_from.clone();
-            r.from_per_to = from_per_to.clone();
+            r.to_per_from.clone_from(to_per_from);
+            r.from_per_to.clone_from(from_per_to);
         }
         _ => return Err("these figures do not fit the item".into()),
     }

@@ -247,7 +247,7 @@ fn check_header(project: &Project, c: &mut Checker) {
                 }
             }
         }
-        _ => {}
+        super::Replication::Simple(_) => {}
     }
     let t = &project.thresholds;
     for (path, v) in [
@@ -637,7 +637,7 @@ fn check_decision<'p>(
     }
 }
 
-/// Chains of served_by must end at a query with its own table.
+/// Chains of `served_by` must end at a query with its own table.
 fn check_served_by_cycles(project: &Project, c: &mut Checker) {
     let served: HashMap<&str, &str> = project
         .decisions
@@ -732,6 +732,9 @@ pub const MAX_NAME: usize = 128;
 /// anything: it is sanitized where it is shown.
 fn check_names(project: &Project, c: &mut Checker) {
     use MAX_NAME as N;
+    // References may name an attribute through relationships
+    // (`Entity.attr via a, b`): longer, still bounded.
+    const REF: usize = 4 * MAX_NAME;
     c.ident(
         || "keyspace.name".into(),
         &project.keyspace.name,
@@ -790,9 +793,6 @@ fn check_names(project: &Project, c: &mut Checker) {
         c.ident(|| format!("{}.to", p()), &r.to, N);
         attrs(c, &p, &r.attributes);
     }
-    // References may name an attribute through relationships
-    // (`Entity.attr via a, b`): longer, still bounded.
-    const REF: usize = 4 * MAX_NAME;
     for (i, q) in project.queries.iter().enumerate() {
         let p = || format!("queries[{i}]");
         c.ident(|| format!("{}.id", p()), &q.id, N);
@@ -1049,7 +1049,7 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
                 }
             };
             let ty = &graph.attr(r.attr).ty;
-            let numeric = ty.native().is_some_and(|n| n.is_numeric());
+            let numeric = ty.native().is_some_and(super::types::Native::is_numeric);
             let fits = match a.function {
                 AggregateFn::Count => true,
                 AggregateFn::Sum | AggregateFn::Avg => numeric && !ty.is_counter(),

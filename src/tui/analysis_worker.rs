@@ -187,15 +187,14 @@ impl Worker {
         loop {
             let job = {
                 let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-                match queue.waiting.take() {
-                    Some(job) => job,
-                    None => {
-                        // Decided under the lock: a request either finds
-                        // this thread running and queues for it, or finds
-                        // it ended and starts another.
-                        queue.running = false;
-                        return;
-                    }
+                if let Some(job) = queue.waiting.take() {
+                    job
+                } else {
+                    // Decided under the lock: a request either finds
+                    // this thread running and queues for it, or finds
+                    // it ended and starts another.
+                    queue.running = false;
+                    return;
                 }
             };
             let analysis = analyze(&job.project);
@@ -220,7 +219,7 @@ mod tests {
     use super::*;
     use crate::model::synthetic;
 
-    const LONG: Duration = Duration::from_secs(120);
+    const LONG: Duration = Duration::from_mins(2);
 
     #[test]
     fn the_result_of_a_request_arrives() {
@@ -255,7 +254,7 @@ mod tests {
         let mut w = AnalysisWorker::default();
         w.request(p.clone()).expect("a thread");
         assert!(w.wait(LONG).is_some());
-        let running = || w.queue.lock().map(|q| q.running).unwrap_or(true);
+        let running = || w.queue.lock().map_or(true, |q| q.running);
         let until = Instant::now() + LONG;
         while running() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));

@@ -369,10 +369,10 @@ impl App {
     /// The file name shown in the status bar.
     pub fn file_label(&self) -> String {
         match &self.path {
-            Some(p) => p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string()),
+            Some(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
             None => "[unsaved copy]".to_string(),
         }
     }
@@ -708,7 +708,7 @@ impl App {
                 prefix: String::new(),
             });
             seen.insert(qi);
-            self.tree(&index, &out, e, String::new(), &mut seen, &mut rows, 0);
+            self.tree(&index, &out, e, "", &mut seen, &mut rows, 0);
         }
         // Transitions not reachable from an entry point still show, so none
         // can be lost from sight.
@@ -735,7 +735,7 @@ impl App {
         index: &HashMap<&str, usize>,
         out: &HashMap<&str, Vec<usize>>,
         from: &str,
-        indent: String,
+        indent: &str,
         seen: &mut HashSet<usize>,
         rows: &mut Vec<Row>,
         depth: usize,
@@ -757,7 +757,7 @@ impl App {
             if let Some(&qi) = index.get(to.as_str()) {
                 if seen.insert(qi) {
                     let indent = format!("{indent}{}", if last { "  " } else { "│ " });
-                    self.tree(index, out, to, indent, seen, rows, depth + 1);
+                    self.tree(index, out, to, &indent, seen, rows, depth + 1);
                 }
             }
         }

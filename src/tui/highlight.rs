@@ -248,14 +248,15 @@ impl Highlighter {
             buf.clear();
             buf.push_str(line);
             buf.push('\n');
-            match self.highlight_line(line, &buf, &mut state, &mut stack, &mut classes, palette) {
-                Some(l) => out.push(l),
-                None => {
-                    // State is unreliable after an error: give up on colour
-                    // for the rest rather than show misleading colours.
-                    out.push(plain_line(line, palette));
-                    break;
-                }
+            if let Some(l) =
+                self.highlight_line(line, &buf, &mut state, &mut stack, &mut classes, palette)
+            {
+                out.push(l);
+            } else {
+                // State is unreliable after an error: give up on colour
+                // for the rest rather than show misleading colours.
+                out.push(plain_line(line, palette));
+                break;
             }
         }
         out.extend(lines.map(|l| plain_line(l, palette)));
@@ -402,7 +403,7 @@ fn plain_line(line: &str, palette: &Palette) -> Line<'static> {
     spans.finish()
 }
 
-/// Scopes are two `u64`s; SipHash is needlessly slow for a lookup done for
+/// Scopes are two `u64`s; `SipHash` is needlessly slow for a lookup done for
 /// every scope the parser pushes.
 #[derive(Default)]
 struct ScopeHasher(u64);

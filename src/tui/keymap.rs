@@ -220,7 +220,15 @@ pub enum Command {
 
 impl Command {
     pub fn name(self) -> &'static str {
-        use Command::*;
+        use Command::{
+            Accept, Add, AddAttribute, AddNote, AddTransition, Alternatives, Apply, Ascending,
+            Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
+            Descending, Down, EditText, End, Equality, Feeds, Filter, Fix, Flip, GoToSubject, Help,
+            Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
+            PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
+            Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
+            UseDerived, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Yes,
+        };
         match self {
             Quit => "quit",
             Save => "save",
@@ -496,10 +504,15 @@ fn b(
 }
 
 impl Default for Keymap {
+    // The binding table: one entry per binding, a list rather than steps.
+    #[allow(clippy::too_many_lines)]
     fn default() -> Self {
         use Command as C;
         use KeyCode as K;
-        use Scope::*;
+        use Scope::{
+            Alternatives, Bottom, CommandLine, Concept, Confirm, Detail, Editor, Form, Global,
+            Help, Info, Input, Picker, Preview, Tables, Welcome, Workflow,
+        };
         let p = KeySpec::plain;
         let c = KeySpec::ch;
         let bindings = vec![
@@ -1194,13 +1207,14 @@ impl Keymap {
                 })
                 .collect();
             let (scope, command) = match name.split_once('.') {
-                Some((s, c)) => match Scope::ALL.into_iter().find(|x| x.name() == s) {
-                    Some(scope) => (Some(scope), c),
-                    None => {
+                Some((s, c)) => {
+                    if let Some(scope) = Scope::ALL.into_iter().find(|x| x.name() == s) {
+                        (Some(scope), c)
+                    } else {
                         errors.push(format!("no scope \"{s}\" (in \"{name}\")"));
                         continue;
                     }
-                },
+                }
                 None => (None, name.as_str()),
             };
             let mut found = false;
@@ -1209,7 +1223,7 @@ impl Keymap {
                 .iter_mut()
                 .filter(|b| b.command.name() == command && scope.is_none_or(|s| s == b.scope))
             {
-                bnd.keys = parsed.clone();
+                bnd.keys.clone_from(&parsed);
                 found = true;
             }
             if !found {
@@ -1275,7 +1289,11 @@ impl Keymap {
             .flat_map(|s| self.bindings.iter().filter(move |b| b.scope == s))
             .filter(|b| !b.keys.is_empty())
             .map(|b| {
-                let keys: Vec<String> = b.keys.iter().map(|k| k.to_string()).collect();
+                let keys: Vec<String> = b
+                    .keys
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect();
                 HelpRow {
                     scope: b.scope,
                     keys: keys.join(" "),

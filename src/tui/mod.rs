@@ -178,8 +178,8 @@ fn offer_recovery(app: &mut App) {
 /// A time as `2026-11-23 14:05:09 UTC` (no time zone database needed).
 pub fn utc(t: std::time::SystemTime) -> String {
     let secs = match t.duration_since(std::time::UNIX_EPOCH) {
-        Ok(d) => d.as_secs() as i64,
-        Err(e) => -(e.duration().as_secs() as i64),
+        Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
     };
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil from days (Howard Hinnant's algorithm).
@@ -475,7 +475,7 @@ pub fn list_directory(dir: &Path) -> Vec<String> {
             rd.filter_map(Result::ok)
                 .map(|e| {
                     let n = e.file_name().to_string_lossy().into_owned();
-                    let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
                     if is_dir {
                         format!("{n}/")
                     } else {

@@ -48,13 +48,12 @@ pub fn mouse(app: &mut App, m: MouseEvent) {
                 if hits.panes[f.index()].is_some_and(|r| inside(&r)) {
                     if f == Focus::Bottom {
                         app.view.bottom_scroll =
-                            (app.view.bottom_scroll as isize + delta).max(0) as usize;
+                            app.view.bottom_scroll.saturating_add_signed(delta);
                     } else {
-                        let off = app.view.panes[f.index()].offset.get() as isize + delta;
-                        let max = app.list_rows(f).len().saturating_sub(1) as isize;
-                        app.view.panes[f.index()]
-                            .offset
-                            .set(off.clamp(0, max.max(0)) as usize);
+                        let max = app.list_rows(f).len().saturating_sub(1);
+                        let pane = &app.view.panes[f.index()];
+                        pane.offset
+                            .set(pane.offset.get().saturating_add_signed(delta).min(max));
                         app.move_selection(f, delta);
                     }
                 }

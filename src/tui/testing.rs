@@ -35,7 +35,7 @@ pub fn key_with(app: &mut App, code: KeyCode, mods: KeyModifiers) {
     );
 }
 
-/// One key press as a terminal reports it: upper-case letters and BackTab
+/// One key press as a terminal reports it: upper-case letters and `BackTab`
 /// with Shift, everything else without modifiers.
 pub fn key(app: &mut App, code: KeyCode) {
     let mods = match code {

@@ -83,7 +83,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             app.rebuild_rows();
             match keep {
                 Some(item) if app.list_rows(f).iter().any(|r| r.item() == Some(item)) => {
-                    app.reselect(item)
+                    app.reselect(item);
                 }
                 _ => app.select_first_selectable(f),
             }

@@ -6,7 +6,8 @@
 //! named for the tool (`CQLMODEL_SKIP_TMUX=1`, `CQLMODEL_SKIP_CQLCHECK=1`);
 //! the test then says on stderr that it checked nothing. No other variable
 //! (CI or anything else) changes this.
-
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
 // Each test crate compiles this module and uses a part of it.
 #![allow(dead_code)]
 
@@ -110,7 +111,7 @@ pub fn samples() -> Vec<(String, PathBuf)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects");
     let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
         .expect("sample-projects/ is readable")
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| e.path())
         .filter_map(|p| {
             let name = p.file_name()?.to_str()?.to_string();

@@ -69,9 +69,10 @@ impl Session {
             if screen.contains(want) {
                 return screen;
             }
-            if start.elapsed() > Duration::from_secs(20) {
-                panic!("\"{want}\" never appeared; the screen:\n{screen}");
-            }
+            assert!(
+                start.elapsed() <= Duration::from_secs(20),
+                "\"{want}\" never appeared; the screen:\n{screen}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -107,9 +108,11 @@ impl Session {
             .status()
             .is_ok_and(|st| st.success())
         {
-            if start.elapsed() > Duration::from_secs(10) {
-                panic!("cqlmodel did not quit:\n{}", self.capture());
-            }
+            assert!(
+                start.elapsed() <= Duration::from_secs(10),
+                "cqlmodel did not quit:\n{}",
+                self.capture()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }

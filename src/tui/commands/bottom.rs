@@ -12,8 +12,11 @@ use crate::tui::popup::{DiagnosticDetail, Input, InputPurpose, Popup};
 
 /// Scrolls the bottom pane (it has no rows of its own).
 pub fn scroll(app: &mut App, delta: isize) {
-    let s = app.view.bottom_scroll as isize + delta;
-    app.view.bottom_scroll = s.clamp(0, 1_000_000) as usize;
+    app.view.bottom_scroll = app
+        .view
+        .bottom_scroll
+        .saturating_add_signed(delta)
+        .min(1_000_000);
 }
 
 /// The next (or previous) view of the bottom pane.
@@ -112,13 +115,12 @@ pub fn fix(app: &mut App) -> Vec<Action> {
         app.info("no diagnostics: nothing to fix");
         return vec![];
     };
-    match x.refinement.clone() {
-        Some(r) => vec![Action::PreviewRefinement(r)],
-        None => {
-            let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix);
-            app.error(msg);
-            vec![]
-        }
+    if let Some(r) = x.refinement.clone() {
+        vec![Action::PreviewRefinement(r)]
+    } else {
+        let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix);
+        app.error(msg);
+        vec![]
     }
 }
 

@@ -164,9 +164,8 @@ pub fn type_picker(app: &mut App, owner: NodeId, a: usize, template: String) {
 
 /// `i`: the selected entity's key attributes, picked in order.
 pub fn pick_key(app: &mut App) {
-    let e = match app.selected_item() {
-        Some(Item::Entity(e) | Item::Attribute(e, _)) => e,
-        _ => return app.error("select an entity to pick its key"),
+    let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() else {
+        return app.error("select an entity to pick its key");
     };
     let entity = &app.project.entities[e];
     let items: Vec<String> = entity.attributes.iter().map(|a| a.name.clone()).collect();

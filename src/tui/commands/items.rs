@@ -98,7 +98,7 @@ pub fn edit_text(app: &mut App) {
         Some(Item::RelAttribute(r, a)) => EditTarget::Attribute(NodeId::Rel(r), a),
         Some(Item::Query(q)) => EditTarget::Query(q),
         Some(Item::Transition(t)) => EditTarget::Transition(t),
-        Some(Item::Table(t)) | Some(Item::Column(t, _)) => {
+        Some(Item::Table(t) | Item::Column(t, _)) => {
             EditTarget::Decision(app.analysis.model.tables[t].origin.clone())
         }
         None => return app.info("select an item to edit"),

@@ -149,10 +149,12 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Flip => return tables::flip(app),
         C::Merge => tables::merge(app),
         C::Split => return tables::split(app),
-        // Only views close; the panes have nothing to close.
-        C::Close | C::GoToSubject | C::StartEmpty => {}
-        // Popup commands mean nothing in the panes.
-        C::Cancel
+        // Only views close and popups answer: these mean nothing in the
+        // panes.
+        C::Close
+        | C::GoToSubject
+        | C::StartEmpty
+        | C::Cancel
         | C::Accept
         | C::Yes
         | C::No

@@ -32,7 +32,7 @@ pub fn open(app: &mut App) {
         Some(Item::Table(t))
             if matches!(app.selected_row(Focus::Tables), Some(Row::Estimate(_))) =>
         {
-            assumed_picker(app, t)
+            assumed_picker(app, t);
         }
         Some(Item::Column(t, ci)) => {
             let table = &app.analysis.model.tables[t];
@@ -56,14 +56,14 @@ pub fn open(app: &mut App) {
                     lines.push(format!("flow:  {}", flow.label()));
                 }
                 Source::Bucket { source, period } => {
-                    lines.push(format!("holds: {source} bucketed by {}", period.name()))
+                    lines.push(format!("holds: {source} bucketed by {}", period.name()));
                 }
                 Source::Shard { count } => {
-                    lines.push(format!("holds: a shard number in 0..{count}"))
+                    lines.push(format!("holds: a shard number in 0..{count}"));
                 }
                 Source::Constant => lines.push("holds: a constant (one partition)".into()),
                 Source::Collection { columns } => {
-                    lines.push(format!("holds: {}", columns.join(", ")))
+                    lines.push(format!("holds: {}", columns.join(", ")));
                 }
                 Source::Aggregate { .. } => {}
             }

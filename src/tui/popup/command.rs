@@ -110,7 +110,7 @@ impl CommandLine {
         if area.height == 0 {
             return;
         }
-        let extra = if self.completions.is_empty() { 0 } else { 1 };
+        let extra = u16::from(!self.completions.is_empty());
         let h = (1 + extra).min(area.height);
         let r = Rect {
             y: area.y + area.height - h,

@@ -109,7 +109,7 @@ fn detail_lines(app: &App, d: &Diagnostic, width: usize) -> Vec<Line<'static>> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let heading = |text: &str| Line::styled(text.to_string(), theme.title());
     let mut out = Vec::new();
-    let title = rule(d.rule).map(|r| r.title).unwrap_or("");
+    let title = rule(d.rule).map_or("", |r| r.title);
     out.extend(wrap_styled(
         &[
             (

@@ -120,9 +120,7 @@ impl Input {
     fn type_key(&mut self, key: KeyEvent) -> Outcome {
         match key.code {
             // One line: a newline would only be refused later.
-            KeyCode::Char('m') | KeyCode::Char('j')
-                if key.modifiers.contains(KeyModifiers::CONTROL) =>
-            {
+            KeyCode::Char('m' | 'j') if key.modifiers.contains(KeyModifiers::CONTROL) => {
                 Outcome::Keep
             }
             _ => {

@@ -232,7 +232,7 @@ fn estimate_rows(theme: &Theme, b: &Estimate, a: &Estimate) -> Vec<Line<'static>
         ),
     ];
     for (label, before, after, f) in rows {
-        let style = if label.starts_with("partitions") || after == before {
+        let style = if label.starts_with("partitions") || (after - before).abs() < f64::EPSILON {
             Style::new()
         } else if after < before {
             Style::new().fg(theme.ok)

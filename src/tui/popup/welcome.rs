@@ -148,7 +148,6 @@ fn new_project_hint(app: &App) -> String {
         .settings
         .keymap
         .key_for(Scope::Concept, Command::Add)
-        .map(|k| k.to_string())
-        .unwrap_or_else(|| "a".into());
+        .map_or_else(|| "a".into(), |k| k.to_string());
     format!("new project: {add} in the Conceptual pane adds an entity; :w FILE saves")
 }

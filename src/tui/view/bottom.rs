@@ -16,6 +16,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use std::fmt::Write as _;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option<Rect> {
     let mut spans = vec![Span::raw(" ")];
@@ -150,7 +151,7 @@ fn cached(app: &App, h: usize) -> Vec<Line<'static>> {
     let mut cache = app.frame.text.borrow_mut();
     if cache.key != Some(key) {
         let (text, cql) = text_for(app);
-        let hash = fnv(text.as_bytes()) ^ (cql as u64);
+        let hash = fnv(text.as_bytes()) ^ u64::from(cql);
         if hash != cache.text_hash || cache.key.is_none() {
             cache.lines = if cql {
                 highlight_cql(&text, &Palette::default())
@@ -205,15 +206,16 @@ fn text_for(app: &App) -> (String, bool) {
                 s.push_str(&plan.select);
                 s.push('\n');
             }
-            s.push_str(&format!("-- answered directly: {}\n", plan.access.label()));
+            let _ = writeln!(s, "-- answered directly: {}", plan.access.label());
             if let Some(why) = plan.access.reason() {
-                s.push_str(&format!("-- {}\n", crate::cql::one_line(why)));
+                let _ = writeln!(s, "-- {}", crate::cql::one_line(why));
             }
             if !plan.computed.is_empty() {
-                s.push_str(&format!(
-                    "-- the application computes: {}\n",
+                let _ = writeln!(
+                    s,
+                    "-- the application computes: {}",
                     crate::cql::one_line(&plan.computed.join(", "))
-                ));
+                );
             }
             (s, true)
         }

@@ -13,6 +13,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use std::fmt::Write as _;
 
 /// Draws a list pane; returns its inner area for hit-testing.
 pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> {
@@ -181,25 +182,22 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             }
         }
         Row::Attribute(ei, ai) | Row::RelAttribute(ei, ai) => {
-            let (attr, is_key, id) = match row {
-                Row::Attribute(..) => {
-                    let Some(e) = p.entities.get(*ei) else {
-                        return Line::default();
-                    };
-                    let Some(a) = e.attributes.get(*ai) else {
-                        return Line::default();
-                    };
-                    (a, e.key.contains(&a.name), AttrId::Entity(*ei, *ai))
-                }
-                _ => {
-                    let Some(r) = p.relationships.get(*ei) else {
-                        return Line::default();
-                    };
-                    let Some(a) = r.attributes.get(*ai) else {
-                        return Line::default();
-                    };
-                    (a, false, AttrId::Rel(*ei, *ai))
-                }
+            let (attr, is_key, id) = if let Row::Attribute(..) = row {
+                let Some(e) = p.entities.get(*ei) else {
+                    return Line::default();
+                };
+                let Some(a) = e.attributes.get(*ai) else {
+                    return Line::default();
+                };
+                (a, e.key.contains(&a.name), AttrId::Entity(*ei, *ai))
+            } else {
+                let Some(r) = p.relationships.get(*ei) else {
+                    return Line::default();
+                };
+                let Some(a) = r.attributes.get(*ai) else {
+                    return Line::default();
+                };
+                (a, false, AttrId::Rel(*ei, *ai))
             };
             let mark = if is_key {
                 Span::styled("◆ ", Style::new().fg(t.key))
@@ -327,7 +325,7 @@ pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             let Some(tr) = p.workflow.transitions.get(*transition) else {
                 return Line::default();
             };
-            let to_text = p.query(&tr.to).map(|q| q.text.as_str()).unwrap_or("?");
+            let to_text = p.query(&tr.to).map_or("?", |q| q.text.as_str());
             let style = if l.queries.contains(&tr.to) {
                 linked
             } else {
@@ -464,10 +462,8 @@ pub fn level(app: &App, ti: usize) -> u8 {
     let ratio = (e.values_max / th.max_values).max(e.partition_bytes_max / th.max_bytes);
     if !ratio.is_finite() || ratio >= 1.0 {
         2
-    } else if ratio >= 0.5 {
-        1
     } else {
-        0
+        u8::from(ratio >= 0.5)
     }
 }
 
@@ -484,19 +480,21 @@ fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
     };
     let mut text = String::new();
     if assumed > 0 {
-        text.push_str(&format!("≈ {assumed} assumed (Enter) · "));
+        let _ = write!(text, "≈ {assumed} assumed (Enter) · ");
     }
-    text.push_str(&format!(
+    let _ = write!(
+        text,
         "rows/part {} · values {} · {}",
         count(e.rows_per_partition),
         count(e.values),
         crate::estimate::human_bytes(e.partition_bytes)
-    ));
+    );
     if e.partition_bytes_max > e.partition_bytes * 1.0001 {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             " (worst {})",
             crate::estimate::human_bytes(e.partition_bytes_max)
-        ));
+        );
     }
     let line = Line::from(vec![
         Span::styled("│ ", box_style(app, ti)),
