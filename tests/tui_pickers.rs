@@ -9,7 +9,7 @@ use cqlmodel::edit::Item;
 use cqlmodel::model::Cardinality;
 use cqlmodel::tui::app::{App, Focus};
 use cqlmodel::tui::popup::{Picker, Popup};
-use cqlmodel::tui::testing::{ctrl, hotel, key, press, render, typed};
+use cqlmodel::tui::testing::{ctrl, hotel, key, press, render, screen, typed};
 use crossterm::event::KeyCode;
 
 fn picker(app: &App) -> &Picker {
@@ -104,8 +104,15 @@ fn a_composite_key_is_picked_in_order() {
     press(&mut app, ' ');
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.project.entities[GUEST].key, ["guest_id", "last_name"]);
-    let status = app.status.as_ref().expect("a message").text.clone();
-    assert!(status.contains("at least one key attribute"), "{status}");
+    // The list stays open with why, to pick again.
+    let why = picker(&app).error.clone().expect("why it was refused");
+    assert!(why.contains("at least one key attribute"), "{why}");
+    assert!(screen(&app, 120, 40).contains("✗ "));
+    press(&mut app, ' ');
+    assert!(picker(&app).error.is_none(), "a key clears the reason");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project.entities[GUEST].key, ["last_name"]);
 }
 
 fn q1(app: &mut App) -> usize {

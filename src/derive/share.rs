@@ -6,7 +6,8 @@
 //!
 //! Which table hosts is independent of the order of queries in the file:
 //! a table serving another one that cannot serve it back hosts it; when two
-//! serve each other, the one built for the smaller query id hosts.
+//! serve each other, the one built for the smaller query id hosts (a table
+//! several queries build identically counts with its smallest id).
 
 use super::serve::{access, request, resolve_query, KeyShape};
 use super::{Draft, LogicalModel, Rule, Source};
@@ -93,6 +94,20 @@ pub(super) fn hosts(
         }
     }
     let origin = |i: usize| drafts[i].table.origin.as_str();
+    // A draft stands for its companions too (the queries with an
+    // identical table, folded into the first one in file order): it ranks
+    // by the smallest query id among them, so which one the file lists
+    // first does not decide the host.
+    let rank = |i: usize| {
+        companions
+            .get(&i)
+            .into_iter()
+            .flatten()
+            .map(|&k| origin(k))
+            .chain([origin(i)])
+            .min()
+            .unwrap_or_default()
+    };
     let serves_ = |j: usize, i: usize| serves.get(&i).is_some_and(|s| s.contains(&j));
     // Dominated: some table serves it and it cannot serve that one back,
     // or both serve each other and the other's query id is smaller.
@@ -100,7 +115,7 @@ pub(super) fn hosts(
         movable(i)
             && serves.get(&i).is_some_and(|s| {
                 s.iter()
-                    .any(|&j| !serves_(i, j) || !movable(j) || origin(j) < origin(i))
+                    .any(|&j| !serves_(i, j) || !movable(j) || rank(j) < rank(i))
             })
     };
     let mut out = Vec::new();
@@ -112,7 +127,7 @@ pub(super) fn hosts(
             .iter()
             .copied()
             .filter(|&j| !dominated(j))
-            .min_by(|&a, &b| origin(a).cmp(origin(b)));
+            .min_by(|&a, &b| rank(a).cmp(rank(b)));
         if let Some(h) = host {
             out.push((i, h));
         }

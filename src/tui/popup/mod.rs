@@ -56,6 +56,14 @@ pub enum Popup {
     Welcome(Welcome),
 }
 
+/// Why the first edit among `actions` would be refused, if it would.
+fn refused(p: &crate::model::Project, actions: &[Action]) -> Option<String> {
+    actions.iter().find_map(|a| match a {
+        Action::Edit(e) => crate::edit::would_admit(p, e).err(),
+        _ => None,
+    })
+}
+
 impl Popup {
     /// The binding-table scope whose keys this popup reads.
     pub fn scope(&self) -> Scope {
@@ -86,7 +94,17 @@ impl Popup {
             Popup::Input(i) => i.handle(&app.project, cmd, key),
             Popup::Form(f) => f.handle(&app.project, cmd, key),
             Popup::Editor(e) => e.handle(&app.project, cmd, key),
-            Popup::Picker(p) => p.handle(cmd, key),
+            Popup::Picker(p) => match p.handle(cmd, key) {
+                // A refused choice keeps the list open, with why.
+                Outcome::Done(actions) => match refused(&app.project, &actions) {
+                    Some(why) => {
+                        p.error = Some(why);
+                        Outcome::Keep
+                    }
+                    None => Outcome::Done(actions),
+                },
+                other => other,
+            },
             Popup::Command(c) => c.handle(cmd, key),
             Popup::Preview(p) => p.handle(cmd),
             Popup::Alternatives(a) => a.handle(cmd),

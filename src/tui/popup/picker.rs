@@ -61,6 +61,8 @@ pub struct Picker {
     pub filter: String,
     pub purpose: Pick,
     pub offset: Cell<usize>,
+    /// Why the last choice was refused; the list stays open to choose again.
+    pub error: Option<String>,
 }
 
 /// The query menu's entries and the commands they run.
@@ -86,6 +88,7 @@ impl Picker {
             filter: String::new(),
             purpose,
             offset: Cell::new(0),
+            error: None,
         }
     }
 
@@ -127,6 +130,7 @@ impl Picker {
 
     pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         use Command as C;
+        self.error = None;
         let vis = self.visible();
         let current = vis.get(self.cursor).copied();
         let last = vis.len().saturating_sub(1);
@@ -282,10 +286,16 @@ impl Picker {
         if inner.height == 0 {
             return;
         }
-        let filter_line = Line::from(vec![
-            Span::styled("filter: ", theme.dim()),
-            Span::raw(for_terminal(&self.filter).into_owned()),
-        ]);
+        let filter_line = match &self.error {
+            Some(why) => Line::from(Span::styled(
+                format!("✗ {}", for_terminal(why)),
+                ratatui::style::Style::new().fg(theme.bad),
+            )),
+            None => Line::from(vec![
+                Span::styled("filter: ", theme.dim()),
+                Span::raw(for_terminal(&self.filter).into_owned()),
+            ]),
+        };
         frame.render_widget(Paragraph::new(filter_line), Rect { height: 1, ..inner });
         let list_h = inner.height.saturating_sub(1) as usize;
         if list_h == 0 {
