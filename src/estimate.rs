@@ -7,23 +7,23 @@ use crate::derive::{normalize, LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project};
 /// Number formatting moved to [`crate::quantity`]; these names stay for callers.
-pub use crate::quantity::{group_digits, human_bytes};
+pub(crate) use crate::quantity::{group_digits, human_bytes};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 use std::cell::RefCell;
 
 /// Instances assumed for an entity that states no count.
-pub const DEFAULT_COUNT: f64 = 1000.0;
+pub(crate) const DEFAULT_COUNT: f64 = 1000.0;
 /// Related instances assumed per instance when a relationship gives none.
-pub const DEFAULT_FANOUT: f64 = 10.0;
+pub(crate) const DEFAULT_FANOUT: f64 = 10.0;
 /// Bytes assumed for a text or blob value of unknown size.
-pub const DEFAULT_TEXT_BYTES: f64 = 16.0;
+pub(crate) const DEFAULT_TEXT_BYTES: f64 = 16.0;
 /// Elements assumed in a collection of unknown size.
-pub const DEFAULT_ELEMENTS: f64 = 4.0;
+pub(crate) const DEFAULT_ELEMENTS: f64 = 4.0;
 /// Distinct values assumed for a non-key partition column.
-pub const DEFAULT_DISTINCT: f64 = 100.0;
+pub(crate) const DEFAULT_DISTINCT: f64 = 100.0;
 /// Bytes of per-cell overhead in the docs' formula (the timestamp).
-pub const CELL_OVERHEAD: f64 = 8.0;
+pub(crate) const CELL_OVERHEAD: f64 = 8.0;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Estimate {
@@ -68,7 +68,7 @@ pub struct Estimate {
 }
 
 /// Whether an assumption note stands for a number the project should state.
-pub fn is_default_note(note: &str) -> bool {
+pub(crate) fn is_default_note(note: &str) -> bool {
     note.contains("; assumed ")
 }
 
@@ -115,7 +115,7 @@ pub fn estimate(project: &Project, model: &LogicalModel) -> Vec<Estimate> {
 }
 
 /// [`estimate`] over an already built graph of the project.
-pub fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> {
+pub(crate) fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> {
     let est = Estimator::new(graph);
     model.tables.iter().map(|t| est.table(t)).collect()
 }
@@ -451,7 +451,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
     }
 
     /// Bytes of one value of `ty`.
-    pub fn value_size(
+    pub(crate) fn value_size(
         &self,
         ty: &CqlType,
         attr: Option<&Attribute>,

@@ -12,7 +12,7 @@ pub fn count(v: f64) -> String {
 }
 
 /// `1,095,005` style grouping for reports.
-pub fn group_digits(v: f64) -> String {
+pub(crate) fn group_digits(v: f64) -> String {
     if !v.is_finite() {
         return "∞".into();
     }
@@ -32,7 +32,7 @@ pub fn group_digits(v: f64) -> String {
 }
 
 /// Human-readable bytes: `1.04 MiB`.
-pub fn human_bytes(b: f64) -> String {
+pub(crate) fn human_bytes(b: f64) -> String {
     if !b.is_finite() {
         return "∞".into();
     }

@@ -80,7 +80,7 @@ impl PartialEq for Schema<'_> {
 /// Whether the query at `qi` of `new` derives as it did in `old`: the same
 /// query at the same position with the same decision (the schema is
 /// compared once, by the caller).
-pub fn same_query_input(
+pub(crate) fn same_query_input(
     old: &Project,
     old_decisions: &Decisions,
     new: &Project,

@@ -148,7 +148,7 @@ impl Source {
     /// How the application computes a column that holds no attribute as
     /// stored, for the derive report and the CQL comments; names from the
     /// project are returned as written (the caller sanitizes or quotes).
-    pub fn computation(&self) -> Option<String> {
+    pub(crate) fn computation(&self) -> Option<String> {
         match self {
             Source::Attr { .. } | Source::Collection { .. } => None,
             Source::Bucket { source, period } => Some(match period {
@@ -270,10 +270,6 @@ impl Table {
             .iter()
             .any(|c| !c.role.is_key() && c.ty.is_counter())
     }
-
-    pub fn shape(&self) -> KeyShape {
-        KeyShape::of(self)
-    }
 }
 
 /// How a query is answered.
@@ -315,7 +311,7 @@ impl LogicalModel {
     }
 
     /// Ids of the queries no table serves, in the project's order.
-    pub fn unserved_queries(&self) -> Vec<&str> {
+    pub(crate) fn unserved_queries(&self) -> Vec<&str> {
         self.plans
             .iter()
             .filter(|p| p.table.is_none())
@@ -346,7 +342,7 @@ pub fn derive(project: &Project) -> LogicalModel {
 }
 
 /// [`derive`] over an already built graph of the project.
-pub fn derive_in(graph: &Graph) -> LogicalModel {
+pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
     let built: Vec<Built> = par_map_with(
@@ -1551,7 +1547,7 @@ fn signature(d: &Draft) -> Signature<'_> {
 }
 
 /// The SELECT's range operator text.
-pub fn range_clause(col: &str, op: RangeOp) -> String {
+pub(crate) fn range_clause(col: &str, op: RangeOp) -> String {
     match op {
         RangeOp::Between => format!("{col} >= ? AND {col} <= ?"),
         RangeOp::Lt => format!("{col} < ?"),

@@ -38,7 +38,7 @@ pub struct AttrWrites {
 /// to-many step of each column's path decides what a row is (the
 /// relationship instance of an m:n, the child of a 1:n), else the rows'
 /// own node. Sorted, without duplicates.
-pub fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -> Vec<NodeId> {
+pub(crate) fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = Vec::new();
     for r in ids.iter().flatten() {
         let Some(i) = r.path.iter().rposition(|e| graph.fanout(*e).many) else {
@@ -68,7 +68,7 @@ pub fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -> Vec<N
 /// One pass over the tables, with every lookup indexed (query ids, the
 /// tables an attribute already lists): linear in the size of the model, so
 /// 10,000 queries cost ten times 1,000, not a hundred.
-pub fn write_paths(
+pub(crate) fn write_paths(
     graph: &Graph,
     tables: &[Table],
     ids: &[&[Option<Reached>]],

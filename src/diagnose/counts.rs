@@ -9,7 +9,7 @@ use crate::quantity::count;
 
 /// Stated figures disagree when they differ by more than this share of the
 /// larger one: rounding in a hand-written average stays below it.
-pub const COUNT_TOLERANCE: f64 = 0.1;
+pub(crate) const COUNT_TOLERANCE: f64 = 0.1;
 
 /// A finding for table `i` when its estimate leans on defaults, listing
 /// the numbers to enter: without it, a project with no numbers passes

@@ -16,12 +16,11 @@ mod workload;
 mod writes;
 
 pub use keys::missing_key;
-pub use partition::{
-    bucket_source, choose_bucket_for, extra_name as partition_extra_name, fits, with_bucket,
-    DEFAULT_SHARDS,
+pub use partition::fits;
+pub(crate) use partition::{
+    bucket_source, choose_bucket_for, extra_name as partition_extra_name, DEFAULT_SHARDS,
 };
 pub use schema::INVALID_CQL;
-pub use writes::logged_batch;
 
 use crate::derive::{LogicalModel, Source, Table};
 use crate::estimate::{Estimate, Estimator};
@@ -488,7 +487,7 @@ impl<'a> Ctx<'a> {
     /// A diagnostic of a rule, with the rule's severity and source. A
     /// method, so every rule reads `ctx.diag(…)`.
     #[allow(clippy::unused_self)]
-    pub fn diag(
+    pub(crate) fn diag(
         &self,
         rule: &'static str,
         subject: Subject,
@@ -535,7 +534,11 @@ pub fn diagnose(
 }
 
 /// [`diagnose`] over an already built graph of the project.
-pub fn diagnose_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate]) -> Vec<Diagnostic> {
+pub(crate) fn diagnose_in(
+    graph: &Graph,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+) -> Vec<Diagnostic> {
     let reuse = Reuse {
         table: &|_| None,
         schema: None,

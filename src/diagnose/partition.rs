@@ -10,17 +10,17 @@ use crate::model::{CqlType, Native, Period, Thresholds};
 use crate::quantity::count;
 
 /// Cassandra refuses a partition past this many cells.
-pub const CELL_LIMIT: f64 = 2_000_000_000.0;
+pub(crate) const CELL_LIMIT: f64 = 2_000_000_000.0;
 /// Fewer partitions than this concentrate a table's traffic on a few
 /// replica sets of any realistic cluster.
-pub const MIN_PARTITIONS: f64 = 100.0;
+pub(crate) const MIN_PARTITIONS: f64 = 100.0;
 /// Average cell size past which a value hurts (seed 001: "a few MBs").
-pub const MAX_CELL_BYTES: f64 = 1024.0 * 1024.0;
+pub(crate) const MAX_CELL_BYTES: f64 = 1024.0 * 1024.0;
 /// Elements a collection may hold (native protocol v2 limit, 64K).
-pub const MAX_COLLECTION_ELEMENTS: f64 = 65_535.0;
+pub(crate) const MAX_COLLECTION_ELEMENTS: f64 = 65_535.0;
 /// Shards proposed for a hot partition when nothing says more are needed
 /// (seed 001: about the number of nodes).
-pub const DEFAULT_SHARDS: u32 = 8;
+pub(crate) const DEFAULT_SHARDS: u32 = 8;
 
 /// The partition findings about table `i` alone (see
 /// [`super::TableFindings`] for what they read).
@@ -263,7 +263,7 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
 
 /// Writes a second into one partition that one replica set takes in its
 /// stride: below this, a time-only partition key is no hot spot.
-pub const HOT_WRITES_PER_SECOND: f64 = 100.0;
+pub(crate) const HOT_WRITES_PER_SECOND: f64 = 100.0;
 
 /// The bucket source when a bucket is a fix the reads can follow: the
 /// time column orders the rows (a clustering column) and every query of
@@ -569,7 +569,7 @@ fn time_partitioned(t: &Table) -> bool {
 
 /// The time column a bucket is computed from: the first date or time
 /// clustering column, else any date or time attribute column.
-pub fn bucket_source(t: &Table) -> Option<String> {
+pub(crate) fn bucket_source(t: &Table) -> Option<String> {
     let temporal_attr = |c: &&Column| matches!(c.source, Source::Attr { .. }) && c.ty.is_temporal();
     let precise = |c: &&Column| temporal_attr(c) && c.ty.native() != Some(Native::Date);
     let clustering = || {
@@ -586,7 +586,7 @@ pub fn bucket_source(t: &Table) -> Option<String> {
 }
 
 /// "a day", "an hour".
-pub fn a_period(p: Period) -> String {
+pub(crate) fn a_period(p: Period) -> String {
     match p {
         Period::Hour => "an hour".into(),
         _ => format!("a {}", p.name()),
@@ -595,7 +595,7 @@ pub fn a_period(p: Period) -> String {
 
 /// A column name not yet in the table: `base`, else `base_bucket`,
 /// `base_2`...
-pub fn extra_name(t: &Table, base: &str) -> String {
+pub(crate) fn extra_name(t: &Table, base: &str) -> String {
     if t.column(base).is_none() {
         return base.to_string();
     }
@@ -613,7 +613,7 @@ pub fn extra_name(t: &Table, base: &str) -> String {
 
 /// The table with a bucket column added, as the derivation would add it
 /// (after the last partition column), without re-deriving the project.
-pub fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
+pub(crate) fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
     let mut t2 = t.clone();
     let at = t2
         .columns
@@ -647,7 +647,7 @@ pub fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
 /// table under the thresholds; existing buckets are set aside first, so
 /// the answer replaces them. `None` when the table has no time column or
 /// even an hour is too much.
-pub fn choose_bucket_for(est: &Estimator, t: &Table, th: &Thresholds) -> Option<Period> {
+pub(crate) fn choose_bucket_for(est: &Estimator, t: &Table, th: &Thresholds) -> Option<Period> {
     let source = bucket_source(t)?;
     // A date has no hours.
     let date_only = t

@@ -8,9 +8,9 @@ use crate::model::{Native, Project};
 
 /// Rows per indexed value under which an index is "high cardinality": a
 /// lookup then visits every node to find a handful of rows.
-pub const MIN_ROWS_PER_INDEXED_VALUE: f64 = 100.0;
+pub(crate) const MIN_ROWS_PER_INDEXED_VALUE: f64 = 100.0;
 /// Indexes on columns with at most this many values are never flagged.
-pub const LOW_CARDINALITY: f64 = 1000.0;
+pub(crate) const LOW_CARDINALITY: f64 = 1000.0;
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     queues(ctx, out);

@@ -8,19 +8,7 @@ use crate::naming::push_quoted;
 use rustc_hash::FxHashMap as HashMap;
 
 /// Copies from which a write is worth a review.
-pub const MANY_TABLES: usize = 3;
-
-/// `BEGIN BATCH … APPLY BATCH;` inserting one row into each table, with
-/// `?` markers; counter tables are left out (they cannot join a logged
-/// batch with other tables).
-pub fn logged_batch(keyspace: &str, tables: &[&Table]) -> String {
-    let mut s = String::from("BEGIN BATCH\n");
-    for t in tables.iter().filter(|t| !t.is_counter_table()) {
-        push_insert(&mut s, keyspace, t);
-    }
-    s.push_str("APPLY BATCH;");
-    s
-}
+pub(crate) const MANY_TABLES: usize = 3;
 
 /// `INSERT INTO ks.t (a, b) VALUES (?, ?);` and a newline.
 fn push_insert(s: &mut String, keyspace: &str, t: &Table) {
@@ -42,8 +30,10 @@ fn push_insert(s: &mut String, keyspace: &str, t: &Table) {
     s.push_str(");\n");
 }
 
-/// [`logged_batch`] for tables given by index, each table's INSERT built
-/// once per review however many batches it joins.
+/// `BEGIN BATCH … APPLY BATCH;` inserting one row into each of the tables
+/// given by index, with `?` markers (counter tables are left out: they
+/// cannot join a logged batch with other tables); each table's INSERT is
+/// built once per review however many batches it joins.
 struct Batches<'a> {
     keyspace: &'a str,
     tables: &'a [Table],

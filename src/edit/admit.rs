@@ -47,7 +47,7 @@ pub fn validated(next: &Project) -> Result<(), Refusal> {
 /// Whether an edit applies to the project and leaves it valid: what a
 /// dialog checks before it closes, so a refused text stays to be
 /// corrected. (The CQL check needs the analysis and stays with the caller.)
-pub fn would_admit(p: &Project, e: &super::Edit) -> Result<(), String> {
+pub(crate) fn would_admit(p: &Project, e: &super::Edit) -> Result<(), String> {
     let mut next = p.clone();
     super::apply_edit(&mut next, e)?;
     next.prune_decisions();
@@ -56,7 +56,7 @@ pub fn would_admit(p: &Project, e: &super::Edit) -> Result<(), String> {
 
 /// The analysis after a change has no invalid-CQL finding that the analysis
 /// before it lacked.
-pub fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(), Refusal> {
+pub(crate) fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(), Refusal> {
     let invalid = |d: &&Diagnostic| INVALID_CQL.contains(&d.rule);
     let new = after
         .diagnostics

@@ -77,7 +77,7 @@ pub fn rename_entity(p: &mut Project, ei: usize, new: &str) -> Result<(), String
     Ok(())
 }
 
-pub fn rename_attribute(
+pub(crate) fn rename_attribute(
     p: &mut Project,
     owner: NodeId,
     ai: usize,
@@ -116,7 +116,7 @@ pub fn rename_attribute(
     Ok(())
 }
 
-pub fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), String> {
+pub(crate) fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), String> {
     let old = p
         .relationships
         .get(ri)
@@ -160,7 +160,7 @@ pub fn rename_relationship(p: &mut Project, ri: usize, new: &str) -> Result<(), 
     Ok(())
 }
 
-pub fn rename_query(p: &mut Project, qi: usize, new: &str) -> Result<(), String> {
+pub(crate) fn rename_query(p: &mut Project, qi: usize, new: &str) -> Result<(), String> {
     let old = p.queries.get(qi).ok_or("no such query")?.id.clone();
     let swap = |s: &mut String| {
         if *s == old {
@@ -189,7 +189,7 @@ pub fn rename_query(p: &mut Project, qi: usize, new: &str) -> Result<(), String>
 
 /// Removes a query with its place in the workflow, its decision and notes;
 /// queries it served keep their own tables again.
-pub fn delete_query(p: &mut Project, qi: usize) -> Result<(), String> {
+pub(crate) fn delete_query(p: &mut Project, qi: usize) -> Result<(), String> {
     if qi >= p.queries.len() {
         return Err("no such query".into());
     }
@@ -211,7 +211,7 @@ pub fn delete_query(p: &mut Project, qi: usize) -> Result<(), String> {
 
 /// Removes an entity, the relationships that touch it and its notes. Queries
 /// that still use it make the result invalid, which the caller reports.
-pub fn delete_entity(p: &mut Project, ei: usize) -> Result<(), String> {
+pub(crate) fn delete_entity(p: &mut Project, ei: usize) -> Result<(), String> {
     if ei >= p.entities.len() {
         return Err("no such entity".into());
     }
@@ -230,7 +230,7 @@ pub fn delete_entity(p: &mut Project, ei: usize) -> Result<(), String> {
     Ok(())
 }
 
-pub fn delete_attribute(p: &mut Project, owner: NodeId, ai: usize) -> Result<(), String> {
+pub(crate) fn delete_attribute(p: &mut Project, owner: NodeId, ai: usize) -> Result<(), String> {
     match owner {
         NodeId::Entity(e) => {
             let ent = p.entities.get_mut(e).ok_or("no such entity")?;
@@ -251,7 +251,7 @@ pub fn delete_attribute(p: &mut Project, owner: NodeId, ai: usize) -> Result<(),
     Ok(())
 }
 
-pub fn delete_relationship(p: &mut Project, ri: usize) -> Result<(), String> {
+pub(crate) fn delete_relationship(p: &mut Project, ri: usize) -> Result<(), String> {
     if ri >= p.relationships.len() {
         return Err("no such relationship".into());
     }
@@ -262,7 +262,7 @@ pub fn delete_relationship(p: &mut Project, ri: usize) -> Result<(), String> {
 }
 
 /// Swaps an element with its neighbour; `false` at either end.
-pub fn move_in<T>(v: &mut [T], i: usize, up: bool) -> bool {
+pub(crate) fn move_in<T>(v: &mut [T], i: usize, up: bool) -> bool {
     let j = if up { i.checked_sub(1) } else { Some(i + 1) };
     match j {
         Some(j) if j < v.len() && i < v.len() => {
@@ -275,7 +275,7 @@ pub fn move_in<T>(v: &mut [T], i: usize, up: bool) -> bool {
 
 /// A new entity with a generated uuid key (`hotel_id` for `Hotel`), so it
 /// is valid from the first keystroke and the designer only renames.
-pub fn new_entity(name: &str) -> Entity {
+pub(crate) fn new_entity(name: &str) -> Entity {
     let base = crate::naming::snake_case(name);
     let key = if base.is_empty() {
         "id".to_string()
@@ -302,7 +302,7 @@ pub fn new_entity(name: &str) -> Entity {
 }
 
 /// `name type` or `name: type` (type defaults to text).
-pub fn parse_attribute(text: &str) -> Result<Attribute, String> {
+pub(crate) fn parse_attribute(text: &str) -> Result<Attribute, String> {
     let text = text.trim();
     let (name, ty) = match text.split_once(|c: char| c == ':' || c.is_whitespace()) {
         Some((n, t)) => (n.trim(), t.trim()),
@@ -320,7 +320,7 @@ pub fn parse_attribute(text: &str) -> Result<Attribute, String> {
 }
 
 /// `name: From 1:n To` (also `1:1`, `m:n`).
-pub fn parse_relationship(text: &str) -> Result<Relationship, String> {
+pub(crate) fn parse_relationship(text: &str) -> Result<Relationship, String> {
     let usage = "write `name: From 1:n To` (1:1, 1:n or m:n)";
     let (name, rest) = text.split_once(':').ok_or(usage)?;
     let parts: Vec<&str> = rest.split_whitespace().collect();
@@ -350,7 +350,7 @@ pub fn parse_relationship(text: &str) -> Result<Relationship, String> {
 }
 
 /// The next free query id: `Q{n}` after the highest number in use.
-pub fn next_query_id(p: &Project) -> String {
+pub(crate) fn next_query_id(p: &Project) -> String {
     let n = p
         .queries
         .iter()
@@ -453,7 +453,10 @@ mod tests {
 /// transitions and decisions). Returns what went besides the item, as
 /// `entity Room` / `query Q3`, so the designer sees it before choosing.
 /// Fails when that does not make the project valid again.
-pub fn delete_with_references(p: &mut Project, item: super::Item) -> Result<Vec<String>, String> {
+pub(crate) fn delete_with_references(
+    p: &mut Project,
+    item: super::Item,
+) -> Result<Vec<String>, String> {
     use crate::model::load::validate;
     super::apply_edit(p, &super::Edit::Delete(item))?;
     let mut gone = Vec::new();

@@ -10,12 +10,10 @@ pub mod numbers;
 mod sections;
 pub mod target;
 
-pub use admit::{keeps_cql_valid, validated, would_admit, Refusal};
-pub use cascade::{
-    delete_attribute, delete_entity, delete_query, delete_relationship, move_in, new_entity,
-    next_query_id, parse_attribute, parse_relationship, rename_attribute, rename_entity,
-    rename_query, rename_relationship,
-};
+pub(crate) use admit::{keeps_cql_valid, would_admit};
+pub use admit::{validated, Refusal};
+pub(crate) use cascade::next_query_id;
+pub use cascade::rename_entity;
 pub use sections::Sections;
 pub use target::{EditTarget, Item};
 
@@ -76,7 +74,7 @@ impl Edit {
     /// Whether the edit can succeed and leave the project as it was (a
     /// pick of what is already there, text saved unchanged). Only such
     /// edits pay for comparing the whole project before and after.
-    pub fn may_be_noop(&self) -> bool {
+    pub(crate) fn may_be_noop(&self) -> bool {
         !matches!(
             self,
             Edit::AddEntity(_)
@@ -138,7 +136,7 @@ pub fn apply(p: &mut Project, e: &Edit) -> Result<Edit, String> {
 }
 
 /// Where a moved item ends up.
-pub fn shifted(item: Item, up: bool) -> Item {
+pub(crate) fn shifted(item: Item, up: bool) -> Item {
     let step = |i: usize| if up { i.saturating_sub(1) } else { i + 1 };
     match item {
         Item::Entity(e) => Item::Entity(step(e)),

@@ -130,7 +130,7 @@ fn attribute(p: &Project, item: Item) -> Option<&crate::model::Attribute> {
 }
 
 /// A positive figure, or `None` for an empty field.
-pub fn parse_number(text: &str) -> Result<Option<f64>, String> {
+pub(crate) fn parse_number(text: &str) -> Result<Option<f64>, String> {
     let t: String = text.trim().chars().filter(|c| *c != '_').collect();
     if t.is_empty() {
         return Ok(None);
@@ -142,7 +142,7 @@ pub fn parse_number(text: &str) -> Result<Option<f64>, String> {
     }
 }
 
-pub fn parse_period(text: &str) -> Result<Option<Period>, String> {
+pub(crate) fn parse_period(text: &str) -> Result<Option<Period>, String> {
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
@@ -321,7 +321,7 @@ pub fn set(p: &mut Project, item: Item, n: &Numbers) -> Result<(), String> {
 /// The item an estimate's assumption note is about (`Hotel: no count…`,
 /// `Hotel.name: no average size…`, `has_rooms: no count for…`), so the
 /// designer can go and state the figure.
-pub fn assumed_item(p: &Project, note: &str) -> Option<Item> {
+pub(crate) fn assumed_item(p: &Project, note: &str) -> Option<Item> {
     let (subject, _) = note.split_once(": ")?;
     if let Some(e) = p.entities.iter().position(|e| e.name == subject) {
         return Some(Item::Entity(e));

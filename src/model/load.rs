@@ -5,8 +5,9 @@
 use super::{Project, FORMAT_VERSION};
 use std::fmt;
 
+pub(crate) use super::validate::validate_text;
 /// Checking lives in [`super::validate`]; re-exported for existing callers.
-pub use super::validate::{validate, validate_text, Problem, MAX_NAME, MAX_SCHEMA_NAME};
+pub use super::validate::{validate, Problem};
 use std::path::Path;
 
 /// Larger files are refused before parsing: no real model comes close.

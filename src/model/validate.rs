@@ -139,7 +139,7 @@ pub fn validate(project: &Project) -> Vec<Problem> {
 
 /// [`validate`], with the file text the project was parsed from so name
 /// problems carry a line and column.
-pub fn validate_text(project: &Project, text: &str) -> Vec<Problem> {
+pub(crate) fn validate_text(project: &Project, text: &str) -> Vec<Problem> {
     validate_with_text(project, Some(text))
 }
 
@@ -720,10 +720,10 @@ fn check_attributes(
 }
 
 /// Longest table, keyspace and type name Cassandra accepts.
-pub const MAX_SCHEMA_NAME: usize = 48;
+pub(crate) const MAX_SCHEMA_NAME: usize = 48;
 /// Longest other name (entity, attribute, column, query id, reference…):
 /// far beyond real models, short enough for any layout.
-pub const MAX_NAME: usize = 128;
+pub(crate) const MAX_NAME: usize = 128;
 
 /// Every string that can become a CQL identifier or names one: entity
 /// names and their short and plural forms, attributes and column

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub const BACKGROUND_FROM_QUERIES: usize = 1_000;
 
 /// Whether the analysis of `project` should run on the worker.
-pub fn in_background(project: &Project) -> bool {
+pub(crate) fn in_background(project: &Project) -> bool {
     project.queries.len() >= BACKGROUND_FROM_QUERIES
 }
 
@@ -115,13 +115,13 @@ impl AnalysisWorker {
     }
 
     /// Whether an analysis is awaited.
-    pub fn is_pending(&self) -> bool {
+    pub(crate) fn is_pending(&self) -> bool {
         self.pending.is_some()
     }
 
     /// The awaited analysis if it has arrived, without waiting. Stale
     /// results met on the way are dropped.
-    pub fn take_ready(&mut self) -> Option<Analysis> {
+    pub(crate) fn take_ready(&mut self) -> Option<Analysis> {
         while self.pending.is_some() {
             let done = self.results.try_recv().ok()?;
             if let Some(a) = self.deliver(done) {
@@ -149,7 +149,7 @@ impl AnalysisWorker {
 
     /// The analysis a result carries when it answers the pending request;
     /// `None` (the result dropped) when a newer request superseded it.
-    pub fn deliver(&mut self, done: Done) -> Option<Analysis> {
+    pub(crate) fn deliver(&mut self, done: Done) -> Option<Analysis> {
         if self.pending != Some(done.ticket) {
             return None;
         }

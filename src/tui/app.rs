@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
 /// How long changed tables stay highlighted after an edit.
-pub const CHANGE_FLASH_MS: u128 = 1500;
+pub(crate) const CHANGE_FLASH_MS: u128 = 1500;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BottomView {
@@ -367,7 +367,7 @@ impl App {
     }
 
     /// The file name shown in the status bar.
-    pub fn file_label(&self) -> String {
+    pub(crate) fn file_label(&self) -> String {
         match &self.path {
             Some(p) => p.file_name().map_or_else(
                 || p.display().to_string(),
@@ -588,7 +588,7 @@ impl App {
     }
 
     /// Replaces the whole project (`:e FILE`, recovery): history starts over.
-    pub fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
+    pub(crate) fn replace_project(&mut self, project: Project, path: Option<PathBuf>, dirty: bool) {
         // A pending analysis belongs to the project being replaced.
         self.worker.cancel();
         let background = analysis_worker::in_background(&project);
@@ -621,14 +621,14 @@ impl App {
         }
     }
 
-    pub fn mark_saved(&mut self) {
+    pub(crate) fn mark_saved(&mut self) {
         self.versions.saved = Some(self.versions.state);
         self.dirty = false;
     }
 
     // ---- rows -------------------------------------------------------------
 
-    pub fn rebuild_rows(&mut self) {
+    pub(crate) fn rebuild_rows(&mut self) {
         self.view.rows[0] = self.concept_rows();
         self.view.rows[1] = self.workflow_rows();
         self.view.rows[2] = self.table_rows();
@@ -798,7 +798,7 @@ impl App {
         }
     }
 
-    pub fn selected_row(&self, f: Focus) -> Option<&Row> {
+    pub(crate) fn selected_row(&self, f: Focus) -> Option<&Row> {
         self.list_rows(f).get(self.view.panes[f.index()].selected)
     }
 
@@ -812,7 +812,7 @@ impl App {
         self.selected_row(f).and_then(Row::item)
     }
 
-    pub fn last_list_focus(&self) -> Focus {
+    pub(crate) fn last_list_focus(&self) -> Focus {
         self.view.last_list
     }
 
@@ -824,7 +824,7 @@ impl App {
         self.refresh_links();
     }
 
-    pub fn select_first_selectable(&mut self, f: Focus) {
+    pub(crate) fn select_first_selectable(&mut self, f: Focus) {
         let rows = self.list_rows(f);
         let first = rows
             .iter()
@@ -835,7 +835,7 @@ impl App {
     }
 
     /// Moves the selection by `delta` selectable rows.
-    pub fn move_selection(&mut self, f: Focus, delta: isize) {
+    pub(crate) fn move_selection(&mut self, f: Focus, delta: isize) {
         self.step_selection(f, delta);
         self.refresh_links();
     }
@@ -874,7 +874,7 @@ impl App {
         self.view.panes[f.index()].selected = i;
     }
 
-    pub fn select_row(&mut self, f: Focus, row: usize) {
+    pub(crate) fn select_row(&mut self, f: Focus, row: usize) {
         let rows = self.list_rows(f);
         if row >= rows.len() {
             return;
@@ -885,11 +885,6 @@ impl App {
             r -= 1;
         }
         self.view.panes[f.index()].selected = r;
-        self.refresh_links();
-    }
-
-    pub fn clamp_selection(&mut self) {
-        self.clamp_rows();
         self.refresh_links();
     }
 
@@ -1004,7 +999,7 @@ impl App {
     }
 
     /// The selected table: the table row, or the table serving the query.
-    pub fn current_table(&self) -> Option<usize> {
+    pub(crate) fn current_table(&self) -> Option<usize> {
         match self.selected_item()? {
             Item::Table(t) | Item::Column(t, _) => Some(t),
             _ => {
@@ -1016,7 +1011,7 @@ impl App {
 
     /// What a review note on the selection attaches to: the entity or
     /// relationship, the query, or the table.
-    pub fn note_target(&self) -> Option<Target> {
+    pub(crate) fn note_target(&self) -> Option<Target> {
         let p = &self.project;
         Some(match self.selected_item()? {
             Item::Entity(e) | Item::Attribute(e, _) => {
@@ -1035,7 +1030,7 @@ impl App {
     }
 
     /// Whether a table was changed by the latest edit and should still flash.
-    pub fn flashing(&self, table: &str) -> bool {
+    pub(crate) fn flashing(&self, table: &str) -> bool {
         self.derived.changed.contains(table)
             && self
                 .derived
@@ -1064,7 +1059,7 @@ fn discard(old: Analysis) {
 /// An edit's success label ("added entity Guest") turned into what did not
 /// happen ("entity Guest not added"), so a refusal never reads as a
 /// success.
-pub fn not_done(what: &str) -> String {
+pub(crate) fn not_done(what: &str) -> String {
     // Verbs whose object follows ("added entity X"), and verbs whose
     // complement does ("renamed to x", "moved up").
     const OBJECT_FIRST: [&str; 5] = ["added", "deleted", "edited", "flipped", "split"];

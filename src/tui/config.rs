@@ -31,7 +31,7 @@ pub struct Dirs {
 }
 
 impl Dirs {
-    pub fn from_env() -> Dirs {
+    pub(crate) fn from_env() -> Dirs {
         let proj = directories::ProjectDirs::from("org", "cqlmodel", "cqlmodel");
         let env = |name: &str| {
             std::env::var_os(name)
@@ -46,7 +46,7 @@ impl Dirs {
         }
     }
 
-    pub fn config_file(&self) -> Option<PathBuf> {
+    pub(crate) fn config_file(&self) -> Option<PathBuf> {
         self.config.as_ref().map(|d| d.join("config.ron"))
     }
 
@@ -70,7 +70,7 @@ impl Dirs {
 
     /// Reads the config; a missing file is the default, a broken one is the
     /// default plus a message to show.
-    pub fn load_config(&self) -> (Config, Option<String>) {
+    pub(crate) fn load_config(&self) -> (Config, Option<String>) {
         let Some(path) = self.config_file() else {
             return (Config::default(), None);
         };
@@ -117,7 +117,7 @@ impl Dirs {
 /// key can be bound to (with where it applies and what it does) and every
 /// colour role. Written from the binding table and the theme's role list,
 /// so it cannot fall behind them; loading it changes nothing.
-pub fn default_config_text() -> String {
+pub(crate) fn default_config_text() -> String {
     use std::fmt::Write;
     let keymap = super::keymap::Keymap::default();
     let theme = super::theme::Theme::default();
@@ -175,7 +175,7 @@ Config(
 }
 
 /// FNV-1a: a stable file-name hash with no dependency.
-pub fn fnv(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h ^= u64::from(*b);
@@ -185,7 +185,7 @@ pub fn fnv(bytes: &[u8]) -> u64 {
 }
 
 /// Parses a colour name from the config.
-pub fn parse_color(s: &str) -> Option<Color> {
+pub(crate) fn parse_color(s: &str) -> Option<Color> {
     s.trim().parse::<Color>().ok()
 }
 

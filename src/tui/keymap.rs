@@ -406,7 +406,7 @@ impl KeySpec {
 impl KeySpec {
     /// The key as the config file writes it (`ctrl-s`, `shift-tab`, `K`,
     /// `space`): [`KeySpec::parse`] reads it back.
-    pub fn config_name(&self) -> String {
+    pub(crate) fn config_name(&self) -> String {
         let mut s = String::new();
         if self.ctrl {
             s.push_str("ctrl-");
@@ -1356,7 +1356,7 @@ impl Keymap {
     /// A popup's footer, `Enter ok · Esc cancel`, from its live bindings;
     /// `only` keeps the commands the popup offers right now (an ordering
     /// list has ← →, a plain list not).
-    pub fn footer(&self, scope: Scope, only: impl Fn(Command) -> bool) -> String {
+    pub(crate) fn footer(&self, scope: Scope, only: impl Fn(Command) -> bool) -> String {
         self.bindings
             .iter()
             .filter(|b| b.scope == scope && only(b.command))

@@ -6,7 +6,7 @@ use crate::edit::{self, Edit, Item};
 use crate::model::Target;
 
 /// An item as titles and messages name it ("entity Hotel").
-pub fn item_label(app: &App, item: Item) -> String {
+pub(crate) fn item_label(app: &App, item: Item) -> String {
     let p = &app.project;
     match item {
         Item::Entity(e) => format!("entity {}", p.entities[e].name),
@@ -31,7 +31,7 @@ pub fn item_label(app: &App, item: Item) -> String {
 }
 
 /// A review note's target as messages name it.
-pub fn target_label(t: &Target) -> String {
+pub(crate) fn target_label(t: &Target) -> String {
     match t {
         Target::Entity(n) => format!("entity {n}"),
         Target::Relationship(n) => format!("relationship {n}"),
@@ -42,7 +42,7 @@ pub fn target_label(t: &Target) -> String {
 
 /// What an edit did, as the status line says it on success (refusals turn
 /// it around with `app::not_done`).
-pub fn edit_label(app: &App, e: &Edit) -> String {
+pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
     let q = |i: &usize| {
         app.project
             .queries

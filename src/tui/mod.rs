@@ -176,7 +176,7 @@ fn offer_recovery(app: &mut App) {
 }
 
 /// A time as `2026-11-23 14:05:09 UTC` (no time zone database needed).
-pub fn utc(t: std::time::SystemTime) -> String {
+pub(crate) fn utc(t: std::time::SystemTime) -> String {
     let secs = match t.duration_since(std::time::UNIX_EPOCH) {
         Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
         Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
@@ -315,7 +315,7 @@ pub fn run(launch: Launch) -> i32 {
 
 /// The event loop: draw, wait for an event (or a tick), handle it. Generic
 /// over the backend and the event source so tests run exactly this.
-pub fn run_loop<B: Backend>(
+pub(crate) fn run_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     mut next_event: impl FnMut(Duration) -> std::io::Result<Option<Event>>,
@@ -397,7 +397,7 @@ fn discard_recovery(app: &App) {
 /// Carries out the effects of one action in order. A quit that follows a
 /// save (`:wq`) waits for it: when the save was refused or needs an answer
 /// first, the program stays, and answering yes saves and then quits.
-pub fn perform_all(app: &mut App, effects: Vec<Effect>) {
+pub(crate) fn perform_all(app: &mut App, effects: Vec<Effect>) {
     let mut effects = effects.into_iter().peekable();
     while let Some(effect) = effects.next() {
         if let Effect::Save { path, force } = effect {
@@ -469,7 +469,7 @@ pub fn perform(app: &mut App, effect: Effect) {
 
 /// The names in a directory for file-name completion, directories ending
 /// in `/`; an unreadable directory has none.
-pub fn list_directory(dir: &Path) -> Vec<String> {
+pub(crate) fn list_directory(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(Result::ok)

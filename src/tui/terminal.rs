@@ -30,7 +30,7 @@ fn pending() -> &'static Arc<AtomicUsize> {
 /// The signals that end the workbench: the terminal is restored and the
 /// recovery copy kept. (Ctrl-C in raw mode is a key, not SIGINT; it asks
 /// to quit like `q`. SIGINT from `kill` ends the session like the others.)
-pub const TERMINATING: [i32; 4] = [
+pub(crate) const TERMINATING: [i32; 4] = [
     signal_hook::consts::SIGTERM,
     signal_hook::consts::SIGHUP,
     signal_hook::consts::SIGINT,
@@ -39,7 +39,7 @@ pub const TERMINATING: [i32; 4] = [
 
 /// Records termination signals instead of dying at once; the event loop
 /// looks at [`signal_received`] between events (at least every 250 ms).
-pub fn watch_signals() -> std::io::Result<()> {
+pub(crate) fn watch_signals() -> std::io::Result<()> {
     for sig in TERMINATING {
         signal_hook::flag::register_usize(sig, Arc::clone(pending()), sig as usize)?;
     }
@@ -47,7 +47,7 @@ pub fn watch_signals() -> std::io::Result<()> {
 }
 
 /// The termination signal received, if any.
-pub fn signal_received() -> Option<i32> {
+pub(crate) fn signal_received() -> Option<i32> {
     match pending().load(Ordering::SeqCst) {
         0 => None,
         n => i32::try_from(n).ok(),
@@ -63,7 +63,7 @@ pub fn gone() -> bool {
 }
 
 /// The conventional name of a signal, for the farewell message.
-pub fn signal_name(sig: i32) -> &'static str {
+pub(crate) fn signal_name(sig: i32) -> &'static str {
     match sig {
         signal_hook::consts::SIGTERM => "SIGTERM",
         signal_hook::consts::SIGHUP => "SIGHUP",
@@ -77,7 +77,7 @@ pub fn signal_name(sig: i32) -> &'static str {
 /// paste, and shows the cursor. Only the first call after [`setup`] does
 /// anything: a second restore (the guard after the panic hook) would move
 /// the cursor back over the panic message.
-pub fn restore() {
+pub(crate) fn restore() {
     if restore_once(&mut stdout()) {
         let _ = disable_raw_mode();
     }
@@ -111,7 +111,7 @@ impl Drop for Guard {
     }
 }
 
-pub fn install_panic_hook() {
+pub(crate) fn install_panic_hook() {
     static INSTALLED: AtomicBool = AtomicBool::new(false);
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return;

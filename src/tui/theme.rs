@@ -77,7 +77,7 @@ impl Theme {
     }
 
     /// The colour of a role, by its config name.
-    pub fn color(&self, role: &str) -> Option<Color> {
+    pub(crate) fn color(&self, role: &str) -> Option<Color> {
         let mut t = self.clone();
         t.slot(role).copied()
     }
@@ -106,11 +106,11 @@ impl Theme {
             .add_modifier(Modifier::BOLD)
     }
 
-    pub fn linked(&self) -> Style {
+    pub(crate) fn linked(&self) -> Style {
         Style::new().fg(self.linked)
     }
 
-    pub fn dim(&self) -> Style {
+    pub(crate) fn dim(&self) -> Style {
         Style::new().fg(self.dim)
     }
 
@@ -121,7 +121,7 @@ impl Theme {
 
 /// A colour as the config writes it, so that [`parse_color`] reads it back:
 /// a name (`darkgray`), a palette index (`214`) or `#rrggbb`.
-pub fn color_name(c: Color) -> String {
+pub(crate) fn color_name(c: Color) -> String {
     match c {
         Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
         Color::Indexed(i) => i.to_string(),

@@ -20,7 +20,7 @@ pub fn scroll(app: &mut App, delta: isize) {
 }
 
 /// The next (or previous) view of the bottom pane.
-pub fn next_view(app: &mut App, forward: bool) {
+pub(crate) fn next_view(app: &mut App, forward: bool) {
     let i = BottomView::ALL
         .iter()
         .position(|v| *v == app.view.bottom)
@@ -42,7 +42,7 @@ pub fn show(app: &mut App, c: Command) {
 }
 
 /// The CQL view between the selected table and the whole keyspace.
-pub fn toggle_cql_scope(app: &mut App) {
+pub(crate) fn toggle_cql_scope(app: &mut App) {
     app.view.cql_all = !app.view.cql_all;
     app.view.bottom = BottomView::Cql;
     app.view.bottom_scroll = 0;
@@ -125,7 +125,7 @@ pub fn fix(app: &mut App) -> Vec<Action> {
 }
 
 /// A review note on the selected item (its entity, query or table).
-pub fn add_note(app: &mut App) {
+pub(crate) fn add_note(app: &mut App) {
     match app.note_target() {
         Some(t) => app.popups.push(Popup::Input(Input::new(
             "Review note",

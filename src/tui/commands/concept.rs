@@ -12,7 +12,7 @@ use crate::tui::popup::picker::HOLE;
 use crate::tui::popup::{Form, Input, InputPurpose, Pick, Picker, Popup};
 
 /// Folds (`left`) or unfolds the selected entity's attributes.
-pub fn fold(app: &mut App, left: bool) {
+pub(crate) fn fold(app: &mut App, left: bool) {
     if let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() {
         let name = app.project.entities[e].name.clone();
         if left {
@@ -58,7 +58,7 @@ fn attribute_input(app: &App, owner: NodeId) -> Input {
 
 /// `+`: an attribute of the entity or relationship under the cursor (or
 /// of the attribute's owner).
-pub fn add_attribute(app: &mut App) {
+pub(crate) fn add_attribute(app: &mut App) {
     if app.focus != Focus::Concept {
         return;
     }
@@ -96,7 +96,7 @@ pub fn add(app: &mut App) {
 }
 
 /// The figures dialog of the selected entity, attribute or relationship.
-pub fn numbers_form(app: &mut App) {
+pub(crate) fn numbers_form(app: &mut App) {
     let Some(item) = app.selected_item() else {
         return app.info("select an entity, attribute or relationship");
     };
@@ -108,7 +108,7 @@ pub fn numbers_form(app: &mut App) {
 }
 
 /// `y`: the selected attribute's type, picked.
-pub fn pick_type(app: &mut App) {
+pub(crate) fn pick_type(app: &mut App) {
     let (owner, a) = match app.selected_item() {
         Some(Item::Attribute(e, a)) => (NodeId::Entity(e), a),
         Some(Item::RelAttribute(r, a)) => (NodeId::Rel(r), a),
@@ -139,7 +139,7 @@ fn type_choices(app: &App, top: bool) -> Vec<String> {
 }
 
 /// The type picker for the first hole of `template` (`…` at first).
-pub fn type_picker(app: &mut App, owner: NodeId, a: usize, template: String) {
+pub(crate) fn type_picker(app: &mut App, owner: NodeId, a: usize, template: String) {
     let attrs = match owner {
         NodeId::Entity(e) => app.project.entities.get(e).map(|x| &x.attributes),
         NodeId::Rel(r) => app.project.relationships.get(r).map(|x| &x.attributes),
@@ -163,7 +163,7 @@ pub fn type_picker(app: &mut App, owner: NodeId, a: usize, template: String) {
 }
 
 /// `i`: the selected entity's key attributes, picked in order.
-pub fn pick_key(app: &mut App) {
+pub(crate) fn pick_key(app: &mut App) {
     let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() else {
         return app.error("select an entity to pick its key");
     };
@@ -198,7 +198,7 @@ fn cardinalities(from: &str, to: &str) -> Vec<String> {
 
 /// The next step of a new relationship: pick its from entity, its to
 /// entity, its cardinality, then type its name.
-pub fn relationship_step(app: &mut App, parts: Vec<String>) {
+pub(crate) fn relationship_step(app: &mut App, parts: Vec<String>) {
     let names: Vec<String> = app
         .project
         .entities

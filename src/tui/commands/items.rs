@@ -79,7 +79,7 @@ pub fn rename(app: &mut App) {
 
 /// Moves the selected item up or down among its siblings; the selection
 /// follows it.
-pub fn move_item(app: &mut App, up: bool) {
+pub(crate) fn move_item(app: &mut App, up: bool) {
     if let Some(item) = app.selected_item() {
         if app.apply("moved", |p| apply_edit(p, &Edit::Move(item, up))) {
             let moved = shifted(item, up);
@@ -90,7 +90,7 @@ pub fn move_item(app: &mut App, up: bool) {
 }
 
 /// The RON text editor on the selected item (a table's decision).
-pub fn edit_text(app: &mut App) {
+pub(crate) fn edit_text(app: &mut App) {
     let target = match app.selected_item() {
         Some(Item::Entity(e)) => EditTarget::Entity(e),
         Some(Item::Attribute(e, a)) => EditTarget::Attribute(NodeId::Entity(e), a),

@@ -12,7 +12,7 @@ use crate::tui::keymap::{Command, Scope};
 use crate::tui::popup::{Alternatives, Info, Input, InputPurpose, Pick, Picker, Popup};
 
 /// Folds (`left`) or unfolds the selected table's box.
-pub fn fold(app: &mut App, left: bool) {
+pub(crate) fn fold(app: &mut App, left: bool) {
     if let Some(t) = app.current_table() {
         let name = app.analysis.model.tables[t].name.clone();
         if left {
@@ -90,7 +90,7 @@ pub fn open(app: &mut App) {
 
 /// The figures a table's estimate assumed; picking one goes to the item
 /// to state it on.
-pub fn assumed_picker(app: &mut App, t: usize) {
+pub(crate) fn assumed_picker(app: &mut App, t: usize) {
     let Some(est) = app.analysis.estimates.get(t) else {
         return;
     };
@@ -111,7 +111,7 @@ pub fn assumed_picker(app: &mut App, t: usize) {
 }
 
 /// Pins the name of the selected table.
-pub fn pin_name(app: &mut App) {
+pub(crate) fn pin_name(app: &mut App) {
     if let Some(t) = app.current_table() {
         let table = &app.analysis.model.tables[t];
         app.popups.push(Popup::Input(Input::new(
@@ -125,7 +125,7 @@ pub fn pin_name(app: &mut App) {
 
 /// The refinements of the selected table (see [`crate::refine::menu`]);
 /// choosing one shows its preview.
-pub fn refine_menu(app: &mut App, only: Option<RefineKind>) {
+pub(crate) fn refine_menu(app: &mut App, only: Option<RefineKind>) {
     let Some(t) = app.current_table() else {
         return app.error("select a table first");
     };

@@ -71,7 +71,7 @@ pub fn add(app: &mut App) {
 }
 
 /// After the sentence of a new query: pick what its rows are.
-pub fn pick_rows_for_new_query(app: &mut App, text: String) {
+pub(crate) fn pick_rows_for_new_query(app: &mut App, text: String) {
     let items = rows_choices(&app.project);
     if items.is_empty() {
         app.error("add an entity first: a query returns rows of an entity");
@@ -115,7 +115,7 @@ pub fn rows(app: &mut App) {
 
 /// The equality search (`equality`) or the returned attributes, in pick
 /// order.
-pub fn pick_attributes(app: &mut App, equality: bool) {
+pub(crate) fn pick_attributes(app: &mut App, equality: bool) {
     if let Some(q) = need_query(app) {
         let query = &app.project.queries[q];
         let (title, current, purpose) = if equality {
@@ -182,7 +182,7 @@ pub fn order(app: &mut App) {
 }
 
 /// A transition from the selected query to another.
-pub fn add_transition(app: &mut App) {
+pub(crate) fn add_transition(app: &mut App) {
     if let Some(q) = need_query(app) {
         let from = app.project.queries[q].id.clone();
         let items: Vec<String> = app
@@ -205,7 +205,7 @@ pub fn add_transition(app: &mut App) {
 }
 
 /// Makes the selected query an entry point, or no longer one.
-pub fn toggle_entry(app: &mut App) -> Vec<Action> {
+pub(crate) fn toggle_entry(app: &mut App) -> Vec<Action> {
     match need_query(app) {
         Some(q) => vec![Action::Edit(Edit::ToggleEntry(q))],
         None => vec![],
@@ -229,7 +229,7 @@ pub fn limit(app: &mut App) {
 
 /// `F`: what the selected transition hands to its target, picked from the
 /// attributes its source query returns.
-pub fn pick_feeds(app: &mut App) {
+pub(crate) fn pick_feeds(app: &mut App) {
     let Some(crate::edit::Item::Transition(t)) = app.selected_item() else {
         return app.error("select a transition (in the workflow tree) to pick what it feeds");
     };

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use tui_textarea::TextArea;
 
 /// Every command, with what it does, for completion and messages.
-pub const COMMANDS: [(&str, &str); 11] = [
+pub(crate) const COMMANDS: [(&str, &str); 11] = [
     ("w", "save (:w FILE saves as)"),
     ("w!", "save even if the file changed on disk"),
     ("wq", "save and quit"),
@@ -66,7 +66,7 @@ impl CommandLine {
         self.area.move_cursor(tui_textarea::CursorMove::End);
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         match cmd {
             Some(Command::Cancel) => return Outcome::Cancel,
             Some(Command::Accept) => return Outcome::Done(parse(&self.text())),
@@ -233,7 +233,7 @@ fn path_parts(line: &str) -> Option<(&str, &str, &str)> {
 
 /// The directory whose names complete this line, when it completes a file
 /// name (the current directory for a bare name).
-pub fn directory_to_list(line: &str) -> Option<PathBuf> {
+pub(crate) fn directory_to_list(line: &str) -> Option<PathBuf> {
     let (_, dir, _) = path_parts(line)?;
     Some(PathBuf::from(if dir.is_empty() { "." } else { dir }))
 }
@@ -241,7 +241,7 @@ pub fn directory_to_list(line: &str) -> Option<PathBuf> {
 /// Completes a file name from the entries of its directory (directories
 /// end in `/`); hidden files are not offered. Returns the new line and the
 /// candidates when several remain.
-pub fn complete_path(line: &str, entries: &[String]) -> (String, Vec<String>) {
+pub(crate) fn complete_path(line: &str, entries: &[String]) -> (String, Vec<String>) {
     let Some((prefix, dir, stem)) = path_parts(line) else {
         return (line.to_string(), vec![]);
     };
@@ -263,7 +263,7 @@ pub fn complete_path(line: &str, entries: &[String]) -> (String, Vec<String>) {
 
 /// Completes the command name. Returns the new line and the candidates
 /// when several remain.
-pub fn complete_command(line: &str) -> (String, Vec<String>) {
+pub(crate) fn complete_command(line: &str) -> (String, Vec<String>) {
     let cands: Vec<String> = COMMANDS
         .iter()
         .map(|(c, _)| c.to_string())

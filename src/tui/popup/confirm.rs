@@ -36,7 +36,7 @@ impl Confirm {
         }
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         match cmd {
             Some(Command::Yes) => Outcome::Done(std::mem::take(&mut self.yes)),
             // A question that needs an answer takes no Esc for a "no".
@@ -92,7 +92,7 @@ pub struct Info {
 }
 
 impl Info {
-    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>) -> Outcome {
         if super::scroll_by(&mut self.scroll, cmd) {
             return Outcome::Keep;
         }
@@ -133,7 +133,7 @@ impl Info {
     }
 }
 
-pub fn help_key(scroll: &mut usize, cmd: Option<Command>) -> Outcome {
+pub(crate) fn help_key(scroll: &mut usize, cmd: Option<Command>) -> Outcome {
     if super::scroll_by(scroll, cmd) {
         return Outcome::Keep;
     }
@@ -226,7 +226,7 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
+pub(crate) fn draw_help(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
     let theme = &app.settings.theme;
     let lines = help_lines(app);
     let r = centered(area, 110, area.height.saturating_sub(2).max(3));

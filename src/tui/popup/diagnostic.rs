@@ -26,7 +26,7 @@ pub struct DiagnosticDetail {
 }
 
 impl DiagnosticDetail {
-    pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
         use Command as C;
         match app.settings.keymap.lookup(Scope::Detail, &key) {
             Some(C::Close) => Outcome::Cancel,

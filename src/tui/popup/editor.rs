@@ -38,7 +38,7 @@ pub enum InputPurpose {
 }
 
 /// A LIMIT as typed: empty is none, else a whole number above 0.
-pub fn parse_limit(text: &str) -> Result<Option<u32>, String> {
+pub(crate) fn parse_limit(text: &str) -> Result<Option<u32>, String> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -82,7 +82,7 @@ impl Input {
         self.area.lines().first().cloned().unwrap_or_default()
     }
 
-    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         match cmd {
             Some(Command::Cancel) => {
                 if let InputPurpose::Filter(f) = self.purpose {
@@ -230,7 +230,7 @@ impl Editor {
         }
     }
 
-    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         match cmd {
             Some(Command::Cancel) => Outcome::Cancel,
             // Enter itself types a new line: applying has its own keys.

@@ -44,7 +44,7 @@ impl Form {
         self.fields.iter().map(|f| f.value.clone()).collect()
     }
 
-    pub fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         let n = self.fields.len().max(1);
         match cmd {
             Some(Command::Cancel) => Outcome::Cancel,

@@ -85,7 +85,7 @@ impl Popup {
 
     /// Looks the key up in the popup's scope; the popup gets the command
     /// (if any) and the raw key (for typing).
-    pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
         let cmd = app.settings.keymap.lookup(self.scope(), &key);
         match self {
             Popup::Confirm(c) => c.handle(cmd, key),
@@ -135,7 +135,7 @@ impl Popup {
 /// Scrolling shared by the popups that show text: the pane keys, by
 /// command; `true` when the command scrolled. `End` goes past the end and
 /// the drawing clamps it, like the panes.
-pub fn scroll_by(scroll: &mut usize, cmd: Option<Command>) -> bool {
+pub(crate) fn scroll_by(scroll: &mut usize, cmd: Option<Command>) -> bool {
     match cmd {
         Some(Command::Up) => *scroll = scroll.saturating_sub(1),
         Some(Command::Down) => *scroll = scroll.saturating_add(1),
@@ -149,12 +149,12 @@ pub fn scroll_by(scroll: &mut usize, cmd: Option<Command>) -> bool {
 }
 
 /// The scroll `End` sets; drawing clamps it to the last page.
-pub const SCROLL_END: usize = 1_000_000;
+pub(crate) const SCROLL_END: usize = 1_000_000;
 
 /// A centred rectangle of at most `w`×`h` inside `area`.
 /// The frame every popup draws in: accent border, sanitized title, key
 /// help along the bottom edge.
-pub fn frame_block<'a>(
+pub(crate) fn frame_block<'a>(
     theme: &super::theme::Theme,
     title: &str,
     help: &str,
@@ -172,7 +172,7 @@ pub fn frame_block<'a>(
         .title_bottom(Span::styled(format!(" {} ", help.trim()), theme.dim()))
 }
 
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect {

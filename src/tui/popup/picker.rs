@@ -47,7 +47,7 @@ pub enum Pick {
 }
 
 /// The hole in a type template that the next pick fills.
-pub const HOLE: &str = "…";
+pub(crate) const HOLE: &str = "…";
 
 pub struct Picker {
     pub title: String,
@@ -66,7 +66,7 @@ pub struct Picker {
 }
 
 /// The query menu's entries and the commands they run.
-pub const QUERY_MENU: [(&str, Command); 7] = [
+pub(crate) const QUERY_MENU: [(&str, Command); 7] = [
     ("Rows: the entity whose instances it returns", Command::Rows),
     ("Equality search attributes", Command::Equality),
     ("Range search attribute", Command::Range),
@@ -92,7 +92,12 @@ impl Picker {
         }
     }
 
-    pub fn multi(title: &str, items: Vec<String>, picked: Vec<usize>, purpose: Pick) -> Picker {
+    pub(crate) fn multi(
+        title: &str,
+        items: Vec<String>,
+        picked: Vec<usize>,
+        purpose: Pick,
+    ) -> Picker {
         Picker {
             multi: true,
             picked,
@@ -128,7 +133,7 @@ impl Picker {
         }
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
         use Command as C;
         self.error = None;
         let vis = self.visible();

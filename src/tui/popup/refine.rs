@@ -63,7 +63,7 @@ impl RefinePreview {
         RefinePreview { preview, scroll: 0 }
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>) -> Outcome {
         if super::scroll_by(&mut self.scroll, cmd) {
             return Outcome::Keep;
         }
@@ -273,7 +273,7 @@ impl Alternatives {
         ))])
     }
 
-    pub fn handle(&mut self, cmd: Option<Command>) -> Outcome {
+    pub(crate) fn handle(&mut self, cmd: Option<Command>) -> Outcome {
         if super::scroll_by(&mut self.scroll, cmd) {
             return Outcome::Keep;
         }

@@ -47,7 +47,7 @@ impl Welcome {
         Welcome { choices, cursor: 0 }
     }
 
-    pub fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
+    pub(crate) fn handle(&mut self, app: &App, key: KeyEvent) -> Outcome {
         use Command as C;
         let last = self.choices.len().saturating_sub(1);
         match app.settings.keymap.lookup(Scope::Welcome, &key) {

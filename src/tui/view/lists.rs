@@ -74,7 +74,12 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
 /// into view with it, and moving down onto a table shows its whole box
 /// when it fits; moving up never scrolls the view down. `previous` is the
 /// selection and offset when last drawn.
-pub fn scroll_offset(rows: &[Row], selected: usize, previous: (usize, usize), h: usize) -> usize {
+pub(crate) fn scroll_offset(
+    rows: &[Row],
+    selected: usize,
+    previous: (usize, usize),
+    h: usize,
+) -> usize {
     if rows.is_empty() || h == 0 {
         return 0;
     }
@@ -115,7 +120,7 @@ fn safe(text: &str) -> String {
 }
 
 /// The hint of an empty list, naming the keys as they are bound now.
-pub fn empty_hint(app: &App, hint: EmptyHint) -> String {
+pub(crate) fn empty_hint(app: &App, hint: EmptyHint) -> String {
     let add = |scope: Scope| app.settings.keymap.key_name(scope, Command::Add);
     match hint {
         EmptyHint::Entities => format!("no entities yet: press {} here", add(Scope::Concept)),
@@ -126,9 +131,9 @@ pub fn empty_hint(app: &App, hint: EmptyHint) -> String {
 }
 
 /// Marks an entry point of the workflow.
-pub const ENTRY_MARK: &str = "*";
+pub(crate) const ENTRY_MARK: &str = "*";
 
-pub fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
+pub(crate) fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
     let t = &app.settings.theme;
     let p = &app.project;
     let l = &app.derived.links;

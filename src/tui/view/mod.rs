@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 /// At this width and above the three list panes stand side by side.
-pub const WIDE: u16 = 120;
+pub(crate) const WIDE: u16 = 120;
 
 pub fn draw(app: &App, frame: &mut Frame) {
     let area = frame.area();

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 /// Folds styled segments into lines of at most `width` chars. Lines after
 /// the first start with `indent` spaces; a word longer than a line is split.
-pub fn wrap_styled(
+pub(crate) fn wrap_styled(
     segments: &[(String, Style)],
     width: usize,
     indent: usize,
@@ -89,7 +89,7 @@ fn indent_of(lines: &[Line<'static>], indent: usize) -> usize {
 
 /// Plain text folded to `width`, continuation lines indented.
 #[cfg(test)]
-pub fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {
+pub(crate) fn wrap_plain(text: &str, width: usize, indent: usize) -> Vec<String> {
     wrap_styled(&[(text.to_string(), Style::new())], width, indent)
         .into_iter()
         .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
