@@ -19,7 +19,7 @@ pub use target::{EditTarget, Item};
 
 use crate::diagnose::Refinement;
 use crate::model::resolve::{Graph, NodeId};
-use crate::model::{Dir, Note, Order, Project, Query, Range, Target, Transition};
+use crate::model::{Attribute, Dir, Note, Order, Project, Query, Range, Target, Transition};
 
 /// A change to the project. [`apply`] makes it and returns its inverse;
 /// the workbench validates the result and keeps it in its [`History`](crate::history::History).
@@ -149,6 +149,20 @@ pub(crate) fn shifted(item: Item, up: bool) -> Item {
     }
 }
 
+/// The attribute list of an entity or a relationship.
+fn attributes_of(p: &mut Project, owner: NodeId) -> Result<&mut Vec<Attribute>, String> {
+    Ok(match owner {
+        NodeId::Entity(e) => &mut p.entities.get_mut(e).ok_or("no such entity")?.attributes,
+        NodeId::Rel(r) => {
+            &mut p
+                .relationships
+                .get_mut(r)
+                .ok_or("no such relationship")?
+                .attributes
+        }
+    })
+}
+
 /// [`Edit::Rename`]: the item and every reference to it.
 fn rename(p: &mut Project, item: Item, new: &str) -> Result<(), String> {
     let new = new.trim();
@@ -245,18 +259,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
         }
         Edit::AddAttribute(owner, spec) => {
             let a = cascade::parse_attribute(spec)?;
-            let list = match owner {
-                NodeId::Entity(e) => {
-                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
-                }
-                NodeId::Rel(r) => {
-                    &mut p
-                        .relationships
-                        .get_mut(*r)
-                        .ok_or("no such relationship")?
-                        .attributes
-                }
-            };
+            let list = attributes_of(p, *owner)?;
             if list.iter().any(|x| x.name == a.name) {
                 return Err(format!("there is already an attribute {}", a.name));
             }
@@ -343,18 +346,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 .trim()
                 .parse::<crate::model::types::CqlType>()
                 .map_err(|e| format!("type: {e}"))?;
-            let list = match owner {
-                NodeId::Entity(e) => {
-                    &mut p.entities.get_mut(*e).ok_or("no such entity")?.attributes
-                }
-                NodeId::Rel(r) => {
-                    &mut p
-                        .relationships
-                        .get_mut(*r)
-                        .ok_or("no such relationship")?
-                        .attributes
-                }
-            };
+            let list = attributes_of(p, *owner)?;
             list.get_mut(*a).ok_or("no such attribute")?.ty = ty;
         }
         Edit::SetKey(e, key) => {
