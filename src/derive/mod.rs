@@ -828,7 +828,12 @@ fn unique_column_name(table: &Table, base: String) -> String {
 
 fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
     let owner = graph.node_name(r.attr.node());
-    let attribute = format!("{owner}.{}", graph.attr(r.attr).name);
+    let name = &graph.attr(r.attr).name;
+    // Built directly: this runs for every column of every table.
+    let mut attribute = String::with_capacity(owner.len() + 1 + name.len());
+    attribute.push_str(owner);
+    attribute.push('.');
+    attribute.push_str(name);
     let flow = if r.path.is_empty() && r.attr.node() == root {
         Flow::Own
     } else if graph.path_is_many(&r.path) {
@@ -873,10 +878,14 @@ fn build<'g, 'p>(
 ) -> Option<Draft> {
     let root = graph.node(&q.rows)?;
     let qpath = format!("queries[{qi}]");
-    let mut resolve = |path: String, text: &str| match graph.resolve(root, text) {
+    // The problem path is built only when resolution fails: most succeed.
+    let mut resolve = |path: &dyn Fn() -> String, text: &str| match graph.resolve(root, text) {
         Ok(r) => Some(normalize(r)),
         Err(m) => {
-            problems.push(Problem { path, message: m });
+            problems.push(Problem {
+                path: path(),
+                message: m,
+            });
             None
         }
     };
@@ -884,18 +893,18 @@ fn build<'g, 'p>(
         .equality
         .iter()
         .enumerate()
-        .filter_map(|(j, a)| resolve(format!("{qpath}.equality[{j}]"), a))
+        .filter_map(|(j, a)| resolve(&|| format!("{qpath}.equality[{j}]"), a))
         .collect();
     let range = q
         .range
         .as_ref()
-        .and_then(|r| resolve(format!("{qpath}.range.attr"), &r.attr));
+        .and_then(|r| resolve(&|| format!("{qpath}.range.attr"), &r.attr));
     let order: Vec<(Reached, Dir)> = q
         .order
         .iter()
         .enumerate()
         .filter_map(|(j, o)| {
-            resolve(format!("{qpath}.order[{j}].attr"), &o.attr)
+            resolve(&|| format!("{qpath}.order[{j}].attr"), &o.attr)
                 .map(|r| (encoded_by(graph, r), o.dir))
         })
         .collect();
@@ -903,19 +912,19 @@ fn build<'g, 'p>(
         .returns
         .iter()
         .enumerate()
-        .filter_map(|(j, a)| resolve(format!("{qpath}.returns[{j}]"), a))
+        .filter_map(|(j, a)| resolve(&|| format!("{qpath}.returns[{j}]"), a))
         .collect();
     let constants: Vec<Reached> = q
         .constants
         .iter()
         .enumerate()
-        .filter_map(|(j, k)| resolve(format!("{qpath}.constants[{j}].attr"), &k.attr))
+        .filter_map(|(j, k)| resolve(&|| format!("{qpath}.constants[{j}].attr"), &k.attr))
         .collect();
     if !q.aggregates.is_empty() {
         let window = q
             .window
             .as_ref()
-            .and_then(|w| resolve(format!("{qpath}.window.attr"), &w.attr).map(|r| (r, w.period)));
+            .and_then(|w| resolve(&|| format!("{qpath}.window.attr"), &w.attr).map(|r| (r, w.period)));
         let s = summary::Summary {
             equality: &equality,
             window,
