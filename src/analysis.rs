@@ -32,3 +32,25 @@ pub fn analyze(project: &Project) -> Analysis {
         diagnostics,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::derive::SEQUENTIAL;
+
+    /// Derivation, estimates and each table's findings run on every core
+    /// for large projects (per-thread memos): the result is the same as on
+    /// one thread.
+    #[test]
+    fn parallel_analysis_equals_the_sequential_one() {
+        for seed in [3, 11] {
+            let p = crate::model::synthetic::project(400, 400, seed);
+            let parallel = analyze(&p);
+            SEQUENTIAL.with(|s| s.set(true));
+            let sequential = analyze(&p);
+            SEQUENTIAL.with(|s| s.set(false));
+            assert!(parallel.model.tables.len() >= 128, "large enough to split");
+            assert_eq!(parallel, sequential, "seed {seed}");
+        }
+    }
+}

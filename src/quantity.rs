@@ -16,18 +16,48 @@ pub(crate) fn group_digits(v: f64) -> String {
     if !v.is_finite() {
         return "∞".into();
     }
-    let n = v.round() as i128;
-    let s = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
+    let n = v.round();
+    // Digits from the right into a stack buffer: this runs for every
+    // figure of every finding, and formatting an i128 is slow. Values
+    // beyond u64 (never real counts) take the general path.
+    if n.abs() >= 1.8e19 {
+        let n = n as i128;
+        let s = n.unsigned_abs().to_string();
+        let mut out = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(ch);
         }
-        out.push(ch);
+        if n < 0 {
+            out.insert(0, '-');
+        }
+        return out;
     }
-    if n < 0 {
-        out.insert(0, '-');
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let mut m = n.abs() as u64;
+    let mut buf = [0u8; 27];
+    let mut at = buf.len();
+    let mut digits = 0;
+    loop {
+        if digits > 0 && digits % 3 == 0 {
+            at -= 1;
+            buf[at] = b',';
+        }
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        digits += 1;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
     }
+    let mut out = String::with_capacity(buf.len() - at + 1);
+    if n < 0.0 && n != 0.0 {
+        out.push('-');
+    }
+    out.extend(buf[at..].iter().map(|&b| char::from(b)));
     out
 }
 
@@ -60,6 +90,36 @@ mod tests {
         assert_eq!(group_digits(-1234.4), "-1,234");
         assert_eq!(group_digits(999.0), "999");
         assert_eq!(group_digits(f64::INFINITY), "∞");
+        assert_eq!(group_digits(-0.4), "0");
+        assert_eq!(group_digits(0.0), "0");
+        assert_eq!(group_digits(1e20), "100,000,000,000,000,000,000");
+    }
+
+    /// The stack-buffer grouping agrees with grouping the decimal text.
+    #[test]
+    fn grouping_agrees_with_the_decimal_text() {
+        let reference = |v: f64| {
+            let n = v.round() as i128;
+            let s = n.unsigned_abs().to_string();
+            let mut out = String::new();
+            for (i, ch) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(ch);
+            }
+            if n < 0 {
+                out.insert(0, '-');
+            }
+            out
+        };
+        let mut v = 0.37_f64;
+        while v < 1e19 {
+            for x in [v, -v, v.floor(), v + 0.5] {
+                assert_eq!(group_digits(x), reference(x), "{x}");
+            }
+            v *= 1.7;
+        }
     }
 
     #[test]

@@ -696,6 +696,22 @@ pub(crate) fn assemble(
 /// Below this many items a thread costs more than it saves.
 const PARALLEL_MIN: usize = 128;
 
+#[cfg(test)]
+thread_local! {
+    /// Set by tests that compare the parallel result with the sequential one.
+    pub(crate) static SEQUENTIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn sequential_here() -> bool {
+    SEQUENTIAL.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+fn sequential_here() -> bool {
+    false
+}
+
 /// `items.iter().map(f)`, in order, split across the machine's cores for
 /// large inputs. Deterministic: results keep the input order.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
@@ -717,7 +733,7 @@ pub(crate) fn par_map_with<T: Sync, R: Send, S>(
         let mut state = init();
         items.iter().map(|x| f(&mut state, x)).collect()
     };
-    if items.len() < PARALLEL_MIN {
+    if items.len() < PARALLEL_MIN || sequential_here() {
         return sequential();
     }
     let cores = *CORES.get_or_init(|| {

@@ -570,7 +570,7 @@ pub(crate) struct SchemaFindings {
 /// What an earlier review may give back instead of judging again.
 pub(crate) struct Reuse<'a> {
     /// Table `i`'s own findings, when nothing they read changed.
-    pub table: &'a dyn Fn(usize) -> Option<TableFindings>,
+    pub table: &'a (dyn Fn(usize) -> Option<TableFindings> + Sync),
     /// The schema's findings, when the schema is unchanged.
     pub schema: Option<SchemaFindings>,
 }
@@ -600,18 +600,29 @@ pub(crate) fn diagnose_reusing(
         est: Estimator::new(graph),
     };
     let types = schema::Types::new(&project.types);
-    let tables: Vec<TableFindings> = (0..model.tables.len())
-        .map(|i| {
+    // Each table's own findings on every core for large projects: the
+    // estimator's memo is per thread (it is a cache, not an input).
+    let indexes: Vec<usize> = (0..model.tables.len()).collect();
+    let tables: Vec<TableFindings> = crate::derive::par_map_with(
+        &indexes,
+        || Ctx {
+            project,
+            model,
+            estimates,
+            graph,
+            est: Estimator::new(graph),
+        },
+        |ctx, &i| {
             (reuse.table)(i).unwrap_or_else(|| {
                 let mut f = TableFindings::default();
-                partition::table(&ctx, i, &mut f.partition);
-                counts::defaults(&ctx, i, &mut f.defaults);
-                keys::table(&ctx, i, &mut f.keys);
-                schema::table(&ctx, &types, i, &mut f.schema);
+                partition::table(ctx, i, &mut f.partition);
+                counts::defaults(ctx, i, &mut f.defaults);
+                keys::table(ctx, i, &mut f.keys);
+                schema::table(ctx, &types, i, &mut f.schema);
                 f
             })
-        })
-        .collect();
+        },
+    );
     let mut out: Vec<Diagnostic> = model
         .problems
         .iter()
