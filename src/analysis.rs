@@ -36,7 +36,7 @@ pub fn analyze(project: &Project) -> Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::derive::SEQUENTIAL;
+    use crate::parallel::SEQUENTIAL;
 
     /// Derivation, estimates and each table's findings run on every core
     /// for large projects (per-thread memos): the result is the same as on

@@ -22,6 +22,7 @@ pub mod markup;
 pub mod migrate;
 pub mod model;
 pub mod naming;
+mod parallel;
 pub mod quantity;
 pub mod refine;
 pub mod report;

@@ -11,6 +11,57 @@ pub fn count(v: f64) -> String {
     }
 }
 
+/// [`count`] as a `Display` value: formats straight into a message
+/// without a `String` of its own per figure.
+pub(crate) struct Count(pub f64);
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        if v.is_finite() && v.fract().abs() > 1e-9 && v < 1000.0 {
+            write!(f, "{v:.1}")
+        } else {
+            let mut buf = [0u8; 28];
+            match grouped(v, &mut buf) {
+                Some(text) => f.write_str(text),
+                None => f.write_str(&group_digits(v)),
+            }
+        }
+    }
+}
+
+/// `v` rounded and grouped by thousands into `buf`, or none when it is
+/// not finite or beyond u64 (never a real count; [`group_digits`] then
+/// takes the general path).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn grouped(v: f64, buf: &mut [u8; 28]) -> Option<&str> {
+    let n = v.round();
+    if !n.is_finite() || n.abs() >= 1.8e19 {
+        return None;
+    }
+    let mut m = n.abs() as u64;
+    let mut at = buf.len();
+    let mut digits = 0;
+    loop {
+        if digits > 0 && digits % 3 == 0 {
+            at -= 1;
+            buf[at] = b',';
+        }
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        digits += 1;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0.0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    std::str::from_utf8(&buf[at..]).ok()
+}
+
 /// `1,095,005` style grouping for reports.
 pub(crate) fn group_digits(v: f64) -> String {
     if !v.is_finite() {
@@ -35,30 +86,8 @@ pub(crate) fn group_digits(v: f64) -> String {
         }
         return out;
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let mut m = n.abs() as u64;
-    let mut buf = [0u8; 27];
-    let mut at = buf.len();
-    let mut digits = 0;
-    loop {
-        if digits > 0 && digits % 3 == 0 {
-            at -= 1;
-            buf[at] = b',';
-        }
-        at -= 1;
-        buf[at] = b'0' + (m % 10) as u8;
-        digits += 1;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    let mut out = String::with_capacity(buf.len() - at + 1);
-    if n < 0.0 && n != 0.0 {
-        out.push('-');
-    }
-    out.extend(buf[at..].iter().map(|&b| char::from(b)));
-    out
+    let mut buf = [0u8; 28];
+    grouped(v, &mut buf).map_or_else(|| "0".to_string(), str::to_string)
 }
 
 /// Human-readable bytes: `1.04 MiB`.
@@ -93,6 +122,14 @@ mod tests {
         assert_eq!(group_digits(-0.4), "0");
         assert_eq!(group_digits(0.0), "0");
         assert_eq!(group_digits(1e20), "100,000,000,000,000,000,000");
+    }
+
+    /// `Count` writes what `count` returns.
+    #[test]
+    fn count_display_matches_count() {
+        for v in [0.0, -0.4, 2.25, 3.0, 999.96, 1500.5, 1e12, -7e6, f64::INFINITY, f64::NAN, 1e20] {
+            assert_eq!(Count(v).to_string(), count(v), "{v}");
+        }
     }
 
     /// The stack-buffer grouping agrees with grouping the decimal text.

@@ -31,9 +31,10 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, par_map_with, Built, LogicalModel,
+    assemble, build_query, decisions_by_query, own_queries, Built, LogicalModel,
     Plan, PlanInput,
 };
+use crate::parallel::par_map_with;
 use crate::diagnose::{diagnose_reusing, Reuse, SchemaFindings, TableFindings};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};

@@ -15,6 +15,7 @@ use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{
     AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp,
 };
+use crate::parallel::{par_map, par_map_with};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
@@ -691,81 +692,6 @@ pub(crate) fn assemble(
         ids,
         roots,
     }
-}
-
-/// Below this many items a thread costs more than it saves.
-const PARALLEL_MIN: usize = 128;
-
-#[cfg(test)]
-thread_local! {
-    /// Set by tests that compare the parallel result with the sequential one.
-    pub(crate) static SEQUENTIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
-fn sequential_here() -> bool {
-    SEQUENTIAL.with(std::cell::Cell::get)
-}
-
-#[cfg(not(test))]
-fn sequential_here() -> bool {
-    false
-}
-
-/// `items.iter().map(f)`, in order, split across the machine's cores for
-/// large inputs. Deterministic: results keep the input order.
-fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    par_map_with(items, || (), |(), x| f(x))
-}
-
-/// [`par_map`] with per-thread state made by `init` (caches that are not
-/// shared between threads).
-/// Maps `items` on every core when there are many (order kept); `init`
-/// makes each worker's state.
-pub(crate) fn par_map_with<T: Sync, R: Send, S>(
-    items: &[T],
-    init: impl Fn() -> S + Sync,
-    f: impl Fn(&mut S, &T) -> R + Sync,
-) -> Vec<R> {
-    // Asking the OS is slow (it reads cgroup limits): once per process.
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let sequential = || {
-        let mut state = init();
-        items.iter().map(|x| f(&mut state, x)).collect()
-    };
-    if items.len() < PARALLEL_MIN || sequential_here() {
-        return sequential();
-    }
-    let cores = *CORES.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map_or(1, std::num::NonZero::get)
-            .min(8)
-    });
-    if cores < 2 {
-        return sequential();
-    }
-    let chunk = items.len().div_ceil(cores);
-    std::thread::scope(|s| {
-        let (f, init) = (&f, &init);
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut state = init();
-                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part),
-                // A panic in a worker is a bug; re-raise it on this thread.
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        out
-    })
 }
 
 fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {

@@ -5,7 +5,7 @@
 use super::{Ctx, Diagnostic, Subject};
 use crate::model::resolve::{Edge, End, NodeId};
 use crate::model::Cardinality;
-use crate::quantity::count;
+use crate::quantity::{count, Count};
 
 /// Stated figures disagree when they differ by more than this share of the
 /// larger one: rounding in a hand-written average stays below it.
@@ -73,14 +73,14 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 format!(
                     "{} states {} instances, but {} {} with {} each through {} make {}: every estimate through {} uses one figure or the other, so partition sizes are off by {}x.",
                     te.name,
-                    count(tc),
-                    count(fc),
+                    Count(tc),
+                    Count(fc),
                     fe.name,
-                    count(avg),
+                    Count(avg),
                     rel.name,
-                    count(fc * avg),
+                    Count(fc * avg),
                     rel.name,
-                    count((tc / (fc * avg)).max(fc * avg / tc))
+                    Count((tc / (fc * avg)).max(fc * avg / tc))
                 )
             }
             Cardinality::ManyToMany => {
@@ -96,14 +96,14 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 format!(
                     "{} links {} {} with {} each ({} links) but {} {} with {} each ({} links): tables walking {} from either side disagree on its rows.",
                     rel.name,
-                    count(fc),
+                    Count(fc),
                     fe.name,
-                    count(a),
-                    count(fc * a),
-                    count(tc),
+                    Count(a),
+                    Count(fc * a),
+                    Count(tc),
                     te.name,
-                    count(b),
-                    count(tc * b),
+                    Count(b),
+                    Count(tc * b),
                     rel.name
                 )
             }

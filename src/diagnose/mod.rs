@@ -600,26 +600,47 @@ pub(crate) fn diagnose_reusing(
         est: Estimator::new(graph),
     };
     let types = schema::Types::new(&project.types);
-    // Each table's own findings on every core for large projects: the
-    // estimator's memo is per thread (it is a cache, not an input).
-    let indexes: Vec<usize> = (0..model.tables.len()).collect();
-    let tables: Vec<TableFindings> = crate::derive::par_map_with(
-        &indexes,
-        || Ctx {
-            project,
-            model,
-            estimates,
-            graph,
-            est: Estimator::new(graph),
+    let Reuse {
+        table: reuse_table,
+        schema: reuse_schema,
+    } = reuse;
+    let thread_ctx = || Ctx {
+        project,
+        model,
+        estimates,
+        graph,
+        est: Estimator::new(graph),
+    };
+    // Two rules that read the whole project run beside each table's own
+    // findings on large projects; every part keeps its place in the order
+    // below, so the result does not depend on scheduling.
+    let large = model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
+    let ((schema_findings, flow), tables) = crate::parallel::join(
+        large,
+        || {
+            let ctx = thread_ctx();
+            let schema = reuse_schema.unwrap_or_else(|| {
+                let mut contradictions = Vec::new();
+                counts::contradictions(&ctx, &mut contradictions);
+                SchemaFindings { contradictions }
+            });
+            let mut flow = Vec::new();
+            workflow::check(&ctx, &mut flow);
+            (schema, flow)
         },
-        |ctx, &i| {
-            (reuse.table)(i).unwrap_or_else(|| {
-                let mut f = TableFindings::default();
-                partition::table(ctx, i, &mut f.partition);
-                counts::defaults(ctx, i, &mut f.defaults);
-                keys::table(ctx, i, &mut f.keys);
-                schema::table(ctx, &types, i, &mut f.schema);
-                f
+        || {
+            // Each table's own findings on every core for large projects:
+            // the estimator's memo is per thread (a cache, not an input).
+            let indexes: Vec<usize> = (0..model.tables.len()).collect();
+            crate::parallel::par_map_with(&indexes, thread_ctx, |ctx, &i| {
+                reuse_table(i).unwrap_or_else(|| {
+                    let mut f = TableFindings::default();
+                    partition::table(ctx, i, &mut f.partition);
+                    counts::defaults(ctx, i, &mut f.defaults);
+                    keys::table(ctx, i, &mut f.keys);
+                    schema::table(ctx, &types, i, &mut f.schema);
+                    f
+                })
             })
         },
     );
@@ -640,11 +661,6 @@ pub(crate) fn diagnose_reusing(
     out.extend(tables.iter().flat_map(|f| f.partition.iter().cloned()));
     partition::entities(&ctx, &mut out);
     out.extend(tables.iter().flat_map(|f| f.defaults.iter().cloned()));
-    let schema_findings = reuse.schema.unwrap_or_else(|| {
-        let mut contradictions = Vec::new();
-        counts::contradictions(&ctx, &mut contradictions);
-        SchemaFindings { contradictions }
-    });
     out.extend(schema_findings.contradictions.iter().cloned());
     out.extend(tables.iter().flat_map(|f| f.keys.iter().cloned()));
     schema::types(&ctx, &types, &mut out);
@@ -652,7 +668,7 @@ pub(crate) fn diagnose_reusing(
     schema::full_scans(&ctx, &mut out);
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
-    workflow::check(&ctx, &mut out);
+    out.extend(flow);
     sharing::check(&ctx, &mut out);
     out.sort_by(|a, b| {
         a.severity
