@@ -147,6 +147,11 @@ pub struct Graph<'p> {
     /// Each entity's other unique identifiers, relative to itself; those
     /// naming a missing attribute are left out (loading reports them).
     uniques: Vec<Vec<Vec<Reached>>>,
+    /// Each relationship's from and to entity: paths step through them
+    /// constantly, and a name lookup per step is slow.
+    ends: Vec<(Option<usize>, Option<usize>)>,
+    /// Each relationship's key relative to itself ([`Graph::node_key`]).
+    rel_keys: Vec<Vec<Reached>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -196,13 +201,23 @@ impl<'p> Graph<'p> {
             shorts,
             keys: vec![],
             uniques: vec![],
+            ends: vec![],
+            rel_keys: vec![],
         };
+        g.ends = project
+            .relationships
+            .iter()
+            .map(|r| (g.entity_index(&r.from), g.entity_index(&r.to)))
+            .collect();
         g.keys = (0..project.entities.len())
             .map(|e| {
                 let mut out = Vec::new();
                 g.entity_key_into(e, &mut Vec::new(), &mut out, 0);
                 out
             })
+            .collect();
+        g.rel_keys = (0..project.relationships.len())
+            .map(|r| g.rel_key(r))
             .collect();
         g.uniques = project
             .entities
@@ -283,11 +298,11 @@ impl<'p> Graph<'p> {
 
     /// The entity at one end of a relationship.
     pub(crate) fn end_entity(&self, r: usize, end: End) -> Option<usize> {
-        let rel = self.rel(r);
-        self.entity_index(match end {
-            End::From => &rel.from,
-            End::To => &rel.to,
-        })
+        let &(from, to) = self.ends.get(r)?;
+        match end {
+            End::From => from,
+            End::To => to,
+        }
     }
 
     /// The node a path ends at, starting from `start`.
@@ -339,22 +354,27 @@ impl<'p> Graph<'p> {
     /// and straight back in at the same end when that end has one instance of
     /// it (a weak entity's key walking back to its owner).
     pub(crate) fn normalize_path(&self, path: &mut Vec<Edge>) {
-        let mut out: Vec<Edge> = Vec::with_capacity(path.len());
-        for e in path.drain(..) {
-            let cancels = match (out.last(), e) {
-                (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) => *r0 == r1 && *end0 == end1,
-                (Some(Edge::Leave(r0, end0)), Edge::Enter(r1, end1)) => {
-                    *r0 == r1 && *end0 == end1 && !self.fanout(e).many
-                }
-                _ => false,
-            };
+        // In place: `kept` edges stay at the front, a cancelling step
+        // removes the one before it.
+        let mut kept = 0;
+        for i in 0..path.len() {
+            let e = path[i];
+            let cancels = kept > 0
+                && match (path[kept - 1], e) {
+                    (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) => r0 == r1 && end0 == end1,
+                    (Edge::Leave(r0, end0), Edge::Enter(r1, end1)) => {
+                        r0 == r1 && end0 == end1 && !self.fanout(e).many
+                    }
+                    _ => false,
+                };
             if cancels {
-                out.pop();
+                kept -= 1;
             } else {
-                out.push(e);
+                path[kept] = e;
+                kept += 1;
             }
         }
-        *path = out;
+        path.truncate(kept);
     }
 
     /// Whether walking `path` can reach several instances per start instance.
@@ -413,27 +433,37 @@ impl<'p> Graph<'p> {
     /// The key of any node, relative to itself. A relationship instance is
     /// identified by its many side(s).
     pub fn node_key(&self, n: NodeId) -> Vec<Reached> {
+        self.node_key_ref(n).to_vec()
+    }
+
+    /// [`Graph::node_key`], borrowed from the keys computed once.
+    pub(crate) fn node_key_ref(&self, n: NodeId) -> &[Reached] {
         match n {
-            NodeId::Entity(e) => self.entity_key(e),
-            NodeId::Rel(r) => {
-                let rel = self.rel(r);
-                let ends: &[End] = match rel.cardinality {
-                    Cardinality::OneToOne => &[End::From],
-                    Cardinality::OneToMany => &[End::To],
-                    Cardinality::ManyToMany => &[End::From, End::To],
-                };
-                let mut out = Vec::new();
-                for &end in ends {
-                    if let Some(e) = self.end_entity(r, end) {
-                        for mut k in self.entity_key(e) {
-                            k.path.insert(0, Edge::Leave(r, end));
-                            out.push(k);
-                        }
-                    }
+            NodeId::Entity(e) => self.keys.get(e),
+            NodeId::Rel(r) => self.rel_keys.get(r),
+        }
+        .map_or(&[], Vec::as_slice)
+    }
+
+    /// A relationship's key: the key of each end it depends on, reached
+    /// by leaving through that end.
+    fn rel_key(&self, r: usize) -> Vec<Reached> {
+        let rel = self.rel(r);
+        let ends: &[End] = match rel.cardinality {
+            Cardinality::OneToOne => &[End::From],
+            Cardinality::OneToMany => &[End::To],
+            Cardinality::ManyToMany => &[End::From, End::To],
+        };
+        let mut out = Vec::new();
+        for &end in ends {
+            if let Some(e) = self.end_entity(r, end) {
+                for mut k in self.entity_key(e) {
+                    k.path.insert(0, Edge::Leave(r, end));
+                    out.push(k);
                 }
-                out
             }
         }
+        out
     }
 
     /// The key of the node at the end of `path`, expressed from the start.
@@ -451,10 +481,7 @@ impl<'p> Graph<'p> {
                 path: p,
             }
         };
-        match n {
-            NodeId::Entity(e) => self.keys[e].iter().map(extend).collect(),
-            NodeId::Rel(_) => self.node_key(n).iter().map(extend).collect(),
-        }
+        self.node_key_ref(n).iter().map(extend).collect()
     }
 
     /// Resolves a reference from the rows' node.
