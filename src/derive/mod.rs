@@ -819,7 +819,6 @@ fn build<'g, 'p>(
     problems: &mut Vec<Problem>,
 ) -> Option<Draft> {
     let root = graph.node(&q.rows)?;
-    let qpath = format!("queries[{qi}]");
     // The problem path is built only when resolution fails: most succeed.
     let mut resolve = |path: &dyn Fn() -> String, text: &str| match graph.resolve(root, text) {
         Ok(r) => Some(normalize(r)),
@@ -835,18 +834,18 @@ fn build<'g, 'p>(
         .equality
         .iter()
         .enumerate()
-        .filter_map(|(j, a)| resolve(&|| format!("{qpath}.equality[{j}]"), a))
+        .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].equality[{j}]"), a))
         .collect();
     let range = q
         .range
         .as_ref()
-        .and_then(|r| resolve(&|| format!("{qpath}.range.attr"), &r.attr));
+        .and_then(|r| resolve(&|| format!("queries[{qi}].range.attr"), &r.attr));
     let order: Vec<(Reached, Dir)> = q
         .order
         .iter()
         .enumerate()
         .filter_map(|(j, o)| {
-            resolve(&|| format!("{qpath}.order[{j}].attr"), &o.attr)
+            resolve(&|| format!("queries[{qi}].order[{j}].attr"), &o.attr)
                 .map(|r| (encoded_by(graph, r), o.dir))
         })
         .collect();
@@ -854,19 +853,19 @@ fn build<'g, 'p>(
         .returns
         .iter()
         .enumerate()
-        .filter_map(|(j, a)| resolve(&|| format!("{qpath}.returns[{j}]"), a))
+        .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].returns[{j}]"), a))
         .collect();
     let constants: Vec<Reached> = q
         .constants
         .iter()
         .enumerate()
-        .filter_map(|(j, k)| resolve(&|| format!("{qpath}.constants[{j}].attr"), &k.attr))
+        .filter_map(|(j, k)| resolve(&|| format!("queries[{qi}].constants[{j}].attr"), &k.attr))
         .collect();
     if !q.aggregates.is_empty() {
         let window = q
             .window
             .as_ref()
-            .and_then(|w| resolve(&|| format!("{qpath}.window.attr"), &w.attr).map(|r| (r, w.period)));
+            .and_then(|w| resolve(&|| format!("queries[{qi}].window.attr"), &w.attr).map(|r| (r, w.period)));
         let s = summary::Summary {
             equality: &equality,
             window,

@@ -87,7 +87,16 @@ fn joined(noun: &str, by: &[String]) -> String {
     if by.is_empty() {
         noun.to_string()
     } else {
-        format!("{noun}_by_{}", by.join("_"))
+        let mut out = String::with_capacity(
+            noun.len() + 4 + by.iter().map(|b| b.len() + 1).sum::<usize>(),
+        );
+        out.push_str(noun);
+        out.push_str("_by");
+        for b in by {
+            out.push('_');
+            out.push_str(b);
+        }
+        out
     }
 }
 

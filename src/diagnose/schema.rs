@@ -97,7 +97,7 @@ pub(super) fn types(ctx: &Ctx, types: &Types, out: &mut Vec<Diagnostic>) {
                 ctx,
                 types,
                 &f.ty,
-                &format!("{}.{}", u.name, f.name),
+                (&u.name, &f.name),
                 subject,
                 out,
             );
@@ -114,7 +114,7 @@ pub(super) fn table(ctx: &Ctx, types: &Types, i: usize, out: &mut Vec<Diagnostic
                 ctx,
                 types,
                 &c.ty,
-                &format!("{}.{}", t.name, c.name),
+                (&t.name, &c.name),
                 subject,
                 out,
             );
@@ -140,7 +140,8 @@ fn type_rules(
     ctx: &Ctx,
     types: &Types,
     ty: &CqlType,
-    what: &str,
+    // Owner and name, written only into a finding: most columns have none.
+    (owner, name): (&str, &str),
     subject: impl Fn() -> Subject,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -148,7 +149,7 @@ fn type_rules(
         out.push(ctx.diag(
             "counter-nested",
             subject(),
-            format!("{what} has type {ty}: a counter cannot be an element of a collection, tuple or vector; Cassandra refuses it."),
+            format!("{owner}.{name} has type {ty}: a counter cannot be an element of a collection, tuple or vector; Cassandra refuses it."),
             "Make the counter a column of its own in a counter table.".into(),
         ));
     }
@@ -156,7 +157,7 @@ fn type_rules(
         out.push(ctx.diag(
             "duration-in-set",
             subject(),
-            format!("{what} has type {ty}: a set of durations or a map keyed by duration needs durations ordered, which Cassandra cannot do; it refuses the type."),
+            format!("{owner}.{name} has type {ty}: a set of durations or a map keyed by duration needs durations ordered, which Cassandra cannot do; it refuses the type."),
             "Use a list of durations, or a map keyed by something else.".into(),
         ));
     }
