@@ -441,8 +441,11 @@ pub(crate) fn assemble(
     let project = graph.project;
     let mut problems = Vec::new();
     let mut drafts: Vec<Draft> = Vec::new();
-    let mut draft_of: HashMap<&str, usize> = HashMap::default();
-    let mut own_draft: HashMap<&str, usize> = HashMap::default();
+    // Sized up front: growing maps of a thousand entries rehash often.
+    let mut draft_of: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
+    let mut own_draft: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
     for (
         (_, q),
         Built {
@@ -462,17 +465,18 @@ pub(crate) fn assemble(
     // 2. Queries that need exactly the same table share it.
     let mut merged_into: HashMap<usize, usize> = HashMap::default();
     {
-        let mut by_signature: HashMap<Signature, usize> = HashMap::default();
+        let mut by_signature: HashMap<Signature, usize> =
+            HashMap::with_capacity_and_hasher(drafts.len(), rustc_hash::FxBuildHasher);
         for (i, d) in drafts.iter().enumerate() {
             if d.separate {
                 continue;
             }
-            match by_signature.get(&signature(d)) {
-                Some(&first) => {
-                    merged_into.insert(i, first);
+            match by_signature.entry(signature(d)) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    merged_into.insert(i, *first.get());
                 }
-                None => {
-                    by_signature.insert(signature(d), i);
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
                 }
             }
         }
@@ -582,8 +586,10 @@ pub(crate) fn assemble(
     let kept: Vec<usize> = (0..drafts.len())
         .filter(|i| !merged_into.contains_key(i))
         .collect();
-    let mut used: HashSet<String> = HashSet::default();
-    let mut final_name: HashMap<usize, String> = HashMap::default();
+    let mut used: HashSet<String> =
+        HashSet::with_capacity_and_hasher(kept.len(), rustc_hash::FxBuildHasher);
+    // By draft position.
+    let mut final_name: Vec<Option<String>> = vec![None; drafts.len()];
     for &i in &kept {
         if let Some(p) = &drafts[i].pinned {
             let mut name = p.clone();
@@ -595,11 +601,11 @@ pub(crate) fn assemble(
                 name = disambiguate(&name, &drafts[i].table.origin, &used);
             }
             used.insert(name.clone());
-            final_name.insert(i, name);
+            final_name[i] = Some(name);
         }
     }
     for &i in &kept {
-        if final_name.contains_key(&i) {
+        if final_name[i].is_some() {
             continue;
         }
         let names = &drafts[i].names;
@@ -611,15 +617,16 @@ pub(crate) fn assemble(
             name = disambiguate(&name, &drafts[i].table.origin, &used);
         }
         used.insert(name.clone());
-        final_name.insert(i, name);
+        final_name[i] = Some(name);
     }
 
-    let mut index_of: HashMap<usize, usize> = HashMap::default();
+    // Each draft's table position, by draft position.
+    let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
         let mut t = std::mem::take(&mut drafts[i].table);
-        t.name = final_name.remove(&i).unwrap_or_default();
-        index_of.insert(i, tables.len());
+        t.name = final_name[i].take().unwrap_or_default();
+        index_of[i] = Some(tables.len());
         tables.push(t);
     }
 
@@ -628,8 +635,7 @@ pub(crate) fn assemble(
     let plans = par_map(&queries, |&(qi, q)| {
         let table = draft_of
             .get(q.id.as_str())
-            .and_then(|i| index_of.get(i))
-            .copied();
+            .and_then(|&i| index_of.get(i).copied().flatten());
         match table {
             Some(ti) => {
                 let draft = &drafts[kept[ti]];
