@@ -126,30 +126,17 @@ pub struct Estimator<'g, 'p> {
     /// table counting through a node reports the same notes.
     counts: RefCell<HashMap<NodeId, Counted>>,
     /// The 1:n relationships into each entity from another one, with the
-    /// one side, by relationship name (not file order).
-    parents: Vec<Vec<(usize, usize)>>,
+    /// one side, by relationship name (not file order): the graph's, made
+    /// once for every estimator of it.
+    parents: &'g [Vec<(usize, usize)>],
 }
 
 impl<'g, 'p> Estimator<'g, 'p> {
     pub fn new(graph: &'g Graph<'p>) -> Self {
-        let p = graph.project;
-        let mut parents: Vec<Vec<(usize, usize)>> = vec![Vec::new(); p.entities.len()];
-        for (r, rel) in p.relationships.iter().enumerate() {
-            if rel.cardinality != crate::model::Cardinality::OneToMany || rel.from == rel.to {
-                continue;
-            }
-            if let (Some(f), Some(t)) = (graph.entity_index(&rel.from), graph.entity_index(&rel.to))
-            {
-                parents[t].push((r, f));
-            }
-        }
-        for list in &mut parents {
-            list.sort_by(|a, b| p.relationships[a.0].name.cmp(&p.relationships[b.0].name));
-        }
         Estimator {
             graph,
             counts: RefCell::new(HashMap::default()),
-            parents,
+            parents: graph.parents(),
         }
     }
 

@@ -6,6 +6,7 @@ use super::{Ctx, Diagnostic, Subject};
 use crate::model::resolve::{Edge, End, NodeId};
 use crate::model::Cardinality;
 use crate::quantity::{count, Count};
+use std::fmt::Write as _;
 
 /// Stated figures disagree when they differ by more than this share of the
 /// larger one: rounding in a hand-written average stays below it.
@@ -70,7 +71,11 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 if !disagree(tc, fc * avg) {
                     continue;
                 }
-                format!(
+                // One buffer sized for the sentence: hundreds of these on
+                // large projects, and growing a String is what costs.
+                let mut m = String::with_capacity(360);
+                let _ = write!(
+                    m,
                     "{} states {} instances, but {} {} with {} each through {} make {}: every estimate through {} uses one figure or the other, so partition sizes are off by {}x.",
                     te.name,
                     Count(tc),
@@ -81,7 +86,8 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     Count(fc * avg),
                     rel.name,
                     Count((tc / (fc * avg)).max(fc * avg / tc))
-                )
+                );
+                m
             }
             Cardinality::ManyToMany => {
                 let mut notes = Vec::new();
@@ -93,7 +99,9 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 if !disagree(fc * a, tc * b) {
                     continue;
                 }
-                format!(
+                let mut m = String::with_capacity(360);
+                let _ = write!(
+                    m,
                     "{} links {} {} with {} each ({} links) but {} {} with {} each ({} links): tables walking {} from either side disagree on its rows.",
                     rel.name,
                     Count(fc),
@@ -105,7 +113,8 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     Count(b),
                     Count(tc * b),
                     rel.name
-                )
+                );
+                m
             }
             Cardinality::OneToOne => continue,
         };

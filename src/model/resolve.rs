@@ -152,6 +152,10 @@ pub struct Graph<'p> {
     ends: Vec<(Option<usize>, Option<usize>)>,
     /// Each relationship's key relative to itself ([`Graph::node_key`]).
     rel_keys: Vec<Vec<Reached>>,
+    /// The 1:n relationships into each entity from another one, with the
+    /// one side, by relationship name (not file order); estimates count
+    /// through them.
+    parents: Vec<Vec<(usize, usize)>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -203,6 +207,7 @@ impl<'p> Graph<'p> {
             uniques: vec![],
             ends: vec![],
             rel_keys: vec![],
+            parents: vec![],
         };
         g.ends = project
             .relationships
@@ -216,6 +221,18 @@ impl<'p> Graph<'p> {
                 out
             })
             .collect();
+        g.parents = vec![Vec::new(); project.entities.len()];
+        for (r, rel) in project.relationships.iter().enumerate() {
+            if rel.cardinality != Cardinality::OneToMany || rel.from == rel.to {
+                continue;
+            }
+            if let (Some(f), Some(t)) = g.ends[r] {
+                g.parents[t].push((r, f));
+            }
+        }
+        for list in &mut g.parents {
+            list.sort_by(|a, b| project.relationships[a.0].name.cmp(&project.relationships[b.0].name));
+        }
         g.rel_keys = (0..project.relationships.len())
             .map(|r| g.rel_key(r))
             .collect();
@@ -237,6 +254,12 @@ impl<'p> Graph<'p> {
             })
             .collect();
         g
+    }
+
+    /// Per entity, the 1:n relationships into it from another entity with
+    /// that entity, sorted by relationship name.
+    pub(crate) fn parents(&self) -> &[Vec<(usize, usize)>] {
+        &self.parents
     }
 
     /// The unique identifiers an entity declares besides its key, relative
