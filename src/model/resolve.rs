@@ -150,12 +150,14 @@ pub struct Graph<'p> {
     /// Each relationship's from and to entity: paths step through them
     /// constantly, and a name lookup per step is slow.
     ends: Vec<(Option<usize>, Option<usize>)>,
-    /// Each relationship's key relative to itself ([`Graph::node_key`]).
-    rel_keys: Vec<Vec<Reached>>,
+    /// Each relationship's key relative to itself ([`Graph::node_key`]),
+    /// made on first use: validation and pane links build graphs that
+    /// never ask.
+    rel_keys: std::sync::OnceLock<Vec<Vec<Reached>>>,
     /// The 1:n relationships into each entity from another one, with the
     /// one side, by relationship name (not file order); estimates count
-    /// through them.
-    parents: Vec<Vec<(usize, usize)>>,
+    /// through them. Made on first use.
+    parents: std::sync::OnceLock<Vec<Vec<(usize, usize)>>>,
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -206,8 +208,8 @@ impl<'p> Graph<'p> {
             keys: vec![],
             uniques: vec![],
             ends: vec![],
-            rel_keys: vec![],
-            parents: vec![],
+            rel_keys: std::sync::OnceLock::new(),
+            parents: std::sync::OnceLock::new(),
         };
         g.ends = project
             .relationships
@@ -220,21 +222,6 @@ impl<'p> Graph<'p> {
                 g.entity_key_into(e, &mut Vec::new(), &mut out, 0);
                 out
             })
-            .collect();
-        g.parents = vec![Vec::new(); project.entities.len()];
-        for (r, rel) in project.relationships.iter().enumerate() {
-            if rel.cardinality != Cardinality::OneToMany || rel.from == rel.to {
-                continue;
-            }
-            if let (Some(f), Some(t)) = g.ends[r] {
-                g.parents[t].push((r, f));
-            }
-        }
-        for list in &mut g.parents {
-            list.sort_by(|a, b| project.relationships[a.0].name.cmp(&project.relationships[b.0].name));
-        }
-        g.rel_keys = (0..project.relationships.len())
-            .map(|r| g.rel_key(r))
             .collect();
         g.uniques = project
             .entities
@@ -259,7 +246,26 @@ impl<'p> Graph<'p> {
     /// Per entity, the 1:n relationships into it from another entity with
     /// that entity, sorted by relationship name.
     pub(crate) fn parents(&self) -> &[Vec<(usize, usize)>] {
-        &self.parents
+        self.parents.get_or_init(|| {
+            let project = self.project;
+            let mut parents = vec![Vec::new(); project.entities.len()];
+            for (r, rel) in project.relationships.iter().enumerate() {
+                if rel.cardinality != Cardinality::OneToMany || rel.from == rel.to {
+                    continue;
+                }
+                if let Some(&(Some(f), Some(t))) = self.ends.get(r) {
+                    parents[t].push((r, f));
+                }
+            }
+            for list in &mut parents {
+                list.sort_by(|a, b| {
+                    project.relationships[a.0]
+                        .name
+                        .cmp(&project.relationships[b.0].name)
+                });
+            }
+            parents
+        })
     }
 
     /// The unique identifiers an entity declares besides its key, relative
@@ -463,7 +469,14 @@ impl<'p> Graph<'p> {
     pub(crate) fn node_key_ref(&self, n: NodeId) -> &[Reached] {
         match n {
             NodeId::Entity(e) => self.keys.get(e),
-            NodeId::Rel(r) => self.rel_keys.get(r),
+            NodeId::Rel(r) => self
+                .rel_keys
+                .get_or_init(|| {
+                    (0..self.project.relationships.len())
+                        .map(|r| self.rel_key(r))
+                        .collect()
+                })
+                .get(r),
         }
         .map_or(&[], Vec::as_slice)
     }
