@@ -576,6 +576,21 @@ mod tests {
     }
 
     #[test]
+    fn both_ways_is_between_in_each_direction() {
+        let p = hotel();
+        let mut changed = p.clone();
+        changed.name = "Other".into();
+        changed.entities.pop();
+        changed.workflow.entry.clear();
+        let (forth, back) = Sections::both_ways(&p, &changed);
+        assert_eq!(forth, Sections::between(&p, &changed));
+        assert_eq!(back, Sections::between(&changed, &p));
+        assert!(!forth.is_empty());
+        let (same, same_back) = Sections::both_ways(&p, &p);
+        assert!(same.is_empty() && same_back.is_empty());
+    }
+
+    #[test]
     fn a_failed_edit_reports_why() {
         let mut p = hotel();
         assert!(apply(&mut p, &Edit::AddEntity("Hotel".into())).is_err());

@@ -27,6 +27,14 @@ fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
     (from != to).then(|| to.clone())
 }
 
+/// One part compared once, kept for both directions when it differs.
+fn both<T: Clone + PartialEq>(from: &T, to: &T, forth: &mut Option<T>, back: &mut Option<T>) {
+    if from != to {
+        *forth = Some(to.clone());
+        *back = Some(from.clone());
+    }
+}
+
 fn put<T>(slot: &mut T, value: Option<&T>, old: &mut Option<T>)
 where
     T: Clone,
@@ -69,6 +77,50 @@ impl Sections {
             decisions: differing(&from.decisions, decisions),
             notes: differing(&from.notes, notes),
         }
+    }
+
+    /// `(between(from, to), between(to, from))`, comparing each part once:
+    /// the workbench records both directions of every edit.
+    pub fn both_ways(from: &Project, to: &Project) -> (Sections, Sections) {
+        let Project {
+            format,
+            name,
+            keyspace,
+            thresholds,
+            partition_keys,
+            types,
+            entities,
+            relationships,
+            queries,
+            workflow,
+            decisions,
+            notes,
+        } = to;
+        let mut forth = Sections::default();
+        let mut back = Sections::default();
+        both(&from.format, format, &mut forth.format, &mut back.format);
+        both(&from.name, name, &mut forth.name, &mut back.name);
+        both(&from.keyspace, keyspace, &mut forth.keyspace, &mut back.keyspace);
+        both(&from.thresholds, thresholds, &mut forth.thresholds, &mut back.thresholds);
+        both(
+            &from.partition_keys,
+            partition_keys,
+            &mut forth.partition_keys,
+            &mut back.partition_keys,
+        );
+        both(&from.types, types, &mut forth.types, &mut back.types);
+        both(&from.entities, entities, &mut forth.entities, &mut back.entities);
+        both(
+            &from.relationships,
+            relationships,
+            &mut forth.relationships,
+            &mut back.relationships,
+        );
+        both(&from.queries, queries, &mut forth.queries, &mut back.queries);
+        both(&from.workflow, workflow, &mut forth.workflow, &mut back.workflow);
+        both(&from.decisions, decisions, &mut forth.decisions, &mut back.decisions);
+        both(&from.notes, notes, &mut forth.notes, &mut back.notes);
+        (forth, back)
     }
 
     /// Whether putting these parts back changes nothing.

@@ -428,9 +428,10 @@ impl App {
             Some(analysis)
         };
         // The whole change, decisions pruned included, as one step.
+        let (redo, undo) = Sections::both_ways(&self.project, &next);
         let change = Change {
-            redo: Edit::Restore(Box::new(Sections::between(&self.project, &next))),
-            undo: Edit::Restore(Box::new(Sections::between(&next, &self.project))),
+            redo: Edit::Restore(Box::new(redo)),
+            undo: Edit::Restore(Box::new(undo)),
         };
         self.project = next;
         self.versions.next_state += 1;
