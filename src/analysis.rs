@@ -13,7 +13,7 @@ use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Analysis {
-    pub model: LogicalModel,
+    pub model: std::sync::Arc<LogicalModel>,
     /// Parallel to `model.tables`.
     pub estimates: Vec<Estimate>,
     pub diagnostics: Vec<Diagnostic>,
@@ -27,7 +27,7 @@ pub fn analyze(project: &Project) -> Analysis {
     let estimates = estimate_in(&graph, &model);
     let diagnostics = diagnose_in(&graph, &model, &estimates);
     Analysis {
-        model,
+        model: std::sync::Arc::new(model),
         estimates,
         diagnostics,
     }

@@ -182,6 +182,10 @@ const RESERVED: &[&str] = &[
 ];
 
 pub(crate) fn is_reserved(name: &str) -> bool {
+    // A hash set: this runs for every identifier of every SELECT and
+    // CREATE, and a binary search costs several comparisons each time.
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
     if name.len() > 16 {
         return false;
     }
@@ -189,10 +193,6 @@ pub(crate) fn is_reserved(name: &str) -> bool {
     for (b, c) in buf.iter_mut().zip(name.bytes()) {
         *b = c.to_ascii_lowercase();
     }
-    // A hash set: this runs for every identifier of every SELECT and
-    // CREATE, and a binary search costs several comparisons each time.
-    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
-        std::sync::OnceLock::new();
     SET.get_or_init(|| RESERVED.iter().map(|w| w.as_bytes()).collect())
         .contains(&buf[..name.len()])
 }
@@ -344,7 +344,10 @@ mod tests {
     fn reserved_words_are_sorted_and_each_is_found() {
         assert!(RESERVED.windows(2).all(|w| w[0] < w[1]));
         for w in RESERVED {
-            assert!(is_reserved(w) && is_reserved(&w.to_ascii_uppercase()), "{w}");
+            assert!(
+                is_reserved(w) && is_reserved(&w.to_ascii_uppercase()),
+                "{w}"
+            );
             assert!(!is_reserved(&format!("{w}_")), "{w}");
         }
         assert!(is_reserved("ORDER") && is_reserved("token") && !is_reserved("date"));

@@ -127,7 +127,19 @@ mod tests {
     /// `Count` writes what `count` returns.
     #[test]
     fn count_display_matches_count() {
-        for v in [0.0, -0.4, 2.25, 3.0, 999.96, 1500.5, 1e12, -7e6, f64::INFINITY, f64::NAN, 1e20] {
+        for v in [
+            0.0,
+            -0.4,
+            2.25,
+            3.0,
+            999.96,
+            1500.5,
+            1e12,
+            -7e6,
+            f64::INFINITY,
+            f64::NAN,
+            1e20,
+        ] {
             assert_eq!(Count(v).to_string(), count(v), "{v}");
         }
     }

@@ -31,14 +31,15 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, LogicalModel,
-    Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, Built, LogicalModel, Plan, PlanInput,
 };
-use crate::parallel::par_map_with;
-use crate::diagnose::{diagnose_reusing, Reuse, SchemaFindings, TableFindings};
+use crate::diagnose::{
+    diagnose_reusing, rediagnose_workflow, Reuse, SchemaFindings, TableFindings,
+};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Project, Query};
+use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -122,6 +123,7 @@ struct Stamp {
     tables: (usize, usize),
     plans: (usize, usize),
     estimates: (usize, usize),
+    diagnostics: (usize, usize),
 }
 
 impl Stamp {
@@ -131,6 +133,7 @@ impl Stamp {
             tables: at(a.model.tables.as_ptr().cast(), a.model.tables.len()),
             plans: at(a.model.plans.as_ptr().cast(), a.model.plans.len()),
             estimates: at(a.estimates.as_ptr().cast(), a.estimates.len()),
+            diagnostics: at(a.diagnostics.as_ptr().cast(), a.diagnostics.len()),
         }
     }
 }
@@ -210,12 +213,76 @@ impl IncrementalAnalysis {
         self.run(project, Some(previous))
     }
 
+    /// When nothing the derivation and estimates read changed (the schema,
+    /// the queries, the decisions: an edit of the workflow, the notes or
+    /// the name), the previous model and estimates stand as they are and
+    /// only the workflow's rules run again. `None` when anything else
+    /// changed or there is nothing to reuse.
+    fn workflow_only(
+        &mut self,
+        project: &Project,
+        previous: Option<&Analysis>,
+    ) -> Option<Analysis> {
+        let c = self.cache.as_mut()?;
+        let prev = previous?;
+        let same_inputs = c.unique
+            && Schema(&c.project) == Schema(project)
+            && c.project.queries == project.queries
+            && c.project.decisions == project.decisions
+            && unique_ids(project);
+        if !same_inputs {
+            return None;
+        }
+        let diagnostics = if c.project.workflow == project.workflow {
+            prev.diagnostics.clone()
+        } else {
+            let graph = Graph::new(project);
+            rediagnose_workflow(&graph, &prev.model, &prev.estimates, &prev.diagnostics)
+        };
+        let analysis = Analysis {
+            model: std::sync::Arc::clone(&prev.model),
+            estimates: prev.estimates.clone(),
+            diagnostics,
+        };
+        // The cache keeps what later comparisons read; the rest of the
+        // project is the same already.
+        let Project {
+            format,
+            name,
+            workflow,
+            notes,
+            ..
+        } = project;
+        c.project.format = *format;
+        c.project.name.clone_from(name);
+        c.project.workflow.clone_from(workflow);
+        c.project.notes.clone_from(notes);
+        c.stamp = Stamp::of(&analysis);
+        let tables = analysis.model.tables.len();
+        let own = c.builds.iter().filter(|b| b.is_some()).count();
+        self.reused = Reused {
+            builds: own,
+            built: 0,
+            plans: analysis.model.plans.len(),
+            planned: 0,
+            estimates: tables,
+            estimated: 0,
+            findings: tables,
+            judged: 0,
+            schema_findings: true,
+        };
+        Some(analysis)
+    }
+
     /// What the last call reused and recomputed.
     pub fn reused(&self) -> Reused {
         self.reused
     }
 
     fn run(&mut self, project: &Project, previous: Option<&Analysis>) -> Analysis {
+        if let Some(analysis) = self.workflow_only(project, previous) {
+            return analysis;
+        }
         let mut cache = self.cache.take();
         // Moved out so a reused build is cloned once (for the derivation)
         // rather than twice.
@@ -398,7 +465,7 @@ impl IncrementalAnalysis {
         reused.judged = model.tables.len() - reused.findings;
 
         let analysis = Analysis {
-            model,
+            model: std::sync::Arc::new(model),
             estimates,
             diagnostics,
         };
@@ -513,8 +580,18 @@ mod tests {
         assert_eq!((r.built, r.builds, r.planned, r.estimated), (0, own, 0, 0));
         assert_eq!((r.judged, r.findings), (0, second.model.tables.len()));
         assert!(r.schema_findings);
+        assert!(
+            std::sync::Arc::ptr_eq(&first.model, &second.model),
+            "a workflow edit shares the derived model"
+        );
 
-        let mut counted = toggled.clone();
+        let mut renamed = toggled.clone();
+        renamed.name = "Renamed".into();
+        let second = inc.reanalyze(&renamed, &second);
+        assert_eq!(second, analyze(&renamed));
+        assert_eq!(inc.reused().built, 0);
+
+        let mut counted = renamed.clone();
         counted.entities[0].count = Some(123.0);
         let third = inc.reanalyze(&counted, &second);
         assert_eq!(third, analyze(&counted));

@@ -868,10 +868,9 @@ fn build<'g, 'p>(
         .filter_map(|(j, k)| resolve(&|| format!("queries[{qi}].constants[{j}].attr"), &k.attr))
         .collect();
     if !q.aggregates.is_empty() {
-        let window = q
-            .window
-            .as_ref()
-            .and_then(|w| resolve(&|| format!("queries[{qi}].window.attr"), &w.attr).map(|r| (r, w.period)));
+        let window = q.window.as_ref().and_then(|w| {
+            resolve(&|| format!("queries[{qi}].window.attr"), &w.attr).map(|r| (r, w.period))
+        });
         let s = summary::Summary {
             equality: &equality,
             window,

@@ -87,9 +87,8 @@ fn joined(noun: &str, by: &[String]) -> String {
     if by.is_empty() {
         noun.to_string()
     } else {
-        let mut out = String::with_capacity(
-            noun.len() + 4 + by.iter().map(|b| b.len() + 1).sum::<usize>(),
-        );
+        let mut out =
+            String::with_capacity(noun.len() + 4 + by.iter().map(|b| b.len() + 1).sum::<usize>());
         out.push_str(noun);
         out.push_str("_by");
         for b in by {

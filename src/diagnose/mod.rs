@@ -585,6 +585,53 @@ pub(crate) struct Reviewed {
 
 /// [`diagnose_in`], taking each table's [`TableFindings`] and the
 /// [`SchemaFindings`] from `reuse` when it has them.
+/// The order of a review: severity, subject, rule, message (a stable sort
+/// keeps the rules' order among findings equal in all four).
+fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    a.severity
+        .cmp(&b.severity)
+        .then_with(|| a.subject.cmp(&b.subject))
+        .then(a.rule.cmp(b.rule))
+        .then_with(|| a.message.cmp(&b.message))
+}
+
+/// The review after an edit that changed the workflow and nothing else the
+/// review reads: `previous` is the review of the same model, estimates and
+/// schema. Only the workflow's rules run again; their findings are merged
+/// into the others in report order. Rule ids never overlap between the two
+/// groups, so the result is what [`diagnose_in`] gives.
+pub(crate) fn rediagnose_workflow(
+    graph: &Graph,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+    previous: &[Diagnostic],
+) -> Vec<Diagnostic> {
+    let ctx = Ctx {
+        project: graph.project,
+        model,
+        estimates,
+        graph,
+        est: Estimator::new(graph),
+    };
+    let mut flow = Vec::new();
+    workflow::check(&ctx, &mut flow);
+    flow.sort_by(report_order);
+    flow.dedup();
+    let mut out = Vec::with_capacity(previous.len() + flow.len());
+    let mut flow = flow.into_iter().peekable();
+    for d in previous
+        .iter()
+        .filter(|d| !workflow::RULES.contains(&d.rule))
+    {
+        while let Some(f) = flow.next_if(|f| report_order(f, d).is_lt()) {
+            out.push(f);
+        }
+        out.push(d.clone());
+    }
+    out.extend(flow);
+    out
+}
+
 pub(crate) fn diagnose_reusing(
     graph: &Graph,
     model: &LogicalModel,
@@ -614,7 +661,8 @@ pub(crate) fn diagnose_reusing(
     // Two rules that read the whole project run beside each table's own
     // findings on large projects; every part keeps its place in the order
     // below, so the result does not depend on scheduling.
-    let large = model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
+    let large =
+        model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
     let ((schema_findings, flow), tables) = crate::parallel::join(
         large,
         || {
@@ -670,13 +718,7 @@ pub(crate) fn diagnose_reusing(
     writes::check(&ctx, &mut out);
     out.extend(flow);
     sharing::check(&ctx, &mut out);
-    out.sort_by(|a, b| {
-        a.severity
-            .cmp(&b.severity)
-            .then_with(|| a.subject.cmp(&b.subject))
-            .then(a.rule.cmp(b.rule))
-            .then_with(|| a.message.cmp(&b.message))
-    });
+    out.sort_by(report_order);
     out.dedup();
     Reviewed {
         diagnostics: out,
@@ -688,6 +730,46 @@ pub(crate) fn diagnose_reusing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `rediagnose_workflow` relies on the workflow's rules reporting under
+    /// their own ids only; a workflow-only edit then re-reviews exactly
+    /// what a full review would.
+    #[test]
+    fn workflow_rules_report_under_their_own_ids_and_merge_back_in_order() {
+        for sample in crate::samples::SAMPLES {
+            let mut p = crate::model::load::from_str(sample.text).expect("sample loads");
+            let graph = Graph::new(&p);
+            let model = crate::derive::derive_in(&graph);
+            let estimates = crate::estimate::estimate_in(&graph, &model);
+            let ctx = Ctx {
+                project: &p,
+                model: &model,
+                estimates: &estimates,
+                graph: &graph,
+                est: Estimator::new(&graph),
+            };
+            let mut flow = Vec::new();
+            workflow::check(&ctx, &mut flow);
+            assert!(
+                flow.iter().all(|d| workflow::RULES.contains(&d.rule)),
+                "{}",
+                sample.file
+            );
+            let before = diagnose_in(&graph, &model, &estimates);
+            drop(ctx);
+            drop(graph);
+            // Drop the entry points: the workflow findings change.
+            p.workflow.entry.clear();
+            let graph = Graph::new(&p);
+            let full = diagnose_in(&graph, &model, &estimates);
+            assert_eq!(
+                rediagnose_workflow(&graph, &model, &estimates, &before),
+                full,
+                "{}",
+                sample.file
+            );
+        }
+    }
 
     #[test]
     fn rule_ids_are_unique_kebab_case() {

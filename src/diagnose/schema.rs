@@ -93,14 +93,7 @@ pub(super) fn types(ctx: &Ctx, types: &Types, out: &mut Vec<Diagnostic>) {
     for (i, u) in ctx.project.types.iter().enumerate() {
         for (j, f) in u.fields.iter().enumerate() {
             let subject = || Subject::Path(format!("types[{i}].fields[{j}]"));
-            type_rules(
-                ctx,
-                types,
-                &f.ty,
-                (&u.name, &f.name),
-                subject,
-                out,
-            );
+            type_rules(ctx, types, &f.ty, (&u.name, &f.name), subject, out);
         }
     }
 }
@@ -110,14 +103,7 @@ pub(super) fn table(ctx: &Ctx, types: &Types, i: usize, out: &mut Vec<Diagnostic
     if let Some(t) = ctx.model.tables.get(i) {
         for c in &t.columns {
             let subject = || column_subject(t, &c.name);
-            type_rules(
-                ctx,
-                types,
-                &c.ty,
-                (&t.name, &c.name),
-                subject,
-                out,
-            );
+            type_rules(ctx, types, &c.ty, (&t.name, &c.name), subject, out);
             if c.role.is_key() && types.references_duration(&c.ty, 0) {
                 out.push(ctx.diag(
                     "duration-key",

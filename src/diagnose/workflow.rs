@@ -41,6 +41,15 @@ fn base(reference: &str) -> &str {
     }
 }
 
+/// Every rule [`check`] reports under: the only findings that read the
+/// workflow.
+pub(super) const RULES: [&str; 4] = [
+    "no-workflow",
+    "query-without-table",
+    "table-serves-no-query",
+    "workflow-input-gap",
+];
+
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     tables(ctx, out);
     let p = ctx.project;

@@ -100,8 +100,18 @@ impl Sections {
         let mut back = Sections::default();
         both(&from.format, format, &mut forth.format, &mut back.format);
         both(&from.name, name, &mut forth.name, &mut back.name);
-        both(&from.keyspace, keyspace, &mut forth.keyspace, &mut back.keyspace);
-        both(&from.thresholds, thresholds, &mut forth.thresholds, &mut back.thresholds);
+        both(
+            &from.keyspace,
+            keyspace,
+            &mut forth.keyspace,
+            &mut back.keyspace,
+        );
+        both(
+            &from.thresholds,
+            thresholds,
+            &mut forth.thresholds,
+            &mut back.thresholds,
+        );
         both(
             &from.partition_keys,
             partition_keys,
@@ -109,16 +119,36 @@ impl Sections {
             &mut back.partition_keys,
         );
         both(&from.types, types, &mut forth.types, &mut back.types);
-        both(&from.entities, entities, &mut forth.entities, &mut back.entities);
+        both(
+            &from.entities,
+            entities,
+            &mut forth.entities,
+            &mut back.entities,
+        );
         both(
             &from.relationships,
             relationships,
             &mut forth.relationships,
             &mut back.relationships,
         );
-        both(&from.queries, queries, &mut forth.queries, &mut back.queries);
-        both(&from.workflow, workflow, &mut forth.workflow, &mut back.workflow);
-        both(&from.decisions, decisions, &mut forth.decisions, &mut back.decisions);
+        both(
+            &from.queries,
+            queries,
+            &mut forth.queries,
+            &mut back.queries,
+        );
+        both(
+            &from.workflow,
+            workflow,
+            &mut forth.workflow,
+            &mut back.workflow,
+        );
+        both(
+            &from.decisions,
+            decisions,
+            &mut forth.decisions,
+            &mut back.decisions,
+        );
         both(&from.notes, notes, &mut forth.notes, &mut back.notes);
         (forth, back)
     }
