@@ -92,9 +92,11 @@ impl Edit {
     }
 }
 
-/// Applies an edit to a project, discarding its inverse.
+/// Applies an edit to a project without working out its inverse (which
+/// for most edits means a copy of the project): for callers that keep
+/// their own undo, as the workbench does.
 pub fn apply_edit(p: &mut Project, e: &Edit) -> Result<(), String> {
-    apply(p, e).map(drop)
+    change(p, e)
 }
 
 /// Applies an edit to a project and returns the edit that undoes it:
@@ -479,6 +481,9 @@ mod tests {
         let inverse = apply(&mut p, e).unwrap_or_else(|err| panic!("{e:?}: {err}"));
         assert_ne!(&p, original, "{e:?} changed nothing");
         let changed = p.clone();
+        let mut without_inverse = original.clone();
+        apply_edit(&mut without_inverse, e).expect("applies without its inverse too");
+        assert_eq!(without_inverse, changed, "{e:?} without its inverse differs");
         let again = apply(&mut p, &inverse).expect("the inverse applies");
         assert_eq!(&p, original, "the inverse of {e:?} does not undo it");
         apply(&mut p, &again).expect("the inverse's inverse applies");
