@@ -289,3 +289,74 @@ fn incremental_equals_full_on_larger_generated_projects() {
         }
     }
 }
+
+/// Workflow and note edits that may break references: an entry or a
+/// transition naming no query, a feed naming no attribute, a note on
+/// nothing.
+fn risky_workflow_edit(rng: &mut Rng, p: &Project) -> Project {
+    let mut next = p.clone();
+    let id = |rng: &mut Rng| match p.queries.get(rng.below(p.queries.len().max(1))) {
+        Some(q) if rng.chance(70) => q.id.clone(),
+        _ => "no_such_query".to_string(),
+    };
+    match rng.below(5) {
+        0 => {
+            let e = id(rng);
+            next.workflow.entry.push(e);
+        }
+        1 => next.workflow.entry.clear(),
+        2 => {
+            let (from, to) = (id(rng), id(rng));
+            let feeds = if rng.chance(50) {
+                vec!["no_such_attribute".to_string()]
+            } else {
+                vec![]
+            };
+            next.workflow
+                .transitions
+                .push(cqlmodel::model::Transition { from, to, feeds });
+        }
+        3 => {
+            next.workflow.transitions.pop();
+        }
+        _ => {
+            let target = cqlmodel::model::Target::Query(id(rng));
+            next.notes.push(cqlmodel::model::Note {
+                target,
+                text: "n".into(),
+            });
+        }
+    }
+    next
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// After an edit of a valid project, checking what the edit changed
+    /// finds exactly what validating the whole project finds.
+    #[test]
+    fn validating_an_edit_equals_validating_the_project(seed in any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let mut p = base(&mut rng);
+        let a = analyze(&p);
+        for _ in 0..12 {
+            let next = if rng.chance(50) {
+                risky_workflow_edit(&mut rng, &p)
+            } else {
+                let Some(e) = random_edit(&mut rng, &p, &a) else { continue };
+                let mut next = p.clone();
+                if edit::apply(&mut next, &e).is_err() {
+                    continue;
+                }
+                next.prune_decisions();
+                next
+            };
+            let full = load::validate(&next);
+            prop_assert_eq!(&cqlmodel::model::validate::validate_after(&p, &next), &full);
+            if full.is_empty() {
+                p = next;
+            }
+        }
+    }
+}

@@ -34,7 +34,17 @@ impl std::error::Error for Refusal {}
 
 /// The changed project validates, or the first reason it does not.
 pub fn validated(next: &Project) -> Result<(), Refusal> {
-    let mut problems = validate(next).into_iter();
+    first_problem(validate(next))
+}
+
+/// [`validated`] for `next`, an edit of `before`, which validates: an edit
+/// of the workflow or notes alone checks only what reads them.
+pub fn validated_after(before: &Project, next: &Project) -> Result<(), Refusal> {
+    first_problem(crate::model::validate::validate_after(before, next))
+}
+
+fn first_problem(problems: Vec<crate::model::load::Problem>) -> Result<(), Refusal> {
+    let mut problems = problems.into_iter();
     match problems.next() {
         None => Ok(()),
         Some(first) => Err(Refusal::Invalid {

@@ -11,7 +11,7 @@ mod sections;
 pub mod target;
 
 pub(crate) use admit::{keeps_cql_valid, would_admit};
-pub use admit::{validated, Refusal};
+pub use admit::{validated, validated_after, Refusal};
 pub(crate) use cascade::next_query_id;
 pub use cascade::rename_entity;
 pub use sections::Sections;
@@ -483,7 +483,10 @@ mod tests {
         let changed = p.clone();
         let mut without_inverse = original.clone();
         apply_edit(&mut without_inverse, e).expect("applies without its inverse too");
-        assert_eq!(without_inverse, changed, "{e:?} without its inverse differs");
+        assert_eq!(
+            without_inverse, changed,
+            "{e:?} without its inverse differs"
+        );
         let again = apply(&mut p, &inverse).expect("the inverse applies");
         assert_eq!(&p, original, "the inverse of {e:?} does not undo it");
         apply(&mut p, &again).expect("the inverse's inverse applies");

@@ -179,6 +179,54 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     c.problems
 }
 
+/// The problems of `next`, an edit of `before`, which has none: when the
+/// two differ in the workflow and the notes alone, only the steps that
+/// read those run (every other step would find in `next` what it found in
+/// `before`: nothing), in the order a full validation runs them; otherwise
+/// the whole project is validated.
+pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
+    // Field by field without `..`: a new project field is a compile-time
+    // question here.
+    let Project {
+        format,
+        name,
+        keyspace,
+        thresholds,
+        partition_keys,
+        types,
+        entities,
+        relationships,
+        queries,
+        workflow: _,
+        decisions,
+        notes: _,
+    } = next;
+    let elsewhere = *format != before.format
+        || *name != before.name
+        || *keyspace != before.keyspace
+        || *thresholds != before.thresholds
+        || *partition_keys != before.partition_keys
+        || *types != before.types
+        || *entities != before.entities
+        || *relationships != before.relationships
+        || *queries != before.queries
+        || *decisions != before.decisions;
+    if elsewhere {
+        return validate(next);
+    }
+    let mut c = Checker {
+        problems: vec![],
+        text: None,
+        located: 0,
+    };
+    check_workflow_names(next, &mut c);
+    check_note_names(next, &mut c);
+    let scope = Scope::new(next);
+    check_workflow(&scope, &mut c);
+    check_notes(&scope, &mut c);
+    c.problems
+}
+
 /// What the validation steps look names up in, built once.
 struct Scope<'p> {
     project: &'p Project,
@@ -811,16 +859,7 @@ fn check_names(project: &Project, c: &mut Checker) {
         }
         check_extension_names(c, &p(), q);
     }
-    for (i, id) in project.workflow.entry.iter().enumerate() {
-        c.ident(|| format!("workflow.entry[{i}]"), id, N);
-    }
-    for (i, t) in project.workflow.transitions.iter().enumerate() {
-        c.ident(|| format!("workflow.transitions[{i}].from"), &t.from, N);
-        c.ident(|| format!("workflow.transitions[{i}].to"), &t.to, N);
-        for (k, f) in t.feeds.iter().enumerate() {
-            c.ident(|| format!("workflow.transitions[{i}].feeds[{k}]"), f, REF);
-        }
-    }
+    check_workflow_names(project, c);
     for (i, d) in project.decisions.iter().enumerate() {
         let p = || format!("decisions[{i}]");
         c.ident(|| format!("{}.query", p()), &d.query, N);
@@ -869,12 +908,37 @@ fn check_names(project: &Project, c: &mut Checker) {
             }
         }
     }
+    check_note_names(project, c);
+}
+
+fn check_workflow_names(project: &Project, c: &mut Checker) {
+    for (i, id) in project.workflow.entry.iter().enumerate() {
+        c.ident(|| format!("workflow.entry[{i}]"), id, MAX_NAME);
+    }
+    for (i, t) in project.workflow.transitions.iter().enumerate() {
+        c.ident(
+            || format!("workflow.transitions[{i}].from"),
+            &t.from,
+            MAX_NAME,
+        );
+        c.ident(|| format!("workflow.transitions[{i}].to"), &t.to, MAX_NAME);
+        for (k, f) in t.feeds.iter().enumerate() {
+            c.ident(
+                || format!("workflow.transitions[{i}].feeds[{k}]"),
+                f,
+                4 * MAX_NAME,
+            );
+        }
+    }
+}
+
+fn check_note_names(project: &Project, c: &mut Checker) {
     for (i, n) in project.notes.iter().enumerate() {
         let (super::Target::Entity(t)
         | super::Target::Relationship(t)
         | super::Target::Query(t)
         | super::Target::Table(t)) = &n.target;
-        c.ident(|| format!("notes[{i}].target"), t, N);
+        c.ident(|| format!("notes[{i}].target"), t, MAX_NAME);
     }
 }
 

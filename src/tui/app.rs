@@ -216,6 +216,10 @@ pub struct Versions {
     pub disk: Option<DiskStamp>,
     /// Undo and redo: each step keeps the parts of the project it replaced.
     pub history: History,
+    /// The current state passed validation as the result of an edit, so the
+    /// next edit need only check what it changed. Anything else that
+    /// changes the project (undo, redo, replacing it) clears it.
+    pub validated: bool,
 }
 
 /// What follows from the analysis: its generation, the links of the
@@ -313,6 +317,7 @@ impl App {
                 saved: Some(0),
                 disk: None,
                 history: History::default(),
+                validated: false,
             },
             analysis,
             derived: Derived {
@@ -402,7 +407,12 @@ impl App {
             return false;
         }
         next.prune_decisions();
-        if let Err(refusal) = edit::validated(&next) {
+        let admitted = if self.versions.validated {
+            edit::validated_after(&self.project, &next)
+        } else {
+            edit::validated(&next)
+        };
+        if let Err(refusal) = admitted {
             self.error(format!("refused: {} — {refusal}", not_done(what)));
             return false;
         }
@@ -434,6 +444,7 @@ impl App {
             undo: Edit::Restore(Box::new(undo)),
         };
         self.project = next;
+        self.versions.validated = true;
         self.versions.next_state += 1;
         self.versions.history.record(Step {
             changes: vec![change],
@@ -567,6 +578,7 @@ impl App {
     }
 
     pub fn undo(&mut self) {
+        self.versions.validated = false;
         match self.versions.history.undo(&mut self.project) {
             Ok(Some(state)) => {
                 self.versions.state = state;
@@ -578,6 +590,7 @@ impl App {
     }
 
     pub fn redo(&mut self) {
+        self.versions.validated = false;
         match self.versions.history.redo(&mut self.project) {
             Ok(Some(state)) => {
                 self.versions.state = state;
@@ -603,6 +616,7 @@ impl App {
         self.versions.state = self.versions.next_state;
         self.versions.saved = (!dirty).then_some(self.versions.state);
         self.project = project;
+        self.versions.validated = false;
         self.path = path;
         self.dirty = dirty;
         self.versions.history.clear();
