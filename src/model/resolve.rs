@@ -139,14 +139,16 @@ pub struct Graph<'p> {
     rels: HashMap<&'p str, usize>,
     /// Relationships touching each entity.
     incident: Vec<Vec<usize>>,
+    // What follows is made on first use: validation and the workbench's
+    // pane links build graphs that only resolve references.
     /// Short names of entities, then relationships (computed once: they
     /// prefix most column names).
-    shorts: Vec<String>,
+    shorts: std::sync::OnceLock<Vec<String>>,
     /// Each entity's full key relative to itself (weak keys resolved).
-    keys: Vec<Vec<Reached>>,
+    keys: std::sync::OnceLock<Vec<Vec<Reached>>>,
     /// Each entity's other unique identifiers, relative to itself; those
     /// naming a missing attribute are left out (loading reports them).
-    uniques: Vec<Vec<Vec<Reached>>>,
+    uniques: std::sync::OnceLock<Vec<Vec<Vec<Reached>>>>,
     /// Each relationship's from and to entity: paths step through them
     /// constantly, and a name lookup per step is slow.
     ends: Vec<(Option<usize>, Option<usize>)>,
@@ -184,29 +186,14 @@ impl<'p> Graph<'p> {
                 }
             }
         }
-        let shorts = project
-            .entities
-            .iter()
-            .map(|e| {
-                e.short
-                    .clone()
-                    .unwrap_or_else(|| crate::naming::snake_case(&e.name))
-            })
-            .chain(
-                project
-                    .relationships
-                    .iter()
-                    .map(|r| crate::naming::snake_case(&r.name)),
-            )
-            .collect();
         let mut g = Graph {
             project,
             entities,
             rels,
             incident,
-            shorts,
-            keys: vec![],
-            uniques: vec![],
+            shorts: std::sync::OnceLock::new(),
+            keys: std::sync::OnceLock::new(),
+            uniques: std::sync::OnceLock::new(),
             ends: vec![],
             rel_keys: std::sync::OnceLock::new(),
             parents: std::sync::OnceLock::new(),
@@ -216,14 +203,23 @@ impl<'p> Graph<'p> {
             .iter()
             .map(|r| (g.entity_index(&r.from), g.entity_index(&r.to)))
             .collect();
-        g.keys = (0..project.entities.len())
-            .map(|e| {
-                let mut out = Vec::new();
-                g.entity_key_into(e, &mut Vec::new(), &mut out, 0);
-                out
-            })
-            .collect();
-        g.uniques = project
+        g
+    }
+
+    fn keys(&self) -> &[Vec<Reached>] {
+        self.keys.get_or_init(|| {
+            (0..self.project.entities.len())
+                .map(|e| {
+                    let mut out = Vec::new();
+                    self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
+                    out
+                })
+                .collect()
+        })
+    }
+
+    fn all_uniques(&self) -> Vec<Vec<Vec<Reached>>> {
+        self.project
             .entities
             .iter()
             .enumerate()
@@ -233,14 +229,13 @@ impl<'p> Graph<'p> {
                     .filter_map(|ident| {
                         let resolved: Result<Vec<Reached>, String> = ident
                             .iter()
-                            .map(|a| g.resolve(NodeId::Entity(e), a))
+                            .map(|a| self.resolve(NodeId::Entity(e), a))
                             .collect();
                         resolved.ok().filter(|r| !r.is_empty())
                     })
                     .collect()
             })
-            .collect();
-        g
+            .collect()
     }
 
     /// Per entity, the 1:n relationships into it from another entity with
@@ -271,7 +266,10 @@ impl<'p> Graph<'p> {
     /// The unique identifiers an entity declares besides its key, relative
     /// to itself.
     pub(crate) fn uniques(&self, e: usize) -> &[Vec<Reached>] {
-        self.uniques.get(e).map_or(&[], Vec::as_slice)
+        self.uniques
+            .get_or_init(|| self.all_uniques())
+            .get(e)
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
@@ -414,7 +412,7 @@ impl<'p> Graph<'p> {
     /// The key of an entity, relative to itself: a weak entity's key starts
     /// with its owner's key, reached through the identifying relationship.
     pub(crate) fn entity_key(&self, e: usize) -> Vec<Reached> {
-        self.keys.get(e).cloned().unwrap_or_default()
+        self.keys().get(e).cloned().unwrap_or_default()
     }
 
     fn entity_key_into(
@@ -468,7 +466,7 @@ impl<'p> Graph<'p> {
     /// [`Graph::node_key`], borrowed from the keys computed once.
     pub(crate) fn node_key_ref(&self, n: NodeId) -> &[Reached] {
         match n {
-            NodeId::Entity(e) => self.keys.get(e),
+            NodeId::Entity(e) => self.keys().get(e),
             NodeId::Rel(r) => self
                 .rel_keys
                 .get_or_init(|| {
@@ -766,9 +764,25 @@ impl<'p> Graph<'p> {
     }
 
     pub(crate) fn short_str(&self, n: NodeId) -> &str {
+        let shorts = self.shorts.get_or_init(|| {
+            let p = self.project;
+            p.entities
+                .iter()
+                .map(|e| {
+                    e.short
+                        .clone()
+                        .unwrap_or_else(|| crate::naming::snake_case(&e.name))
+                })
+                .chain(
+                    p.relationships
+                        .iter()
+                        .map(|r| crate::naming::snake_case(&r.name)),
+                )
+                .collect()
+        });
         match n {
-            NodeId::Entity(e) => &self.shorts[e],
-            NodeId::Rel(r) => &self.shorts[self.project.entities.len() + r],
+            NodeId::Entity(e) => &shorts[e],
+            NodeId::Rel(r) => &shorts[self.project.entities.len() + r],
         }
     }
 
