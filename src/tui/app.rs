@@ -548,7 +548,12 @@ impl App {
     /// [`App::after_change`] with the analysis of the new project done.
     fn after_change_with(&mut self, what: &str, analysis: Analysis) {
         let selected = self.selected_item();
-        let changes = diff(&self.analysis.model, &analysis.model);
+        // A shared model (an edit of the workflow alone) changed nothing.
+        let changes = if std::sync::Arc::ptr_eq(&self.analysis.model, &analysis.model) {
+            Vec::new()
+        } else {
+            diff(&self.analysis.model, &analysis.model)
+        };
         let old = std::mem::replace(&mut self.analysis, analysis);
         discard(old);
         self.derived.generation += 1;
