@@ -632,7 +632,57 @@ pub(crate) fn assemble(
 
     // 5. Plans: the SELECT that answers each query from its table.
     let queries: Vec<(usize, &Query)> = project.queries.iter().enumerate().collect();
-    let plans = par_map(&queries, |&(qi, q)| {
+    let ids_by_table: Vec<&[Option<Reached>]> =
+        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
+    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
+    // Write paths read the tables only: they are worked out beside the
+    // plans on large projects.
+    let large = queries.len() >= crate::parallel::PARALLEL_MIN;
+    let (writes, plans) = crate::parallel::join(
+        large,
+        || writes::write_paths(graph, &tables, &ids_by_table, &roots),
+        || {
+            plans_of(
+                graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
+                reuse_plan,
+            )
+        },
+    );
+    #[cfg(test)]
+    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
+    drop(ids_by_table);
+    let ids = kept
+        .iter()
+        .map(|&i| std::mem::take(&mut drafts[i].ids))
+        .collect();
+
+    Assembled {
+        model: LogicalModel {
+            tables,
+            plans,
+            writes,
+            problems,
+        },
+        ids,
+        roots,
+    }
+}
+
+/// Step 5: the SELECT that answers each query from its table.
+#[allow(clippy::too_many_arguments)]
+fn plans_of(
+    graph: &Graph,
+    queries: &[(usize, &Query)],
+    drafts: &[Draft],
+    kept: &[usize],
+    tables: &[Table],
+    draft_of: &HashMap<&str, usize>,
+    index_of: &[Option<usize>],
+    own_draft: &HashMap<&str, usize>,
+    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
+) -> Vec<Plan> {
+    let project = graph.project;
+    par_map(queries, |&(qi, q)| {
         let table = draft_of
             .get(q.id.as_str())
             .and_then(|&i| index_of.get(i).copied().flatten());
@@ -674,30 +724,7 @@ pub(crate) fn assemble(
                 computed: vec![],
             },
         }
-    });
-
-    let ids_by_table: Vec<&[Option<Reached>]> =
-        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
-    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    let writes = writes::write_paths(graph, &tables, &ids_by_table, &roots);
-    #[cfg(test)]
-    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
-    drop(ids_by_table);
-    let ids = kept
-        .iter()
-        .map(|&i| std::mem::take(&mut drafts[i].ids))
-        .collect();
-
-    Assembled {
-        model: LogicalModel {
-            tables,
-            plans,
-            writes,
-            problems,
-        },
-        ids,
-        roots,
-    }
+    })
 }
 
 fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
