@@ -680,8 +680,8 @@ impl App {
         }
         rows.push(Row::RelationshipsHeading);
         for (i, r) in self.project.relationships.iter().enumerate() {
-            let text = format!("{} {} {}", r.name, r.from, r.to);
-            if !Self::matches(f, &text) {
+            // The text is made only to filter: most of the time there is none.
+            if !f.is_empty() && !Self::matches(f, &format!("{} {} {}", r.name, r.from, r.to)) {
                 continue;
             }
             rows.push(Row::Relationship(i));
@@ -694,7 +694,7 @@ impl App {
         let f = &self.view.panes[1].filter;
         let mut rows = vec![Row::QueriesHeading];
         for (i, q) in self.project.queries.iter().enumerate() {
-            if Self::matches(f, &format!("{} {}", q.id, q.text)) {
+            if f.is_empty() || Self::matches(f, &format!("{} {}", q.id, q.text)) {
                 rows.push(Row::Query(i));
                 rows.push(Row::QuerySummary(i));
             }
