@@ -164,7 +164,7 @@ impl Gen {
             }
             queries.push(q);
         }
-        p.queries = queries;
+        p.queries = queries.into();
         p
     }
 }

@@ -668,7 +668,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
         }
         out.push(q);
     }
-    p.queries = out;
+    p.queries = out.into();
     p
 }
 

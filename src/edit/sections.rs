@@ -2,8 +2,8 @@
 //! be undone without a copy of the whole project.
 
 use crate::model::{
-    Decision, Entity, Keyspace, Note, PartitionKeys, Project, Query, Relationship, Thresholds,
-    UserType, Workflow,
+    Decision, Entity, Keyspace, Note, PartitionKeys, Project, Query, Relationship, Shared,
+    Thresholds, UserType, Workflow,
 };
 
 /// Parts of a project, each present only when it is to be put back.
@@ -14,13 +14,13 @@ pub struct Sections {
     keyspace: Option<Keyspace>,
     thresholds: Option<Thresholds>,
     partition_keys: Option<PartitionKeys>,
-    types: Option<Vec<UserType>>,
-    entities: Option<Vec<Entity>>,
-    relationships: Option<Vec<Relationship>>,
-    queries: Option<Vec<Query>>,
-    workflow: Option<Workflow>,
-    decisions: Option<Vec<Decision>>,
-    notes: Option<Vec<Note>>,
+    types: Option<Shared<Vec<UserType>>>,
+    entities: Option<Shared<Vec<Entity>>>,
+    relationships: Option<Shared<Vec<Relationship>>>,
+    queries: Option<Shared<Vec<Query>>>,
+    workflow: Option<Shared<Workflow>>,
+    decisions: Option<Shared<Vec<Decision>>>,
+    notes: Option<Shared<Vec<Note>>>,
 }
 
 fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {

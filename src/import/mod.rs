@@ -10,7 +10,7 @@ pub mod schema;
 
 use crate::model::{
     Attribute, Candidate, Decision, Entity, Field, Keyspace, Note, Order, Project, Query,
-    Replication, Target, UserType, Workflow,
+    Replication, Target, UserType,
 };
 use crate::naming;
 pub use schema::{parse, Level, Message, Schema, TableDef};
@@ -370,10 +370,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         let returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
         add_query(&mut p, t, &entity, equality, returns);
     }
-    p.workflow = Workflow {
-        entry: p.workflow.entry.clone(),
-        transitions: vec![],
-    };
+    p.workflow.transitions.clear();
     p
 }
 

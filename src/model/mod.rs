@@ -9,6 +9,7 @@ pub mod locate;
 pub mod preserve;
 pub mod resolve;
 pub mod save;
+pub mod shared;
 pub mod synthetic;
 pub mod types;
 pub mod validate;
@@ -16,6 +17,7 @@ pub mod validate;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use shared::Shared;
 pub use types::{CqlType, Native};
 
 /// The file format this build reads and writes.
@@ -37,19 +39,19 @@ pub struct Project {
     #[serde(default, skip_serializing_if = "PartitionKeys::is_default")]
     pub partition_keys: PartitionKeys,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub types: Vec<UserType>,
+    pub types: Shared<Vec<UserType>>,
     #[serde(default)]
-    pub entities: Vec<Entity>,
+    pub entities: Shared<Vec<Entity>>,
     #[serde(default)]
-    pub relationships: Vec<Relationship>,
+    pub relationships: Shared<Vec<Relationship>>,
     #[serde(default)]
-    pub queries: Vec<Query>,
+    pub queries: Shared<Vec<Query>>,
     #[serde(default)]
-    pub workflow: Workflow,
+    pub workflow: Shared<Workflow>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub decisions: Vec<Decision>,
+    pub decisions: Shared<Vec<Decision>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<Note>,
+    pub notes: Shared<Vec<Note>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -672,13 +674,13 @@ impl Project {
             },
             thresholds: Thresholds::default(),
             partition_keys: PartitionKeys::default(),
-            types: vec![],
-            entities: vec![],
-            relationships: vec![],
-            queries: vec![],
-            workflow: Workflow::default(),
-            decisions: vec![],
-            notes: vec![],
+            types: Shared::default(),
+            entities: Shared::default(),
+            relationships: Shared::default(),
+            queries: Shared::default(),
+            workflow: Shared::default(),
+            decisions: Shared::default(),
+            notes: Shared::default(),
         }
     }
 
