@@ -244,6 +244,15 @@ impl Flow {
         }
     }
 
+    /// Per search attribute of query `qi`, whether it is known before the
+    /// query runs.
+    fn supplied(&self, p: &Project, qi: usize) -> Vec<bool> {
+        let mut known = Vec::new();
+        self.before(qi, &mut known);
+        debug_assert_eq!(self.equality[qi].len(), p.queries[qi].equality.len());
+        self.equality[qi].iter().map(|&i| has(&known, i)).collect()
+    }
+
     /// The transitions into query `qi`: (index, from node, feeds).
     fn incoming(&self, qi: usize) -> &[(usize, Option<usize>, Vec<u32>)] {
         let n = self.node[qi];
@@ -276,25 +285,204 @@ fn type_of(ctx: &Ctx, rows: &str, reference: &str) -> Option<CqlType> {
     Some(ctx.graph.attr(r.attr).ty.clone())
 }
 
+/// The workflow's transitions by the query they lead into, for walking
+/// them backwards from a query.
+struct Transitions<'p> {
+    p: &'p Project,
+    /// Per query, its node (the first query with its id).
+    node: Vec<usize>,
+    /// The queries at each node (more than one only under duplicate ids):
+    /// `queries[query_start[n]..query_start[n + 1]]`.
+    queries: Vec<usize>,
+    query_start: Vec<usize>,
+    /// Transitions into each node, in the project's order: (index in the
+    /// project's transitions, from node); `edges[in_start[n]..in_start[n + 1]]`.
+    edges: Vec<(usize, Option<usize>)>,
+    in_start: Vec<usize>,
+}
+
+impl<'p> Transitions<'p> {
+    fn new(p: &'p Project) -> Transitions<'p> {
+        let mut ids: HashMap<&str, usize> =
+            HashMap::with_capacity_and_hasher(p.queries.len(), rustc_hash::FxBuildHasher);
+        let node: Vec<usize> = p
+            .queries
+            .iter()
+            .map(|q| {
+                let n = ids.len();
+                *ids.entry(q.id.as_str()).or_insert(n)
+            })
+            .collect();
+        let nodes = ids.len();
+        let (queries, query_start) = group(nodes, node.iter().enumerate().map(|(qi, &n)| (n, qi)));
+        let (edges, in_start) = group(
+            nodes,
+            p.workflow
+                .transitions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    let to = *ids.get(t.to.as_str())?;
+                    Some((to, (i, ids.get(t.from.as_str()).copied())))
+                }),
+        );
+        Transitions {
+            p,
+            node,
+            queries,
+            query_start,
+            edges,
+            in_start,
+        }
+    }
+
+    fn leading_to(&self, n: usize) -> &[(usize, Option<usize>)] {
+        &self.edges[self.in_start[n]..self.in_start[n + 1]]
+    }
+
+    /// The transitions into query `qi`.
+    fn incoming(&self, qi: usize) -> &[(usize, Option<usize>)] {
+        self.leading_to(self.node[qi])
+    }
+
+    /// The base names a node's queries know once run: their search values
+    /// and returned attributes.
+    fn own(&self, n: usize) -> impl Iterator<Item = &'p str> + '_ {
+        self.queries[self.query_start[n]..self.query_start[n + 1]]
+            .iter()
+            .flat_map(|&qi| {
+                let q = &self.p.queries[qi];
+                q.equality
+                    .iter()
+                    .chain(&q.returns)
+                    .map(|a| base(a))
+                    .chain(q.range.as_ref().map(|r| base(&r.attr)))
+            })
+    }
+}
+
+/// Items keyed by a node, grouped by node in their order: the items and
+/// where each node's run starts (`start[n]..start[n + 1]`).
+fn group<T>(nodes: usize, items: impl Iterator<Item = (usize, T)>) -> (Vec<T>, Vec<usize>) {
+    let mut keyed: Vec<(usize, T)> = items.collect();
+    keyed.sort_by_key(|e| e.0);
+    let mut start = vec![0; nodes + 1];
+    for (n, _) in &keyed {
+        start[n + 1] += 1;
+    }
+    for i in 0..nodes {
+        start[i + 1] += start[i];
+    }
+    (keyed.into_iter().map(|(_, t)| t).collect(), start)
+}
+
+/// Which of a query's search attributes the workflow supplies before it
+/// runs. Walks the transitions backwards from the query, stopping once
+/// every name is found: workflows are shallow, so this reads a few
+/// queries per query. A deep workflow (long chains searched in vain) runs
+/// out of the walk's budget and switches to [`Flow`], which computes what
+/// every query knows at once, at a cost of queries × names.
+struct Known<'p> {
+    transitions: Transitions<'p>,
+    /// Per node, the walk that last visited it.
+    seen: Vec<u32>,
+    walk: u32,
+    stack: Vec<usize>,
+    /// Node visits left before the switch to `flow`.
+    budget: usize,
+    flow: Option<Flow>,
+}
+
+impl<'p> Known<'p> {
+    fn new(p: &'p Project) -> Known<'p> {
+        let transitions = Transitions::new(p);
+        let nodes = transitions.query_start.len() - 1;
+        Known {
+            seen: vec![0; nodes],
+            walk: 0,
+            stack: Vec::new(),
+            budget: 64 * nodes + 1024,
+            flow: None,
+            transitions,
+        }
+    }
+
+    /// Per search attribute of query `qi`, whether some path from an entry
+    /// supplies it (a preceding query's search value or returned
+    /// attribute, or a transition's feed).
+    fn supplied(&mut self, qi: usize) -> Vec<bool> {
+        if let Some(flow) = &self.flow {
+            return flow.supplied(self.transitions.p, qi);
+        }
+        if let Some(found) = self.walk_back(qi) {
+            return found;
+        }
+        let flow = Flow::new(self.transitions.p);
+        let found = flow.supplied(self.transitions.p, qi);
+        self.flow = Some(flow);
+        found
+    }
+
+    /// `None` when the budget runs out.
+    fn walk_back(&mut self, qi: usize) -> Option<Vec<bool>> {
+        let t = &self.transitions;
+        let names: Vec<&str> = t.p.queries[qi].equality.iter().map(|a| base(a)).collect();
+        let mut found = vec![false; names.len()];
+        let mut left = names.len();
+        let mark = |name: &str, found: &mut [bool], left: &mut usize| {
+            for (f, n) in found.iter_mut().zip(&names) {
+                if !*f && *n == name {
+                    *f = true;
+                    *left -= 1;
+                }
+            }
+        };
+        self.walk += 1;
+        self.stack.clear();
+        self.stack.push(t.node[qi]);
+        // The query's own node is not known before it runs unless a cycle
+        // leads back to it, so it is marked only when reached.
+        while let Some(n) = self.stack.pop() {
+            for &(ti, from) in t.leading_to(n) {
+                for f in &t.p.workflow.transitions[ti].feeds {
+                    mark(base(f), &mut found, &mut left);
+                }
+                let Some(m) = from else { continue };
+                if self.seen[m] == self.walk {
+                    continue;
+                }
+                self.seen[m] = self.walk;
+                self.budget = self.budget.checked_sub(1)?;
+                for name in t.own(m) {
+                    mark(name, &mut found, &mut left);
+                }
+                self.stack.push(m);
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        Some(found)
+    }
+}
+
 /// Equality inputs are what the workflow must supply; range bounds are
 /// free parameters the user picks (a date range) and are not checked.
 fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let p = ctx.project;
-    let flow = Flow::new(p);
+    let mut known = Known::new(p);
     let entry: HashSet<&str> = p
         .workflow
         .entry
         .iter()
         .map(std::string::String::as_str)
         .collect();
-    let mut known = Vec::new();
     let mut query_at: Option<HashMap<&str, usize>> = None;
     for (qi, q) in p.queries.iter().enumerate() {
         if entry.contains(q.id.as_str()) || q.equality.is_empty() {
             continue;
         }
-        let incoming = flow.incoming(qi);
-        if incoming.is_empty() {
+        if known.transitions.incoming(qi).is_empty() {
             out.push(ctx.diag(
                 "workflow-input-gap",
                 Subject::Query(q.id.clone()),
@@ -307,13 +495,12 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         }
-        flow.before(qi, &mut known);
-        let names = &flow.equality[qi];
+        let supplied = known.supplied(qi);
         let mut missing: Vec<&String> = q
             .equality
             .iter()
-            .zip(names)
-            .filter(|(_, &i)| !has(&known, i))
+            .zip(&supplied)
+            .filter(|(_, &s)| !s)
             .map(|(a, _)| a)
             .collect();
         if missing.is_empty() {
@@ -329,13 +516,14 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             }
             m
         });
-        for (ti, _, feeds) in incoming {
-            let t = &p.workflow.transitions[*ti];
+        for &(ti, _) in known.transitions.incoming(qi) {
+            let t = &p.workflow.transitions[ti];
             let Some(from) = query_at.get(t.from.as_str()).map(|&i| &p.queries[i]) else {
                 continue;
             };
-            for (f, id) in t.feeds.iter().zip(feeds) {
-                if names.contains(id) {
+            for f in &t.feeds {
+                let name = base(f);
+                if q.equality.iter().any(|a| base(a) == name) {
                     continue;
                 }
                 let ft = type_of(ctx, &from.rows, f);
@@ -370,8 +558,96 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::base;
+    use super::{base, Flow, Known};
     use crate::model::resolve::AttrRef;
+    use crate::model::{Project, Query, Range, RangeOp, Transition};
+
+    /// A project of `n` queries over a small pool of names, with random
+    /// transitions: cycles, self loops, duplicate query ids, ends naming
+    /// no query, feeds.
+    fn random_workflow(n: usize, edges: usize, seed: u64) -> Project {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005) | 1;
+        let mut next = |m: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) as usize) % m
+        };
+        let names = ["a", "b", "c", "d", "E.e", "E.f via r", "g", "h"];
+        let mut p = Project::empty("w");
+        for i in 0..n {
+            let mut pick = |k: usize| -> Vec<String> {
+                (0..k)
+                    .map(|_| names[next(names.len())].to_string())
+                    .collect()
+            };
+            let equality = pick(1 + i % 3);
+            let returns = pick(i % 2);
+            let id = if i % 7 == 6 {
+                format!("Q{}", i - 1)
+            } else {
+                format!("Q{i}")
+            };
+            p.queries.push(Query {
+                id,
+                text: String::new(),
+                rows: "E".into(),
+                equality,
+                range: (i % 5 == 0).then(|| Range {
+                    attr: "h".into(),
+                    op: RangeOp::Gt,
+                }),
+                order: vec![],
+                limit: None,
+                returns,
+                consumes: false,
+                written_by_job: false,
+                constants: vec![],
+                aggregates: vec![],
+                window: None,
+            });
+        }
+        for _ in 0..edges {
+            let end = |k: usize| {
+                if k == n {
+                    "nowhere".to_string()
+                } else {
+                    format!("Q{k}")
+                }
+            };
+            let from = end(next(n + 1));
+            let to = end(next(n + 1));
+            let feeds = (0..next(2))
+                .map(|_| names[next(names.len())].to_string())
+                .collect();
+            p.workflow.transitions.push(Transition { from, to, feeds });
+        }
+        p
+    }
+
+    /// Walking the transitions back from each query finds what the fixed
+    /// point over the whole workflow finds, and running out of budget
+    /// half-way changes nothing.
+    #[test]
+    fn the_walk_back_agrees_with_the_fixed_point() {
+        for seed in 0..200 {
+            let n = 2 + (seed as usize % 12);
+            let p = random_workflow(n, (seed as usize * 7) % (3 * n), seed);
+            let flow = Flow::new(&p);
+            let mut walk = Known::new(&p);
+            let mut short = Known::new(&p);
+            short.budget = n / 2;
+            for qi in 0..p.queries.len() {
+                let want = flow.supplied(&p, qi);
+                assert_eq!(
+                    walk.walk_back(qi),
+                    Some(want.clone()),
+                    "seed {seed} query {qi}"
+                );
+                assert_eq!(short.supplied(qi), want, "seed {seed} query {qi}, budget");
+            }
+        }
+    }
 
     #[test]
     fn base_reads_references_as_attr_ref_does() {
