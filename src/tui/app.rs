@@ -9,17 +9,19 @@ use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::incremental::IncrementalAnalysis;
 use crate::analysis::{analyze, Analysis};
+use crate::derive::LogicalModel;
 use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
 use crate::history::{Change, History, Step};
 use crate::model::resolve::AttrId;
-use crate::model::{Project, Target};
+use crate::model::{Entity, Project, Query, Relationship, Shared, Target, Workflow};
 use crate::tui::analysis_worker::{self, AnalysisWorker};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 /// How long changed tables stay highlighted after an edit.
@@ -245,6 +247,40 @@ pub struct ViewState {
     pub collapsed_tables: HashSet<String>,
     /// The bottom pane has no rows of its own: just a scroll position.
     pub bottom_scroll: usize,
+    /// What `rows` were built from.
+    built_from: RowInputs,
+}
+
+/// What each list pane's rows were last built from. A pane whose inputs
+/// are still the same parts of the project (shared, not just equal: see
+/// [`Shared`]) or the same derived model keeps its rows, so an edit of
+/// the workflow does not rebuild the entity and table lists of a large
+/// project.
+#[derive(Default)]
+struct RowInputs {
+    concept: Option<ConceptInputs>,
+    workflow: Option<WorkflowInputs>,
+    tables: Option<TableInputs>,
+}
+
+struct ConceptInputs {
+    entities: Shared<Vec<Entity>>,
+    relationships: Shared<Vec<Relationship>>,
+    filter: String,
+    collapsed: HashSet<String>,
+}
+
+struct WorkflowInputs {
+    queries: Shared<Vec<Query>>,
+    workflow: Shared<Workflow>,
+    filter: String,
+}
+
+struct TableInputs {
+    model: Arc<LogicalModel>,
+    deriving: bool,
+    filter: String,
+    collapsed: HashSet<String>,
 }
 
 /// The user's settings.
@@ -339,6 +375,7 @@ impl App {
                 collapsed_entities: HashSet::new(),
                 collapsed_tables: HashSet::new(),
                 bottom_scroll: 0,
+                built_from: RowInputs::default(),
             },
             settings: Settings {
                 keymap: Keymap::default(),
@@ -648,10 +685,54 @@ impl App {
 
     // ---- rows -------------------------------------------------------------
 
+    /// Rebuilds the rows of each list pane whose inputs changed.
     pub(crate) fn rebuild_rows(&mut self) {
-        self.view.rows[0] = self.concept_rows();
-        self.view.rows[1] = self.workflow_rows();
-        self.view.rows[2] = self.table_rows();
+        let p = &self.project;
+        let v = &self.view;
+        let concept = ConceptInputs {
+            entities: p.entities.clone(),
+            relationships: p.relationships.clone(),
+            filter: v.panes[0].filter.clone(),
+            collapsed: v.collapsed_entities.clone(),
+        };
+        if !v.built_from.concept.as_ref().is_some_and(|b| {
+            Shared::same(&b.entities, &concept.entities)
+                && Shared::same(&b.relationships, &concept.relationships)
+                && b.filter == concept.filter
+                && b.collapsed == concept.collapsed
+        }) {
+            self.view.rows[0] = self.concept_rows();
+            self.view.built_from.concept = Some(concept);
+        }
+        let p = &self.project;
+        let workflow = WorkflowInputs {
+            queries: p.queries.clone(),
+            workflow: p.workflow.clone(),
+            filter: self.view.panes[1].filter.clone(),
+        };
+        if !self.view.built_from.workflow.as_ref().is_some_and(|b| {
+            Shared::same(&b.queries, &workflow.queries)
+                && Shared::same(&b.workflow, &workflow.workflow)
+                && b.filter == workflow.filter
+        }) {
+            self.view.rows[1] = self.workflow_rows();
+            self.view.built_from.workflow = Some(workflow);
+        }
+        let tables = TableInputs {
+            model: Arc::clone(&self.analysis.model),
+            deriving: self.is_deriving(),
+            filter: self.view.panes[2].filter.clone(),
+            collapsed: self.view.collapsed_tables.clone(),
+        };
+        if !self.view.built_from.tables.as_ref().is_some_and(|b| {
+            Arc::ptr_eq(&b.model, &tables.model)
+                && b.deriving == tables.deriving
+                && b.filter == tables.filter
+                && b.collapsed == tables.collapsed
+        }) {
+            self.view.rows[2] = self.table_rows();
+            self.view.built_from.tables = Some(tables);
+        }
     }
 
     fn matches(filter: &str, text: &str) -> bool {
@@ -1105,5 +1186,76 @@ mod not_done_tests {
         assert_eq!(not_done("renamed to x"), "not renamed to x");
         assert_eq!(not_done("deleted"), "not deleted");
         assert_eq!(not_done("Q1 ordering"), "Q1 ordering: not changed");
+    }
+}
+
+#[cfg(test)]
+mod row_tests {
+    use super::App;
+    use crate::edit::Edit;
+    use crate::tui::action::{update, Action};
+    use crate::tui::config::Dirs;
+
+    type Step = Box<dyn Fn(&mut App)>;
+
+    fn fresh(app: &App) -> [Vec<super::Row>; 3] {
+        [app.concept_rows(), app.workflow_rows(), app.table_rows()]
+    }
+
+    /// Panes whose inputs did not change keep their rows; whatever
+    /// changes, the rows are the ones a rebuild from scratch gives.
+    #[test]
+    fn kept_rows_equal_rebuilt_rows() {
+        let p = crate::model::load::from_str(crate::tui::SAMPLE).expect("the sample loads");
+        let mut app = App::new(p, None, Dirs::default());
+        assert_eq!(app.view.rows, fresh(&app));
+        let returns = app.project.queries[0].returns[..1].to_vec();
+        let steps: Vec<Step> = vec![
+            Box::new(|a| {
+                update(a, Action::Edit(Edit::ToggleEntry(1)));
+            }),
+            Box::new(move |a| {
+                update(a, Action::Edit(Edit::SetReturns(0, returns.clone())));
+            }),
+            Box::new(|a| {
+                update(a, Action::Edit(Edit::AddEntity("GuestBook".into())));
+            }),
+            Box::new(|a| {
+                let e = a.project.entities[0].name.clone();
+                a.view.collapsed_entities.insert(e);
+                a.rebuild_rows();
+            }),
+            Box::new(|a| {
+                let t = a.analysis.model.tables[0].name.clone();
+                a.view.collapsed_tables.insert(t);
+                a.rebuild_rows();
+            }),
+            Box::new(|a| {
+                a.view.panes[1].filter = "q1".into();
+                a.rebuild_rows();
+            }),
+            Box::new(|a| {
+                a.view.panes[0].filter = "room".into();
+                a.view.panes[2].filter = "room".into();
+                a.rebuild_rows();
+            }),
+            Box::new(App::undo),
+            Box::new(App::undo),
+            Box::new(App::redo),
+            Box::new(|a| {
+                a.view.panes[0].filter.clear();
+                a.view.panes[1].filter.clear();
+                a.rebuild_rows();
+            }),
+        ];
+        for (i, step) in steps.iter().enumerate() {
+            let before = app.view.rows.clone();
+            step(&mut app);
+            assert_eq!(app.view.rows, fresh(&app), "after step {i}");
+            assert!(
+                i > 2 || app.view.rows != before,
+                "step {i} changes something shown"
+            );
+        }
     }
 }
