@@ -11,7 +11,8 @@
 //! - `reanalyze`: one query edit → incremental re-analysis, ten times
 //!   back and forth (`--toggle-collect='prof::reanalyze*'`);
 //!
-//! of a generated project of N entities and N queries (1,000 by default).
+//! of a generated project of N entities and N queries (1,000 by default;
+//! 0 for the bundled hotel sample).
 //! Derivation runs on several threads, which `--toggle-collect` misses:
 //! for `analyze` and `edit` count the whole run and subtract a run with
 //! a third argument `setup`, which does everything but the measured step.
@@ -47,7 +48,11 @@ fn main() {
     let what = args.next().unwrap_or_else(|| "derive".into());
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let measure = args.next().as_deref() != Some("setup");
-    let p = cqlmodel::model::synthetic::project(n, n, 7);
+    let p = if n == 0 {
+        cqlmodel::model::load::from_str(cqlmodel::tui::SAMPLE).expect("the sample loads")
+    } else {
+        cqlmodel::model::synthetic::project(n, n, 7)
+    };
     match what.as_str() {
         "load" => {
             let text = cqlmodel::model::load::to_string(&p);

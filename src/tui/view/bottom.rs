@@ -14,7 +14,6 @@ use crate::tui::labels::target_label;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use std::fmt::Write as _;
 
@@ -66,7 +65,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
         BottomView::Diagnostics => diagnostics(app, h, inner.width as usize),
         _ => cached(app, h),
     };
-    frame.render_widget(Paragraph::new(lines), inner);
+    // Lines come wrapped to the width: written straight into the buffer.
+    let buf = frame.buffer_mut();
+    for (y, line) in (inner.y..).zip(lines.iter().take(h)) {
+        super::line_out::put_line(buf, inner.x, y, line, inner.width);
+    }
     Some(inner)
 }
 

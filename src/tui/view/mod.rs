@@ -4,6 +4,7 @@
 //! are recorded for mouse hit-testing.
 
 mod bottom;
+mod line_out;
 mod lists;
 mod status;
 pub(crate) mod wrap;
