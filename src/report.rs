@@ -154,7 +154,7 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
                         if *key {
                             format!("{t} (key: delete + insert)")
                         } else {
-                            t.clone()
+                            t.to_string()
                         }
                     })
                     .collect();

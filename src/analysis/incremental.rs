@@ -38,7 +38,7 @@ use crate::diagnose::{
 };
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::model::{Decision, Project, Query};
+use crate::model::{Decision, Project, Query, Shared};
 use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -106,7 +106,7 @@ struct Cache {
     /// none for a query served by another's table (`served_by`).
     builds: Vec<Option<Built>>,
     /// Parallel to the analysis' tables: column identities, rows' node.
-    ids: Vec<Vec<Option<Reached>>>,
+    ids: Vec<Shared<Vec<Option<Reached>>>>,
     roots: Vec<NodeId>,
     /// Parallel to the analysis' tables: each table's own findings.
     findings: Vec<TableFindings>,
@@ -358,7 +358,7 @@ impl IncrementalAnalysis {
             let same_table = plan.table == Some(input.index)
                 && plan.query == input.query.id
                 && c.roots.get(input.index) == Some(&input.root)
-                && c.ids.get(input.index).map(Vec::as_slice) == Some(input.ids)
+                && c.ids.get(input.index).map(|i| i.as_slice()) == Some(input.ids)
                 && prev.model.tables.get(input.index) == Some(input.table);
             same_table.then(|| {
                 plans_reused.fetch_add(1, Ordering::Relaxed);

@@ -13,7 +13,7 @@ use crate::estimate::Estimator;
 use crate::model::load::Problem;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{
-    AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp,
+    AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp, Shared,
 };
 use crate::parallel::{par_map, par_map_with};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -214,7 +214,9 @@ pub struct Table {
     /// The entity or relationship whose instances are the rows.
     pub rows: String,
     pub queries: Vec<String>,
-    pub columns: Vec<Column>,
+    /// Shared with the table's draft kept for the next edit (see
+    /// `analysis::incremental`) until either changes it.
+    pub columns: Shared<Vec<Column>>,
     pub indexes: Vec<String>,
     /// `default_time_to_live`, from the rows' retention when `ttl` is set.
     pub ttl_seconds: Option<u64>,
@@ -325,8 +327,9 @@ impl LogicalModel {
 #[derive(Clone)]
 struct Draft {
     table: Table,
-    /// The attribute each column holds, parallel to `table.columns`.
-    ids: Vec<Option<Reached>>,
+    /// The attribute each column holds, parallel to `table.columns`
+    /// (shared with the assembled model's, see `Assembled::ids`).
+    ids: Shared<Vec<Option<Reached>>>,
     root: NodeId,
     /// Pinned name, if any.
     pinned: Option<String>,
@@ -424,7 +427,7 @@ pub(crate) struct PlanInput<'a> {
 /// compares to decide what to reuse.
 pub(crate) struct Assembled {
     pub model: LogicalModel,
-    pub ids: Vec<Vec<Option<Reached>>>,
+    pub ids: Vec<Shared<Vec<Option<Reached>>>>,
     pub roots: Vec<NodeId>,
 }
 
@@ -1037,7 +1040,7 @@ fn build<'g, 'p>(
     });
     Some(Draft {
         table: t,
-        ids,
+        ids: ids.into(),
         root,
         pinned,
         names,
@@ -1064,10 +1067,11 @@ fn finish(
     // partition, so its SELECT stays legal; the review flags the hot spot.
     if !t.columns.iter().any(|c| c.role == Role::Partition) {
         if searches {
+            let name = unique_column_name(t, "bucket".to_string());
             t.columns.insert(
                 0,
                 Column {
-                    name: unique_column_name(t, "bucket".to_string()),
+                    name,
                     ty: CqlType::Native(Native::Int),
                     role: Role::Partition,
                     rule: Rule::WholeTable,

@@ -95,8 +95,9 @@ pub(super) fn build(
         if ids.iter().any(|x| x.as_ref() == Some(r)) {
             continue;
         }
+        let name = attr_column_name(graph, root, r, &t);
         t.columns.push(Column {
-            name: attr_column_name(graph, root, r, &t),
+            name,
             ty: graph.attr(r.attr).ty.clone(),
             role: Role::Partition,
             rule: Rule::Equality,
@@ -208,7 +209,7 @@ pub(super) fn build(
     let names = naming_rules::summary_names(graph, root, s.equality, window_token.as_deref(), &t);
     Draft {
         table: t,
-        ids,
+        ids: ids.into(),
         root,
         pinned,
         names,

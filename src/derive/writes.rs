@@ -9,29 +9,34 @@ use crate::model::Cardinality;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
+/// A table's name as write paths list it: one allocation per table,
+/// shared by every path and attribute that lists the table (a large model
+/// lists each table many times).
+pub type TableName = std::sync::Arc<str>;
+
 /// Which tables a write must touch.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WritePath {
     pub item: String,
     /// Tables an insert of one instance writes.
-    pub insert: Vec<String>,
+    pub insert: Vec<TableName>,
     /// Per attribute: tables an update touches, and whether the attribute
     /// is a key column there (an update is then a delete plus an insert).
     pub update: Vec<AttrWrites>,
     /// Tables whose rows of this item a batch job writes (a relationship or
     /// query marked `written_by_job`), kept out of `insert`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub job: Vec<String>,
+    pub job: Vec<TableName>,
     /// Summary tables of aggregates no counter can keep (min, max, avg):
     /// the application or a job updates them as this item's rows change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub summaries: Vec<String>,
+    pub summaries: Vec<TableName>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttrWrites {
     pub attribute: String,
-    pub tables: Vec<(String, bool)>,
+    pub tables: Vec<(TableName, bool)>,
 }
 
 /// The nodes whose new instance creates a row of the table: the last
@@ -94,14 +99,15 @@ pub(crate) fn write_paths(
                 .iter()
                 .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
         let summary = super::summary::updated_by_application(t);
+        let name = TableName::from(t.name.as_str());
         for n in makers {
             let w = &mut out[slot(n)];
             if summary {
-                w.summaries.push(t.name.clone());
+                w.summaries.push(name.clone());
             } else if by_job {
-                w.job.push(t.name.clone());
+                w.job.push(name.clone());
             } else {
-                w.insert.push(t.name.clone());
+                w.insert.push(name.clone());
             }
         }
         for (c, id) in t.columns.iter().zip(ids[ti]) {
@@ -111,7 +117,7 @@ pub(crate) fn write_paths(
             if listed.insert((s, idx, t.name.as_str())) {
                 out[s].update[idx]
                     .tables
-                    .push((t.name.clone(), c.role.is_key()));
+                    .push((name.clone(), c.role.is_key()));
             }
         }
     }
@@ -185,19 +191,19 @@ pub(super) mod tests {
             for n in makers {
                 let w = &mut out[slot_of(graph, n)];
                 if summary {
-                    w.summaries.push(t.name.clone());
+                    w.summaries.push(t.name.as_str().into());
                 } else if by_job {
-                    w.job.push(t.name.clone());
+                    w.job.push(t.name.as_str().into());
                 } else {
-                    w.insert.push(t.name.clone());
+                    w.insert.push(t.name.as_str().into());
                 }
             }
             for (c, id) in t.columns.iter().zip(ids[ti]) {
                 let Some(r) = id else { continue };
                 let (node, idx) = attr_slot(r.attr);
                 let entry = &mut out[slot_of(graph, node)].update[idx].tables;
-                if !entry.iter().any(|(name, _)| name == &t.name) {
-                    entry.push((t.name.clone(), c.role.is_key()));
+                if !entry.iter().any(|(name, _)| **name == *t.name) {
+                    entry.push((t.name.as_str().into(), c.role.is_key()));
                 }
             }
         }

@@ -172,12 +172,12 @@ pub(crate) fn access_text(p: &Plan) -> String {
 pub(crate) fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> {
     let mut out = vec![];
     for w in &model.writes {
-        if w.insert.iter().any(|t| t == table) {
+        if w.insert.iter().any(|t| **t == *table) {
             let others: Vec<&str> = w
                 .insert
                 .iter()
-                .filter(|t| *t != table)
-                .map(String::as_str)
+                .filter(|t| ***t != *table)
+                .map(|t| &**t)
                 .collect();
             if others.is_empty() {
                 out.push(format!("insert of a {}: this table only", w.item));
@@ -190,7 +190,7 @@ pub(crate) fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> 
             }
         }
         for u in &w.update {
-            if let Some((_, key)) = u.tables.iter().find(|(t, _)| t == table) {
+            if let Some((_, key)) = u.tables.iter().find(|(t, _)| **t == *table) {
                 let n = u.tables.len();
                 let how = if *key {
                     "a key column here: delete + insert"

@@ -196,7 +196,8 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                     d.fix = format!(
                         "Push {relationship} up into a collection so {} is a collection element rather than a clustering key; or key the table by attributes that never change (seed 000).",
                         c.name
-                    );
+                    )
+                    .into();
                     d.refinement = Some(Refinement::Collection {
                         query: t.origin.clone(),
                         relationship,

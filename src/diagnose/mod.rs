@@ -249,9 +249,11 @@ pub struct Diagnostic {
     pub rule: &'static str,
     pub severity: Severity,
     pub subject: Subject,
-    /// What goes wrong in production, in one sentence.
-    pub message: String,
-    pub fix: String,
+    /// What goes wrong in production, in one sentence. Shared: the
+    /// incremental analysis keeps each table's findings for the next edit,
+    /// and copies of a finding should not copy its text.
+    pub message: std::sync::Arc<str>,
+    pub fix: std::sync::Arc<str>,
     /// Where the guidance comes from (a seed article or a Cassandra limit).
     pub source: &'static str,
     pub refinement: Option<Refinement>,
@@ -500,8 +502,8 @@ impl<'a> Ctx<'a> {
             rule,
             severity: info.map_or(Severity::Warning, |i| i.severity),
             subject,
-            message,
-            fix,
+            message: message.into(),
+            fix: fix.into(),
             source: info.map_or("", |i| i.source),
             refinement: None,
         }

@@ -100,7 +100,7 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
     };
     let mut d = ctx.diag(rule, Subject::Table(t.name.clone()), message, String::new());
     let (fix, refinement) = split_fix(ctx, t, e, th);
-    d.fix = fix;
+    d.fix = fix.into();
     d.refinement = refinement;
     out.push(d);
 }
@@ -250,7 +250,8 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
         d.fix = format!(
             "Add {} bucket of {source} to the partition key{about}, or state a retention with a TTL.",
             a_period(period),
-        );
+        )
+        .into();
         d.refinement = Some(Refinement::AddBucket {
             query: t.origin.clone(),
             column: extra_name(t, period.name()),
@@ -356,7 +357,8 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                 "Move {column} from clustering into the partition key (about {} partitions instead of {}), or add a shard number 0..{n} that writers round-robin and readers query in parallel.",
                 group_digits(parts),
                 group_digits(e.partitions)
-            );
+            )
+            .into();
             // An equality filter moves by its own placement refinement.
             let filter = t.column(&column).is_some_and(|c| {
                 matches!(

@@ -99,7 +99,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let copies: Vec<usize> = w
             .insert
             .iter()
-            .filter_map(|t| by_name.get(t.as_str()).copied())
+            .filter_map(|t| by_name.get(&**t).copied())
             .collect();
         let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
         if copies.len() < MANY_TABLES && mutable_updates().next().is_none() {
@@ -143,14 +143,14 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     if *key {
                         format!("{t} (key)")
                     } else {
-                        t.clone()
+                        t.to_string()
                     }
                 })
                 .collect();
             let found: Vec<usize> = u
                 .tables
                 .iter()
-                .filter_map(|(t, _)| by_name.get(t.as_str()).copied())
+                .filter_map(|(t, _)| by_name.get(&**t).copied())
                 .collect();
             let copied: Vec<&Table> = found.iter().map(|&i| &tables[i]).collect();
             out.push(ctx.diag(

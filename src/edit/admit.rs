@@ -76,7 +76,7 @@ pub(crate) fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(),
     match new {
         None => Ok(()),
         Some(bad) => Err(Refusal::BreaksCql {
-            message: bad.message.clone(),
+            message: bad.message.to_string(),
             rule: bad.rule,
         }),
     }
@@ -131,7 +131,7 @@ mod tests {
             severity: Severity::Error,
             subject: Subject::Project,
             message: "nope".into(),
-            fix: String::new(),
+            fix: "".into(),
             source: "",
             refinement: None,
         });
