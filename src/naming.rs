@@ -200,10 +200,23 @@ pub(crate) fn is_reserved(name: &str) -> bool {
 /// A name that CQL accepts unquoted and that keeps its case: lowercase
 /// letters, digits and underscores, starting with a letter, not reserved.
 pub fn is_plain_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !is_reserved(name)
+    let Some((first, rest)) = name.as_bytes().split_first() else {
+        return false;
+    };
+    if !first.is_ascii_lowercase() {
+        return false;
+    }
+    let mut letters_only = true;
+    for &b in rest {
+        if b.is_ascii_digit() || b == b'_' {
+            letters_only = false;
+        } else if !b.is_ascii_lowercase() {
+            return false;
+        }
+    }
+    // Reserved words are letters only: most names (`hotel_id`) need no
+    // lookup.
+    !(letters_only && is_reserved(name))
 }
 
 /// Appends the identifier as [`quote`] writes it, without an allocation
@@ -343,6 +356,10 @@ mod tests {
     #[test]
     fn reserved_words_are_sorted_and_each_is_found() {
         assert!(RESERVED.windows(2).all(|w| w[0] < w[1]));
+        // `is_plain_identifier` looks up only names of letters alone.
+        assert!(RESERVED
+            .iter()
+            .all(|w| w.bytes().all(|b| b.is_ascii_lowercase())));
         for w in RESERVED {
             assert!(
                 is_reserved(w) && is_reserved(&w.to_ascii_uppercase()),

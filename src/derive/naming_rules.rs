@@ -7,7 +7,6 @@
 use super::{normalize, Column, Rule, Table};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::naming::{plural, schema_name, snake_case};
-use rustc_hash::FxHashSet as HashSet;
 
 pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {
     match root {
@@ -145,8 +144,9 @@ fn search_tokens(
     if is_own_key_lookup(graph, root, equality, range) {
         return None;
     }
+    // A query searches by a handful of attributes: a scan beats hashing.
     let search: Vec<&Reached> = equality.iter().chain(range).collect();
-    let set: HashSet<&Reached> = search.iter().copied().collect();
+    let set = &search;
     let mut tokens: Vec<String> = Vec::new();
     for r in &search {
         // The node with the largest key that this attribute helps complete.
@@ -158,7 +158,7 @@ fn search_tokens(
             let idents = graph.identifiers_at(root, &r.path[..k]);
             for key in idents {
                 let key: Vec<Reached> = key.into_iter().map(normalize).collect();
-                if !key.contains(r) || !key.iter().all(|x| set.contains(x)) {
+                if !key.contains(r) || !key.iter().all(|x| set.contains(&x)) {
                     continue;
                 }
                 // A link identified by the rows themselves (the `places` of
@@ -209,7 +209,9 @@ fn is_own_key_lookup(
     if range.is_some() || equality.is_empty() {
         return false;
     }
-    let key: HashSet<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
-    let searched: HashSet<Reached> = equality.iter().cloned().collect();
-    !key.is_empty() && key == searched
+    // Equal as sets; keys and searches are a few attributes, so scans.
+    let key: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
+    !key.is_empty()
+        && key.iter().all(|k| equality.contains(k))
+        && equality.iter().all(|e| key.contains(e))
 }

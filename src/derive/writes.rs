@@ -88,7 +88,9 @@ pub(crate) fn write_paths(
         by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
     }
     // (item slot, attribute, table name) already listed in an update.
-    let mut listed: HashSet<(usize, usize, &str)> = HashSet::default();
+    let columns = tables.iter().map(|t| t.columns.len()).sum();
+    let mut listed: HashSet<(usize, usize, &str)> =
+        HashSet::with_capacity_and_hasher(columns, rustc_hash::FxBuildHasher);
     for (ti, t) in tables.iter().enumerate() {
         let makers = row_makers(graph, roots[ti], ids[ti]);
         let by_job = t
