@@ -96,11 +96,11 @@ fn collection_for(ctx: &Ctx, t: &Table, reached: &Reached) -> Option<String> {
         _ => None,
     })?;
     let name = &ctx.graph.rel(r).name;
-    let d = ctx.project.decision(&t.origin);
+    let d = ctx.graph.decision(&t.origin);
     if d.is_some_and(|d| d.served_by.is_some() || d.collections.contains(name)) {
         return None;
     }
-    ctx.project.query(&t.origin)?;
+    ctx.graph.query(&t.origin)?;
     Some(name.clone())
 }
 

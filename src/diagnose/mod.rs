@@ -479,9 +479,26 @@ pub(crate) struct Ctx<'a> {
     pub estimates: &'a [Estimate],
     pub graph: &'a Graph<'a>,
     pub est: Estimator<'a, 'a>,
+    /// The plans reading each table, made on first use (a scan of every
+    /// plan per table makes a large project's review quadratic).
+    pub users: std::sync::OnceLock<Vec<Vec<usize>>>,
 }
 
 impl<'a> Ctx<'a> {
+    /// Positions of the plans that read table `table`, in plan order.
+    pub fn plans_reading(&self, table: usize) -> &[usize] {
+        let users = self.users.get_or_init(|| {
+            let mut users = vec![Vec::new(); self.model.tables.len()];
+            for (i, p) in self.model.plans.iter().enumerate() {
+                if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
+                    u.push(i);
+                }
+            }
+            users
+        });
+        users.get(table).map_or(&[], Vec::as_slice)
+    }
+
     pub fn estimate(&self, table: usize) -> Option<&'a Estimate> {
         self.estimates.get(table)
     }
@@ -614,6 +631,7 @@ pub(crate) fn rediagnose_workflow(
         estimates,
         graph,
         est: Estimator::new(graph),
+        users: std::sync::OnceLock::new(),
     };
     let mut flow = Vec::new();
     workflow::check(&ctx, &mut flow);
@@ -647,6 +665,7 @@ pub(crate) fn diagnose_reusing(
         estimates,
         graph,
         est: Estimator::new(graph),
+        users: std::sync::OnceLock::new(),
     };
     let types = schema::Types::new(&project.types);
     let Reuse {
@@ -659,6 +678,7 @@ pub(crate) fn diagnose_reusing(
         estimates,
         graph,
         est: Estimator::new(graph),
+        users: std::sync::OnceLock::new(),
     };
     // Two rules that read the whole project run beside each table's own
     // findings on large projects; every part keeps its place in the order
@@ -749,6 +769,7 @@ mod tests {
                 estimates: &estimates,
                 graph: &graph,
                 est: Estimator::new(&graph),
+                users: std::sync::OnceLock::new(),
             };
             let mut flow = Vec::new();
             workflow::check(&ctx, &mut flow);

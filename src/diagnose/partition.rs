@@ -277,7 +277,7 @@ pub(super) fn followable_bucket_source(ctx: &Ctx, t: &Table) -> Option<String> {
     }
     let attr = super::attribute_label(c);
     let slices = t.queries.iter().all(|q| {
-        ctx.project.query(q).is_some_and(|q| {
+        ctx.graph.query(q).is_some_and(|q| {
             let names = |a: &str| a == attr || a == source || attr.ends_with(&format!(".{a}"));
             q.range.as_ref().is_some_and(|r| names(&r.attr))
                 || q.order.iter().any(|o| names(&o.attr))
@@ -433,18 +433,16 @@ fn accesses(ctx: &Ctx, queries: &[&crate::model::Query], t: &Table) -> Option<Ve
 fn best_promotion(ctx: &Ctx, ti: usize, t: &Table) -> Option<(String, f64)> {
     t.clustering().next()?;
     if ctx
-        .project
+        .graph
         .decision(&t.origin)
         .is_some_and(|d| d.served_by.is_some())
     {
         return None;
     }
     let queries: Vec<&crate::model::Query> = ctx
-        .model
-        .plans
+        .plans_reading(ti)
         .iter()
-        .filter(|p| p.table == Some(ti))
-        .filter_map(|p| ctx.project.query(&p.query))
+        .filter_map(|&p| ctx.graph.query(&ctx.model.plans[p].query))
         .collect();
     let now = accesses(ctx, &queries, t)?;
     let mut best: Option<(String, f64)> = None;
@@ -547,7 +545,7 @@ fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
 
 /// The relationship a decision pushed up into the table's collection.
 fn pushed_up_relationship(ctx: &Ctx, t: &Table) -> Option<String> {
-    let d = ctx.project.decision(&t.origin)?;
+    let d = ctx.graph.decision(&t.origin)?;
     d.collections
         .iter()
         .find(|name| ctx.graph.rel_index(name).is_some())

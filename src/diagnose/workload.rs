@@ -69,7 +69,7 @@ fn counters(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let lost: Vec<&str> = t
                 .queries
                 .iter()
-                .filter(|q| ctx.project.query(q).is_some_and(|q| !q.returns.is_empty()))
+                .filter(|q| ctx.graph.query(q).is_some_and(|q| !q.returns.is_empty()))
                 .map(std::string::String::as_str)
                 .collect();
             out.push(ctx.diag(

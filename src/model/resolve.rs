@@ -6,7 +6,7 @@
 //! exactly when they reach the same attribute along the same path, so the
 //! path is part of a column's identity.
 
-use super::{Attribute, Cardinality, Entity, Project, Relationship};
+use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::collections::VecDeque;
 use std::fmt;
@@ -160,6 +160,26 @@ pub struct Graph<'p> {
     /// one side, by relationship name (not file order); estimates count
     /// through them. Made on first use.
     parents: std::sync::OnceLock<Vec<Vec<(usize, usize)>>>,
+    /// Positions of the queries and of the decisions sorted by query id
+    /// (ties in file order), made on first use: the review looks them up
+    /// per table, and a scan per lookup makes a large project's review
+    /// quadratic. Positions rather than a map of borrowed names keep the
+    /// graph covariant in its lifetime.
+    queries: std::sync::OnceLock<Vec<usize>>,
+    decisions: std::sync::OnceLock<Vec<usize>>,
+}
+
+/// Positions `0..n` sorted by `key`, ties in position order.
+fn sorted_by<'k>(n: usize, key: impl Fn(usize) -> &'k str) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| key(a).cmp(key(b)));
+    order
+}
+
+/// The first position (in file order) whose key is `want`.
+fn first_with<'k>(order: &[usize], want: &str, key: impl Fn(usize) -> &'k str) -> Option<usize> {
+    let at = order.partition_point(|&i| key(i) < want);
+    order.get(at).copied().filter(|&i| key(i) == want)
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -197,6 +217,8 @@ impl<'p> Graph<'p> {
             ends: vec![],
             rel_keys: std::sync::OnceLock::new(),
             parents: std::sync::OnceLock::new(),
+            queries: std::sync::OnceLock::new(),
+            decisions: std::sync::OnceLock::new(),
         };
         g.ends = project
             .relationships
@@ -270,6 +292,25 @@ impl<'p> Graph<'p> {
             .get_or_init(|| self.all_uniques())
             .get(e)
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// [`Project::query`] (the first query with the id), by an index.
+    pub fn query(&self, id: &str) -> Option<&'p Query> {
+        let queries: &'p [Query] = &self.project.queries;
+        let order = self
+            .queries
+            .get_or_init(|| sorted_by(queries.len(), |i| queries[i].id.as_str()));
+        first_with(order, id, |i| queries[i].id.as_str()).map(|i| &queries[i])
+    }
+
+    /// [`Project::decision`] (the first decision for the query), by an
+    /// index.
+    pub fn decision(&self, query: &str) -> Option<&'p Decision> {
+        let decisions: &'p [Decision] = &self.project.decisions;
+        let order = self
+            .decisions
+            .get_or_init(|| sorted_by(decisions.len(), |i| decisions[i].query.as_str()));
+        first_with(order, query, |i| decisions[i].query.as_str()).map(|i| &decisions[i])
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
@@ -901,6 +942,47 @@ fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The indexed lookups find what the project's scans find: the first
+    /// query or decision with the id, none for an unknown one, duplicate
+    /// ids included.
+    #[test]
+    fn indexed_lookups_equal_the_project_scans() {
+        let mut p = crate::model::synthetic::project(20, 40, 5);
+        let dup = p.queries[3].id.clone();
+        let mut second = p.queries[10].clone();
+        second.id.clone_from(&dup);
+        second.text = "a second Q with the same id".into();
+        p.queries.push(second);
+        for (i, q) in ["Q2", "Q7", "Q9", &dup, "Q2"].iter().enumerate() {
+            let mut d = Decision::new(q);
+            d.separate = i % 2 == 0;
+            p.decisions.push(d);
+        }
+        let g = Graph::new(&p);
+        let ids: Vec<String> = p
+            .queries
+            .iter()
+            .map(|q| q.id.clone())
+            .chain(["nope".to_string(), String::new(), "Q".to_string()])
+            .collect();
+        for id in &ids {
+            assert_eq!(
+                g.query(id).map(std::ptr::from_ref),
+                p.query(id).map(std::ptr::from_ref),
+                "{id}"
+            );
+            assert_eq!(
+                g.decision(id).map(std::ptr::from_ref),
+                p.decision(id).map(std::ptr::from_ref),
+                "{id}"
+            );
+        }
+        assert!(std::ptr::eq(
+            g.query(&dup).expect("dup"),
+            std::ptr::from_ref(&p.queries[3])
+        ));
+    }
 
     #[test]
     fn a_path_that_walks_back_is_a_round_trip() {
