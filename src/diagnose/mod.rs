@@ -469,7 +469,19 @@ pub const RULES: &[RuleInfo] = &[
 
 /// The documentation entry of a rule id.
 pub fn rule(id: &str) -> Option<&'static RuleInfo> {
-    RULES.iter().find(|r| r.id == id)
+    // Every finding looks its rule up: by a map, not a scan of them all.
+    static BY_ID: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static RuleInfo>> =
+        std::sync::OnceLock::new();
+    BY_ID
+        .get_or_init(|| {
+            let mut m = rustc_hash::FxHashMap::default();
+            for r in RULES {
+                m.entry(r.id).or_insert(r);
+            }
+            m
+        })
+        .get(id)
+        .copied()
 }
 
 /// Everything the rules read, built once per review.

@@ -137,8 +137,11 @@ pub struct Graph<'p> {
     pub project: &'p Project,
     entities: HashMap<&'p str, usize>,
     rels: HashMap<&'p str, usize>,
-    /// Relationships touching each entity.
-    incident: Vec<Vec<usize>>,
+    /// Relationships touching each entity, in file order:
+    /// `incident[incident_start[e]..incident_start[e + 1]]` (one list for
+    /// all, so a graph of a large project is a few allocations).
+    incident: Vec<usize>,
+    incident_start: Vec<usize>,
     // What follows is made on first use: validation and the workbench's
     // pane links build graphs that only resolve references.
     /// Short names of entities, then relationships (computed once: they
@@ -194,38 +197,54 @@ impl<'p> Graph<'p> {
         }
         let mut rels =
             HashMap::with_capacity_and_hasher(project.relationships.len(), FxBuildHasher);
-        let mut incident = vec![Vec::new(); project.entities.len()];
-        for (i, r) in project.relationships.iter().enumerate() {
-            rels.entry(r.name.as_str()).or_insert(i);
-            if let Some(&f) = entities.get(r.from.as_str()) {
-                incident[f].push(i);
-            }
-            if let Some(&t) = entities.get(r.to.as_str()) {
-                if r.to != r.from {
-                    incident[t].push(i);
-                }
-            }
+        let ends: Vec<(Option<usize>, Option<usize>)> = project
+            .relationships
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                rels.entry(r.name.as_str()).or_insert(i);
+                (
+                    entities.get(r.from.as_str()).copied(),
+                    entities.get(r.to.as_str()).copied(),
+                )
+            })
+            .collect();
+        // Each relationship at its from entity and, unless it links an
+        // entity to itself, at its to entity.
+        let touching = |(i, &(f, t)): (usize, &(Option<usize>, Option<usize>))| {
+            let r = &project.relationships[i];
+            f.into_iter()
+                .chain(t.filter(|_| r.to != r.from))
+                .map(move |e| (e, i))
+        };
+        let mut incident_start = vec![0; project.entities.len() + 1];
+        for (e, _) in ends.iter().enumerate().flat_map(touching) {
+            incident_start[e + 1] += 1;
         }
-        let mut g = Graph {
+        for e in 0..project.entities.len() {
+            incident_start[e + 1] += incident_start[e];
+        }
+        let mut incident = vec![0; incident_start[project.entities.len()]];
+        let mut next = incident_start.clone();
+        for (e, i) in ends.iter().enumerate().flat_map(touching) {
+            incident[next[e]] = i;
+            next[e] += 1;
+        }
+        Graph {
             project,
             entities,
             rels,
             incident,
+            incident_start,
             shorts: std::sync::OnceLock::new(),
             keys: std::sync::OnceLock::new(),
             uniques: std::sync::OnceLock::new(),
-            ends: vec![],
+            ends,
             rel_keys: std::sync::OnceLock::new(),
             parents: std::sync::OnceLock::new(),
             queries: std::sync::OnceLock::new(),
             decisions: std::sync::OnceLock::new(),
-        };
-        g.ends = project
-            .relationships
-            .iter()
-            .map(|r| (g.entity_index(&r.from), g.entity_index(&r.to)))
-            .collect();
-        g
+        }
     }
 
     fn keys(&self) -> &[Vec<Reached>] {
@@ -636,7 +655,7 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => {
                 let mut out = Vec::new();
-                for &r in &self.incident[e] {
+                for &r in &self.incident[self.incident_start[e]..self.incident_start[e + 1]] {
                     for end in [End::From, End::To] {
                         if self.end_entity(r, end) == Some(e) {
                             out.push((Edge::Enter(r, end), NodeId::Rel(r)));
