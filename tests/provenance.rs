@@ -113,8 +113,9 @@ fn the_provenance_popup_shows_rule_and_flow() {
         let (rule, flow) = expect(&c.name);
         assert!(s.contains(&format!("rule:  {rule}")), "{}:\n{s}", c.name);
         assert!(s.contains(c.rule.label()), "{}:\n{s}", c.name);
-        if !c.why.is_empty() {
-            let start: String = c.why.chars().take(30).collect();
+        if c.why.is_some() {
+            let why = c.why_text();
+            let start: String = why.chars().take(30).collect();
             assert!(s.contains(&format!("why:   {start}")), "{}:\n{s}", c.name);
         }
         if let Some(flow) = flow {

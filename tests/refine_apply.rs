@@ -464,7 +464,7 @@ fn an_equality_column_moves_between_partition_and_clustering() {
     );
     assert!(t
         .column("room_number")
-        .is_some_and(|c| c.why.contains("decision")));
+        .is_some_and(|c| c.why_text().contains("decision")));
     assert!(a.model.plan("Q5").is_some_and(|p| p.access.is_direct()));
     // Back: the options now offer the estimates' placement again.
     let back = inverse(&to_clustering);

@@ -3,7 +3,7 @@
 //! decisions, then names, sharing, SELECTs and write paths.
 
 mod naming_rules;
-mod placement;
+pub mod placement;
 pub mod serve;
 pub mod share;
 pub mod summary;
@@ -201,8 +201,12 @@ pub struct Column {
     pub rule: Rule,
     /// Why the rule put the column where it is, when the rule alone does
     /// not say (the figures behind an equality attribute's placement).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub why: String,
+    /// Kept as data and worded when shown (stored as its words).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "placement::serialize_why"
+    )]
+    pub why: Option<placement::Why>,
     /// The query whose derivation placed the column.
     pub query: String,
     pub source: Source,
@@ -235,11 +239,18 @@ pub struct Table {
 impl Column {
     /// The rule that placed the column, with its figures when it has any.
     pub fn reason(&self) -> String {
-        if self.why.is_empty() {
-            self.rule.label().to_string()
-        } else {
-            format!("{}: {}", self.rule.label(), self.why)
+        match &self.why {
+            None => self.rule.label().to_string(),
+            Some(why) => format!("{}: {why}", self.rule.label()),
         }
+    }
+
+    /// [`Column::why`] in words, empty when the rule says it all.
+    pub fn why_text(&self) -> String {
+        self.why
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default()
     }
 }
 
@@ -573,7 +584,7 @@ pub(crate) fn assemble(
                             ty: graph.attr(reached.attr).ty.clone(),
                             role: Role::Regular,
                             rule: Rule::Merged,
-                            why: String::new(),
+                            why: None,
                             query: q.id.clone(),
                             source: attr_source(graph, d.root, &reached),
                         });
@@ -923,7 +934,7 @@ fn build<'g, 'p>(
                 ty: graph.attr(r.attr).ty.clone(),
                 role,
                 rule,
-                why: String::new(),
+                why: None,
                 query: q.id.clone(),
                 source: attr_source(graph, root, r),
             });
@@ -1075,7 +1086,7 @@ fn finish(
                     ty: CqlType::Native(Native::Int),
                     role: Role::Partition,
                     rule: Rule::WholeTable,
-                    why: String::new(),
+                    why: None,
                     query: q.id.clone(),
                     source: Source::Constant,
                 },
@@ -1196,7 +1207,7 @@ fn apply_decision(
                 ty,
                 role: Role::Partition,
                 rule,
-                why: String::new(),
+                why: None,
                 query: q.id.clone(),
                 source,
             },
@@ -1387,7 +1398,7 @@ fn push_up_relationships(
             ty,
             role: Role::Regular,
             rule: Rule::Collection,
-            why: String::new(),
+            why: None,
             query: q.id.clone(),
             source,
         });

@@ -13,6 +13,119 @@ use crate::estimate::{group_digits, human_bytes, Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Dir, Native, PartitionKeys, Query};
 
+/// Why an equality attribute (or a constant) sits in the partition key or
+/// leads the clustering columns: the provenance a column keeps, worded
+/// only when a report or the workbench shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    /// The designer's `equality_clustering`.
+    DecidedClustering,
+    /// The designer's `equality_partition`.
+    DecidedPartition,
+    /// The project's `partition_keys: AllEquality`.
+    AllEquality,
+    /// A constant is the query's only equality search.
+    LoneConstant,
+    /// Part of the key (or of a unique identifier) of the entity the
+    /// query reads from.
+    Anchor { declared_key: bool, entity: String },
+    /// No entity's key among the equality attributes.
+    NoAnchor,
+    /// A date or time: it bounds the partition's growth.
+    TimeLike,
+    /// A filter or constant placed by the worst-case estimate against the
+    /// thresholds: leading clustering column when it `fits`, else moved
+    /// into the partition key.
+    Estimated {
+        fits: bool,
+        constant: bool,
+        values_max: f64,
+        bytes_max: f64,
+        max_values: f64,
+        max_bytes: f64,
+        /// The estimate rests on assumed figures.
+        assumed: bool,
+    },
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Why::DecidedClustering => {
+                f.write_str("decision: kept as a clustering column (equality_clustering)")
+            }
+            Why::DecidedPartition => {
+                f.write_str("decision: in the partition key (equality_partition)")
+            }
+            Why::AllEquality => f.write_str(
+                "every equality attribute in the partition key (partition_keys: AllEquality)",
+            ),
+            Why::LoneConstant => f.write_str(
+                "a constant and no other equality search: the constant is the partition",
+            ),
+            Why::Anchor {
+                declared_key,
+                entity,
+            } => write!(
+                f,
+                "{} of {entity}, the entity the query reads from",
+                if *declared_key {
+                    "the key"
+                } else {
+                    "a unique identifier"
+                }
+            ),
+            Why::NoAnchor => f.write_str(
+                "no entity key among the equality attributes: the search itself is the partition",
+            ),
+            Why::TimeLike => f.write_str("a date or time: it bounds the partition's growth"),
+            Why::Estimated {
+                fits,
+                constant,
+                values_max,
+                bytes_max,
+                max_values,
+                max_bytes,
+                assumed,
+            } => {
+                if *fits {
+                    f.write_str("the partition stays small: ")?;
+                } else {
+                    write!(
+                        f,
+                        "{} moved in because, as a clustering column, the partition would be too large: ",
+                        if *constant { "a constant" } else { "a filter" }
+                    )?;
+                }
+                write!(
+                    f,
+                    "at worst {} values and {} per partition (limits {} values, {})",
+                    group_digits(*values_max),
+                    human_bytes(*bytes_max),
+                    group_digits(*max_values),
+                    human_bytes(*max_bytes)
+                )?;
+                if *assumed {
+                    f.write_str("; on assumed figures: state the counts to firm this up")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Serde writes a column's `why` as its words.
+#[allow(clippy::ref_option)] // serde's serialize_with lends the field as it is
+pub(crate) fn serialize_why<S: serde::Serializer>(
+    why: &Option<Why>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match why {
+        Some(w) => s.collect_str(w),
+        None => s.serialize_none(),
+    }
+}
+
 /// What the placement needs besides the table.
 pub(super) struct Context<'a, 'p> {
     pub graph: &'a Graph<'p>,
@@ -107,7 +220,7 @@ pub(super) fn place(
     let searched: Vec<&Reached> = equality.iter().chain(constants).collect();
     let cols: Vec<Option<usize>> = searched.iter().map(|r| col_of(r)).collect();
     let n_eq = equality.len();
-    let set = |t: &mut Table, i: usize, role: Role, rule: Rule, why: String| {
+    let set = |t: &mut Table, i: usize, role: Role, rule: Rule, why: Option<Why>| {
         if let Some(c) = cols[i] {
             let col: &mut Column = &mut t.columns[c];
             col.role = role;
@@ -134,16 +247,11 @@ pub(super) fn place(
                 Some(false) => (
                     Role::Clustering(Dir::default()),
                     Rule::Filter,
-                    "decision: kept as a clustering column (equality_clustering)".into(),
+                    Why::DecidedClustering,
                 ),
-                _ => (
-                    Role::Partition,
-                    Rule::Equality,
-                    "every equality attribute in the partition key (partition_keys: AllEquality)"
-                        .into(),
-                ),
+                _ => (Role::Partition, Rule::Equality, Why::AllEquality),
             };
-            set(t, i, role, rule, why);
+            set(t, i, role, rule, Some(why));
         }
         return;
     }
@@ -153,93 +261,65 @@ pub(super) fn place(
     for (i, r) in searched.iter().enumerate() {
         let constant = i >= n_eq;
         let why = match forced(t, i) {
-            Some(true) => "decision: in the partition key (equality_partition)".to_string(),
+            Some(true) => Why::DecidedPartition,
             Some(false) => {
                 set(
                     t,
                     i,
                     Role::Clustering(Dir::default()),
                     Rule::Filter,
-                    "decision: kept as a clustering column (equality_clustering)".into(),
+                    Some(Why::DecidedClustering),
                 );
                 continue;
             }
-            None if constant && n_eq == 0 => {
-                "a constant and no other equality search: the constant is the partition".into()
-            }
+            None if constant && n_eq == 0 => Why::LoneConstant,
             None if constant => {
                 open.push(i);
                 continue;
             }
             None => match &anchor {
-                Some(a) if a.columns.contains(&i) => format!(
-                    "{} of {}, the entity the query reads from",
-                    if a.declared_key {
-                        "the key"
-                    } else {
-                        "a unique identifier"
-                    },
-                    g.node_name(a.node)
-                ),
-                None => {
-                    "no entity key among the equality attributes: the search itself is the partition"
-                        .into()
-                }
-                Some(_) if time_like(g, r) => {
-                    "a date or time: it bounds the partition's growth".into()
-                }
+                Some(a) if a.columns.contains(&i) => Why::Anchor {
+                    declared_key: a.declared_key,
+                    entity: g.node_name(a.node).to_string(),
+                },
+                None => Why::NoAnchor,
+                Some(_) if time_like(g, r) => Why::TimeLike,
                 Some(_) => {
                     open.push(i);
                     continue;
                 }
             },
         };
-        set(t, i, Role::Partition, Rule::Equality, why);
+        set(t, i, Role::Partition, Rule::Equality, Some(why));
     }
     // Each filter, in the query's order, leads the clustering when the
     // partition then stays within the thresholds at worst; the filters not
     // yet placed stay in the partition key meanwhile (the smallest
     // partition they allow).
     for &i in &open {
-        set(
-            t,
-            i,
-            Role::Clustering(Dir::default()),
-            Rule::Filter,
-            String::new(),
-        );
+        set(t, i, Role::Clustering(Dir::default()), Rule::Filter, None);
         let e = est(t);
         let th = &g.project.thresholds;
         let fits = e.values_max <= th.max_values && e.partition_bytes_max <= th.max_bytes;
-        let figures = format!(
-            "at worst {} values and {} per partition (limits {} values, {})",
-            group_digits(e.values_max),
-            human_bytes(e.partition_bytes_max),
-            group_digits(th.max_values),
-            human_bytes(th.max_bytes)
-        );
-        let assumed = if e.defaults.is_empty() {
-            String::new()
-        } else {
-            "; on assumed figures: state the counts to firm this up".to_string()
+        let why = Why::Estimated {
+            fits,
+            constant: i >= n_eq,
+            values_max: e.values_max,
+            bytes_max: e.partition_bytes_max,
+            max_values: th.max_values,
+            max_bytes: th.max_bytes,
+            assumed: !e.defaults.is_empty(),
         };
-        let what = if i >= n_eq { "a constant" } else { "a filter" };
         if fits {
             set(
                 t,
                 i,
                 Role::Clustering(Dir::default()),
                 Rule::Filter,
-                format!("the partition stays small: {figures}{assumed}"),
+                Some(why),
             );
         } else {
-            set(
-                t,
-                i,
-                Role::Partition,
-                Rule::Equality,
-                format!("{what} moved in because, as a clustering column, the partition would be too large: {figures}{assumed}"),
-            );
+            set(t, i, Role::Partition, Rule::Equality, Some(why));
         }
     }
 }

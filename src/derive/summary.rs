@@ -101,7 +101,7 @@ pub(super) fn build(
             ty: graph.attr(r.attr).ty.clone(),
             role: Role::Partition,
             rule: Rule::Equality,
-            why: String::new(),
+            why: None,
             query: q.id.clone(),
             source: attr_source(graph, root, r),
         });
@@ -129,7 +129,7 @@ pub(super) fn build(
                 ty: CqlType::Native(Native::Int),
                 role: Role::Partition,
                 rule: Rule::WholeTable,
-                why: String::new(),
+                why: None,
                 query: q.id.clone(),
                 source: Source::Constant,
             });
@@ -147,7 +147,7 @@ pub(super) fn build(
             }),
             role,
             rule: Rule::Window,
-            why: String::new(),
+            why: None,
             query: q.id.clone(),
             source: Source::Bucket {
                 source: graph.column_base(w.attr, own),
@@ -180,7 +180,7 @@ pub(super) fn build(
             ty,
             role: Role::Regular,
             rule: Rule::Aggregate,
-            why: String::new(),
+            why: None,
             query: q.id.clone(),
             source: Source::Aggregate {
                 function: a.function,

@@ -191,7 +191,7 @@ fn with_shard(t: &Table, column: &str, count: u32) -> Table {
             ty: CqlType::Native(Native::Int),
             role: Role::Partition,
             rule: Rule::Shard,
-            why: String::new(),
+            why: None,
             query: t.origin.clone(),
             source: Source::Shard { count },
         },
@@ -632,7 +632,7 @@ pub(crate) fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
             ty: CqlType::Native(ty),
             role: Role::Partition,
             rule: Rule::Bucket,
-            why: String::new(),
+            why: None,
             query: t.origin.clone(),
             source: Source::Bucket {
                 source: source.to_string(),

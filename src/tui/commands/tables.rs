@@ -41,8 +41,8 @@ pub fn open(app: &mut App) {
                 format!("{} {} {}", c.role.marker(), c.name, c.ty),
                 format!("rule:  {}", c.rule.label()),
             ];
-            if !c.why.is_empty() {
-                lines.push(format!("why:   {}", c.why));
+            if let Some(why) = &c.why {
+                lines.push(format!("why:   {why}"));
             }
             lines.push(format!("query: {}", c.query));
             if let Some(q) = app.project.query(&c.query) {
