@@ -201,12 +201,13 @@ pub struct Column {
     pub rule: Rule,
     /// Why the rule put the column where it is, when the rule alone does
     /// not say (the figures behind an equality attribute's placement).
-    /// Kept as data and worded when shown (stored as its words).
+    /// Kept as data and worded when shown (stored as its words); boxed, as
+    /// most columns have none.
     #[serde(
         skip_serializing_if = "Option::is_none",
         serialize_with = "placement::serialize_why"
     )]
-    pub why: Option<placement::Why>,
+    pub why: Option<Box<placement::Why>>,
     /// The query whose derivation placed the column.
     pub query: String,
     pub source: Source,

@@ -117,7 +117,7 @@ impl std::fmt::Display for Why {
 /// Serde writes a column's `why` as its words.
 #[allow(clippy::ref_option)] // serde's serialize_with lends the field as it is
 pub(crate) fn serialize_why<S: serde::Serializer>(
-    why: &Option<Why>,
+    why: &Option<Box<Why>>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     match why {
@@ -225,7 +225,7 @@ pub(super) fn place(
             let col: &mut Column = &mut t.columns[c];
             col.role = role;
             col.rule = if i >= n_eq { Rule::Constant } else { rule };
-            col.why = why;
+            col.why = why.map(Box::new);
         }
     };
     let name = |t: &Table, i: usize| cols[i].map(|c| t.columns[c].name.clone());
