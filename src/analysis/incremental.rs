@@ -34,7 +34,8 @@ use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, Built, LogicalModel, Plan, PlanInput,
 };
 use crate::diagnose::{
-    diagnose_reusing, rediagnose_workflow, Reuse, SchemaFindings, TableFindings,
+    changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
+    TableFindings,
 };
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
@@ -237,7 +238,18 @@ impl IncrementalAnalysis {
             prev.diagnostics.clone()
         } else {
             let graph = Graph::new(project);
-            rediagnose_workflow(&graph, &prev.model, &prev.estimates, &prev.diagnostics)
+            // Each query's input-gap finding is kept unless its inputs changed.
+            let earlier = changed_inputs(&c.project, project).map(|dirty| Earlier {
+                findings: &prev.diagnostics,
+                dirty,
+            });
+            rediagnose_workflow(
+                &graph,
+                &prev.model,
+                &prev.estimates,
+                &prev.diagnostics,
+                earlier.as_ref(),
+            )
         };
         let analysis = Analysis {
             model: std::sync::Arc::clone(&prev.model),
@@ -454,9 +466,19 @@ impl IncrementalAnalysis {
             .filter(|_| same_schema)
             .map(|(c, _, _)| c.schema_findings.clone());
         reused.schema_findings = schema_findings.is_some();
+        let earlier = old
+            .as_ref()
+            .filter(|(c, _, _)| unique && c.unique)
+            .and_then(|(c, prev, _)| {
+                changed_inputs(&c.project, project).map(|dirty| Earlier {
+                    findings: &prev.diagnostics,
+                    dirty,
+                })
+            });
         let reuse = Reuse {
             table: &reuse_findings,
             schema: schema_findings,
+            workflow: earlier,
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;

@@ -12,6 +12,7 @@ mod partition;
 mod schema;
 mod sharing;
 mod workflow;
+pub(crate) use workflow::{changed_inputs, Earlier};
 mod workload;
 mod writes;
 
@@ -573,6 +574,7 @@ pub(crate) fn diagnose_in(
     let reuse = Reuse {
         table: &|_| None,
         schema: None,
+        workflow: None,
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -604,6 +606,8 @@ pub(crate) struct Reuse<'a> {
     pub table: &'a (dyn Fn(usize) -> Option<TableFindings> + Sync),
     /// The schema's findings, when the schema is unchanged.
     pub schema: Option<SchemaFindings>,
+    /// The earlier input-gap findings of queries whose inputs are unchanged.
+    pub workflow: Option<workflow::Earlier<'a>>,
 }
 
 /// A review with the parts it may reuse kept apart.
@@ -636,6 +640,7 @@ pub(crate) fn rediagnose_workflow(
     model: &LogicalModel,
     estimates: &[Estimate],
     previous: &[Diagnostic],
+    earlier: Option<&workflow::Earlier>,
 ) -> Vec<Diagnostic> {
     let ctx = Ctx {
         project: graph.project,
@@ -646,7 +651,7 @@ pub(crate) fn rediagnose_workflow(
         users: std::sync::OnceLock::new(),
     };
     let mut flow = Vec::new();
-    workflow::check(&ctx, &mut flow);
+    workflow::check(&ctx, earlier, &mut flow);
     flow.sort_by(report_order);
     flow.dedup();
     let mut out = Vec::with_capacity(previous.len() + flow.len());
@@ -683,6 +688,7 @@ pub(crate) fn diagnose_reusing(
     let Reuse {
         table: reuse_table,
         schema: reuse_schema,
+        workflow: earlier,
     } = reuse;
     let thread_ctx = || Ctx {
         project,
@@ -707,7 +713,7 @@ pub(crate) fn diagnose_reusing(
                 SchemaFindings { contradictions }
             });
             let mut flow = Vec::new();
-            workflow::check(&ctx, &mut flow);
+            workflow::check(&ctx, earlier.as_ref(), &mut flow);
             (schema, flow)
         },
         || {
@@ -784,7 +790,7 @@ mod tests {
                 users: std::sync::OnceLock::new(),
             };
             let mut flow = Vec::new();
-            workflow::check(&ctx, &mut flow);
+            workflow::check(&ctx, None, &mut flow);
             assert!(
                 flow.iter().all(|d| workflow::RULES.contains(&d.rule)),
                 "{}",
@@ -794,11 +800,24 @@ mod tests {
             drop(ctx);
             drop(graph);
             // Drop the entry points: the workflow findings change.
+            let old = p.clone();
             p.workflow.entry.clear();
             let graph = Graph::new(&p);
             let full = diagnose_in(&graph, &model, &estimates);
             assert_eq!(
-                rediagnose_workflow(&graph, &model, &estimates, &before),
+                rediagnose_workflow(&graph, &model, &estimates, &before, None),
+                full,
+                "{}",
+                sample.file
+            );
+            // Keeping the findings of the queries whose inputs did not
+            // change gives the same review.
+            let earlier = workflow::Earlier {
+                findings: &before,
+                dirty: workflow::changed_inputs(&old, &p).expect("same transitions"),
+            };
+            assert_eq!(
+                rediagnose_workflow(&graph, &model, &estimates, &before, Some(&earlier)),
                 full,
                 "{}",
                 sample.file

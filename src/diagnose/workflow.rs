@@ -50,7 +50,82 @@ pub(super) const RULES: [&str; 4] = [
     "workflow-input-gap",
 ];
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// An earlier review's input-gap findings, for the queries whose inputs
+/// cannot have changed since ([`changed_inputs`]).
+pub(crate) struct Earlier<'a> {
+    /// The earlier review's findings.
+    pub findings: &'a [Diagnostic],
+    /// Per query (by position), whether its finding may differ now.
+    pub dirty: Vec<bool>,
+}
+
+/// Which queries' input-gap findings may differ between `old` and `new`:
+/// those whose entry point status changed, and every query reached through
+/// the transitions from one whose search, returned attributes, range or
+/// rows changed (what a query knows comes from the queries before it).
+/// `None` when any may: the transitions, the query ids or their order, or
+/// the schema (feeds are matched by type) changed, or ids repeat.
+pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> {
+    let same_schema = old.entities == new.entities
+        && old.relationships == new.relationships
+        && old.types == new.types;
+    if !same_schema
+        || old.workflow.transitions != new.workflow.transitions
+        || old.queries.len() != new.queries.len()
+        || old
+            .queries
+            .iter()
+            .zip(new.queries.iter())
+            .any(|(a, b)| a.id != b.id)
+    {
+        return None;
+    }
+    let mut at: HashMap<&str, usize> = HashMap::default();
+    for (i, q) in new.queries.iter().enumerate() {
+        if at.insert(q.id.as_str(), i).is_some() {
+            return None;
+        }
+    }
+    let old_entry: HashSet<&str> = old.workflow.entry.iter().map(String::as_str).collect();
+    let new_entry: HashSet<&str> = new.workflow.entry.iter().map(String::as_str).collect();
+    let mut dirty: Vec<bool> = new
+        .queries
+        .iter()
+        .map(|q| old_entry.contains(q.id.as_str()) != new_entry.contains(q.id.as_str()))
+        .collect();
+    let mut next: HashMap<&str, Vec<usize>> = HashMap::default();
+    for t in &new.workflow.transitions {
+        if let Some(&to) = at.get(t.to.as_str()) {
+            next.entry(t.from.as_str()).or_default().push(to);
+        }
+    }
+    let mut stack: Vec<usize> = old
+        .queries
+        .iter()
+        .zip(new.queries.iter())
+        .enumerate()
+        .filter(|(_, (a, b))| {
+            a.equality != b.equality
+                || a.returns != b.returns
+                || a.range != b.range
+                || a.rows != b.rows
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut seen = vec![false; new.queries.len()];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        dirty[i] = true;
+        if let Some(to) = next.get(new.queries[i].id.as_str()) {
+            stack.extend(to.iter().copied().filter(|&j| !seen[j]));
+        }
+    }
+    Some(dirty)
+}
+
+pub(super) fn check(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
     tables(ctx, out);
     let p = ctx.project;
     if p.workflow.entry.is_empty() && p.workflow.transitions.is_empty() {
@@ -64,7 +139,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         return;
     }
-    inputs(ctx, out);
+    inputs(ctx, earlier, out);
 }
 
 fn tables(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -468,8 +543,18 @@ impl<'p> Known<'p> {
 
 /// Equality inputs are what the workflow must supply; range bounds are
 /// free parameters the user picks (a date range) and are not checked.
-fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
     let p = ctx.project;
+    // The earlier findings of the queries whose inputs did not change.
+    let earlier = earlier.filter(|e| e.dirty.len() == p.queries.len());
+    let mut kept: HashMap<&str, &Diagnostic> = HashMap::default();
+    if let Some(e) = earlier {
+        for d in e.findings.iter().filter(|d| d.rule == "workflow-input-gap") {
+            if let Subject::Query(id) = &d.subject {
+                kept.insert(id.as_str(), d);
+            }
+        }
+    }
     let mut known = Known::new(p);
     let entry: HashSet<&str> = p
         .workflow
@@ -479,6 +564,10 @@ fn inputs(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         .collect();
     let mut query_at: Option<HashMap<&str, usize>> = None;
     for (qi, q) in p.queries.iter().enumerate() {
+        if earlier.is_some_and(|e| !e.dirty[qi]) {
+            out.extend(kept.get(q.id.as_str()).map(|&d| d.clone()));
+            continue;
+        }
         if entry.contains(q.id.as_str()) || q.equality.is_empty() {
             continue;
         }
