@@ -31,7 +31,7 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, LogicalModel, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
@@ -165,17 +165,6 @@ fn unique_ids(p: &Project) -> bool {
         seen.clear();
         p.decisions.iter().all(|d| seen.insert(d.query.as_str()))
     }
-}
-
-/// For each table, the positions of the queries whose plans use it.
-fn users_of_tables(m: &LogicalModel) -> Vec<Vec<usize>> {
-    let mut users = vec![Vec::new(); m.tables.len()];
-    for (qi, p) in m.plans.iter().enumerate() {
-        if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
-            u.push(qi);
-        }
-    }
-    users
 }
 
 /// Keeps what the last analysis computed so the next one, after an edit,
@@ -431,10 +420,11 @@ impl IncrementalAnalysis {
         // Rules look queries and decisions up by id, so duplicate ids (a
         // project that does not validate) get no reuse.
         let unique = unique_ids(project);
-        let users = users_of_tables(&model);
+        // Plans are parallel to the queries: positions of either.
+        let users = model.plans_by_table();
         let old_users = old
             .as_ref()
-            .map(|(_, prev, _)| users_of_tables(&prev.model))
+            .map(|(_, prev, _)| prev.model.plans_by_table())
             .unwrap_or_default();
         let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {

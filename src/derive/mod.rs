@@ -325,6 +325,18 @@ impl LogicalModel {
             .map(|i| &self.tables[i])
     }
 
+    /// For each table, the positions of the plans that read it, in plan
+    /// order.
+    pub(crate) fn plans_by_table(&self) -> Vec<Vec<usize>> {
+        let mut users = vec![Vec::new(); self.tables.len()];
+        for (i, p) in self.plans.iter().enumerate() {
+            if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
+                u.push(i);
+            }
+        }
+        users
+    }
+
     /// Ids of the queries no table serves, in the project's order.
     pub(crate) fn unserved_queries(&self) -> Vec<&str> {
         self.plans

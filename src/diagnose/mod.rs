@@ -500,15 +500,7 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Positions of the plans that read table `table`, in plan order.
     pub fn plans_reading(&self, table: usize) -> &[usize] {
-        let users = self.users.get_or_init(|| {
-            let mut users = vec![Vec::new(); self.model.tables.len()];
-            for (i, p) in self.model.plans.iter().enumerate() {
-                if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
-                    u.push(i);
-                }
-            }
-            users
-        });
+        let users = self.users.get_or_init(|| self.model.plans_by_table());
         users.get(table).map_or(&[], Vec::as_slice)
     }
 

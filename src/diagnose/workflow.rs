@@ -242,24 +242,18 @@ impl Flow {
         }
         let nodes = ids.len();
         // (index, to, feeds), grouped by `to` in the project's order.
-        let mut raw: Vec<(usize, usize, Vec<u32>)> = p
-            .workflow
-            .transitions
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                let to = *ids.get(t.to.as_str())?;
-                Some((i, to, t.feeds.iter().map(|f| intern(f)).collect()))
-            })
-            .collect();
-        raw.sort_by_key(|e| e.1);
-        let mut in_start = vec![0; nodes + 1];
-        for e in &raw {
-            in_start[e.1 + 1] += 1;
-        }
-        for i in 0..nodes {
-            in_start[i + 1] += in_start[i];
-        }
+        let (raw, in_start) = group(
+            nodes,
+            p.workflow
+                .transitions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    let to = *ids.get(t.to.as_str())?;
+                    let feeds: Vec<u32> = t.feeds.iter().map(|f| intern(f)).collect();
+                    Some((to, (i, to, feeds)))
+                }),
+        );
         let words = names.len().div_ceil(64).max(1);
         let mut after = vec![0u64; nodes * words];
         for (n, i) in own {
@@ -279,20 +273,14 @@ impl Flow {
         }
         outgoing.sort_unstable();
         outgoing.dedup();
-        let mut out_start = vec![0; nodes + 1];
-        for &(f, _) in &outgoing {
-            out_start[f + 1] += 1;
-        }
-        for i in 0..nodes {
-            out_start[i + 1] += out_start[i];
-        }
+        let (targets, out_start) = group(nodes, outgoing.into_iter());
         // Least fixed point: after(q) = own(q) ∪ ⋃ over transitions into q
         // of (after(from) ∪ feeds), propagated along the transitions.
         let mut queued = vec![true; nodes];
         let mut work: Vec<usize> = (0..nodes).rev().collect();
         while let Some(a) = work.pop() {
             queued[a] = false;
-            for &(_, b) in &outgoing[out_start[a]..out_start[a + 1]] {
+            for &b in &targets[out_start[a]..out_start[a + 1]] {
                 if a == b {
                     continue;
                 }
@@ -562,7 +550,6 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         .iter()
         .map(std::string::String::as_str)
         .collect();
-    let mut query_at: Option<HashMap<&str, usize>> = None;
     for (qi, q) in p.queries.iter().enumerate() {
         if earlier.is_some_and(|e| !e.dirty[qi]) {
             out.extend(kept.get(q.id.as_str()).map(|&d| d.clone()));
@@ -598,16 +585,9 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         // A declared feed whose name matches no search attribute may carry
         // its value into a differently named one of the same type (a
         // chosen `date` feeding `start_date`).
-        let query_at = query_at.get_or_insert_with(|| {
-            let mut m = HashMap::default();
-            for (i, q) in p.queries.iter().enumerate() {
-                m.entry(q.id.as_str()).or_insert(i);
-            }
-            m
-        });
         for &(ti, _) in known.transitions.incoming(qi) {
             let t = &p.workflow.transitions[ti];
-            let Some(from) = query_at.get(t.from.as_str()).map(|&i| &p.queries[i]) else {
+            let Some(from) = ctx.graph.query(&t.from) else {
                 continue;
             };
             for f in &t.feeds {

@@ -687,51 +687,52 @@ impl App {
 
     /// Rebuilds the rows of each list pane whose inputs changed.
     pub(crate) fn rebuild_rows(&mut self) {
-        let p = &self.project;
-        let v = &self.view;
-        let concept = ConceptInputs {
-            entities: p.entities.clone(),
-            relationships: p.relationships.clone(),
-            filter: v.panes[0].filter.clone(),
-            collapsed: v.collapsed_entities.clone(),
-        };
-        if !v.built_from.concept.as_ref().is_some_and(|b| {
-            Shared::same(&b.entities, &concept.entities)
-                && Shared::same(&b.relationships, &concept.relationships)
-                && b.filter == concept.filter
-                && b.collapsed == concept.collapsed
-        }) {
+        // Compared in place; the inputs are copied only for a pane that is
+        // rebuilt (a filter keystroke rebuilds one pane).
+        let (p, v) = (&self.project, &self.view);
+        let concept_kept = v.built_from.concept.as_ref().is_some_and(|b| {
+            Shared::same(&b.entities, &p.entities)
+                && Shared::same(&b.relationships, &p.relationships)
+                && b.filter == v.panes[0].filter
+                && b.collapsed == v.collapsed_entities
+        });
+        let workflow_kept = v.built_from.workflow.as_ref().is_some_and(|b| {
+            Shared::same(&b.queries, &p.queries)
+                && Shared::same(&b.workflow, &p.workflow)
+                && b.filter == v.panes[1].filter
+        });
+        let deriving = self.is_deriving();
+        let tables_kept = v.built_from.tables.as_ref().is_some_and(|b| {
+            Arc::ptr_eq(&b.model, &self.analysis.model)
+                && b.deriving == deriving
+                && b.filter == v.panes[2].filter
+                && b.collapsed == v.collapsed_tables
+        });
+        if !concept_kept {
             self.view.rows[0] = self.concept_rows();
-            self.view.built_from.concept = Some(concept);
+            self.view.built_from.concept = Some(ConceptInputs {
+                entities: self.project.entities.clone(),
+                relationships: self.project.relationships.clone(),
+                filter: self.view.panes[0].filter.clone(),
+                collapsed: self.view.collapsed_entities.clone(),
+            });
         }
-        let p = &self.project;
-        let workflow = WorkflowInputs {
-            queries: p.queries.clone(),
-            workflow: p.workflow.clone(),
-            filter: self.view.panes[1].filter.clone(),
-        };
-        if !self.view.built_from.workflow.as_ref().is_some_and(|b| {
-            Shared::same(&b.queries, &workflow.queries)
-                && Shared::same(&b.workflow, &workflow.workflow)
-                && b.filter == workflow.filter
-        }) {
+        if !workflow_kept {
             self.view.rows[1] = self.workflow_rows();
-            self.view.built_from.workflow = Some(workflow);
+            self.view.built_from.workflow = Some(WorkflowInputs {
+                queries: self.project.queries.clone(),
+                workflow: self.project.workflow.clone(),
+                filter: self.view.panes[1].filter.clone(),
+            });
         }
-        let tables = TableInputs {
-            model: Arc::clone(&self.analysis.model),
-            deriving: self.is_deriving(),
-            filter: self.view.panes[2].filter.clone(),
-            collapsed: self.view.collapsed_tables.clone(),
-        };
-        if !self.view.built_from.tables.as_ref().is_some_and(|b| {
-            Arc::ptr_eq(&b.model, &tables.model)
-                && b.deriving == tables.deriving
-                && b.filter == tables.filter
-                && b.collapsed == tables.collapsed
-        }) {
+        if !tables_kept {
             self.view.rows[2] = self.table_rows();
-            self.view.built_from.tables = Some(tables);
+            self.view.built_from.tables = Some(TableInputs {
+                model: Arc::clone(&self.analysis.model),
+                deriving,
+                filter: self.view.panes[2].filter.clone(),
+                collapsed: self.view.collapsed_tables.clone(),
+            });
         }
     }
 
