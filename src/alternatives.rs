@@ -80,7 +80,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
             cells: vec![],
         };
     };
-    let origin = t.origin.clone();
+    let origin = t.origin.to_string();
     let rows = t.rows.clone();
     let queries: Vec<String> = project
         .queries

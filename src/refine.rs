@@ -470,7 +470,7 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
             Some(_) if slices => {
                 for w in Period::ALL {
                     out.push(Reads {
-                        query: qid.clone(),
+                        query: qid.to_string(),
                         what: format!("a range of one {}", w.name()),
                         before: factor(old, Some(w), span),
                         after: factor(Some(t), Some(w), span),
@@ -481,7 +481,7 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
                 let (b, a) = (factor(old, None, span), factor(Some(t), None, span));
                 if (a - b).abs() > f64::EPSILON * a.abs().max(b.abs()) {
                     out.push(Reads {
-                        query: qid.clone(),
+                        query: qid.to_string(),
                         what: "every read".into(),
                         before: b,
                         after: a,
@@ -622,7 +622,7 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     let graph_hints = crate::derive::share::merge_hints(&Graph::new(project), &a.model);
     for h in graph_hints.into_iter().filter(|h| h.query == q) {
         out.push(Refinement::ShareTable {
-            query: h.query,
+            query: h.query.into(),
             with: h.with,
         });
     }
@@ -633,7 +633,7 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
         {
             out.push(Refinement::UnshareTable {
                 query: other.clone(),
-                with: q.clone(),
+                with: q.to_string(),
             });
         }
     }

@@ -90,7 +90,7 @@ fn by_query(a: &Analysis) -> View {
                 .map(|c| format!("{} {} {:?}", c.name, c.ty, c.role))
                 .collect();
             Some((
-                plan.query.clone(),
+                plan.query.to_string(),
                 (t.name.clone(), cols, a.estimates[i].clone()),
             ))
         })

@@ -145,7 +145,7 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
             match pick(rng, &offered) {
                 Some(r) => Edit::Refine(r.clone()),
                 None => Edit::Refine(Refinement::AddShard {
-                    query: qid?,
+                    query: qid?.into(),
                     column: "shard".into(),
                     count: 4,
                 }),

@@ -344,7 +344,7 @@ fn indexes_and_candidate_keys_are_one_key_refinements_too() {
         .expect("a candidate in use");
     let (query, cand) = (q.query.clone(), q.use_candidate.clone().unwrap_or_default());
     let back = Refinement::UseDerivedKey {
-        query: query.clone(),
+        query: query.clone().into(),
         candidate: cand.clone(),
     };
     let derived = apply(&p, &back).expect("back to the derived key");
@@ -379,7 +379,7 @@ fn overwriting_candidate_keys_and_wide_indexes_offer_their_fix() {
     assert_eq!(
         fix,
         Refinement::UseDerivedKey {
-            query,
+            query: query.into(),
             candidate: "option1".into()
         }
     );

@@ -64,7 +64,7 @@ pub fn links(p: &Project, model: &LogicalModel, selected: Option<Item>) -> Links
             });
             if holds {
                 l.tables.insert(ti);
-                l.queries.extend(t.queries.iter().cloned());
+                l.queries.extend(t.queries.iter().map(ToString::to_string));
             }
         }
     };
@@ -81,7 +81,7 @@ pub fn links(p: &Project, model: &LogicalModel, selected: Option<Item>) -> Links
         Some(Item::Table(ti) | Item::Column(ti, _)) => {
             if let Some(t) = model.tables.get(ti) {
                 l.tables.insert(ti);
-                l.queries.extend(t.queries.iter().cloned());
+                l.queries.extend(t.queries.iter().map(ToString::to_string));
                 let cols: Vec<&crate::derive::Column> = match selected {
                     Some(Item::Column(_, ci)) => t.columns.get(ci).into_iter().collect(),
                     _ => t.columns.iter().collect(),

@@ -11,6 +11,7 @@ pub mod writes;
 
 use crate::estimate::Estimator;
 use crate::model::load::Problem;
+use crate::model::name::Name;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{
     AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp, Shared,
@@ -209,7 +210,7 @@ pub struct Column {
     )]
     pub why: Option<Box<placement::Why>>,
     /// The query whose derivation placed the column.
-    pub query: String,
+    pub query: Name,
     pub source: Source,
 }
 
@@ -218,7 +219,7 @@ pub struct Table {
     pub name: String,
     /// The entity or relationship whose instances are the rows.
     pub rows: String,
-    pub queries: Vec<String>,
+    pub queries: Vec<Name>,
     /// Shared with the table's draft kept for the next edit (see
     /// `analysis::incremental`) until either changes it.
     pub columns: Shared<Vec<Column>>,
@@ -230,7 +231,7 @@ pub struct Table {
     /// The candidate key in use, if any.
     pub candidate: Option<String>,
     /// The query that built this table.
-    pub origin: String,
+    pub origin: Name,
     /// Attributes pushed up into a collection column, with that column's
     /// name: a query returning them reads the collection.
     #[serde(skip)]
@@ -257,11 +258,11 @@ impl Column {
 
 impl Table {
     /// A query's table before any column: named later, serving the query.
-    pub(crate) fn for_query(q: &Query) -> Table {
+    pub(crate) fn for_query(q: &Query, id: Name) -> Table {
         Table {
             rows: q.rows.clone(),
-            queries: vec![q.id.clone()],
-            origin: q.id.clone(),
+            queries: vec![id.clone()],
+            origin: id,
             ..Table::default()
         }
     }
@@ -290,7 +291,7 @@ impl Table {
 /// How a query is answered.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
-    pub query: String,
+    pub query: Name,
     /// Index into `LogicalModel::tables`.
     pub table: Option<usize>,
     pub select: String,
@@ -543,7 +544,7 @@ pub(crate) fn assemble(
 
     // 3. Designer merges: a query served by another query's table brings its
     // returned attributes along.
-    for q in &project.queries {
+    for (qi, q) in project.queries.iter().enumerate() {
         let Some(target) = decisions
             .get(q.id.as_str())
             .and_then(|d| d.served_by.as_deref())
@@ -585,7 +586,8 @@ pub(crate) fn assemble(
             continue;
         }
         let d = &mut drafts[di];
-        d.table.queries.push(q.id.clone());
+        let id = graph.query_name(qi);
+        d.table.queries.push(id.clone());
         if graph.node(&q.rows) == Some(d.root) {
             for r in &q.returns {
                 if let Ok(reached) = graph.resolve(d.root, r) {
@@ -598,7 +600,7 @@ pub(crate) fn assemble(
                             role: Role::Regular,
                             rule: Rule::Merged,
                             why: None,
-                            query: q.id.clone(),
+                            query: id.clone(),
                             source: attr_source(graph, d.root, &reached),
                         });
                         d.ids.push(Some(reached));
@@ -734,6 +736,7 @@ fn plans_of(
                     graph,
                     project,
                     q,
+                    graph.query_name(qi),
                     resolved,
                     serve::Served {
                         table: &tables[ti],
@@ -744,7 +747,7 @@ fn plans_of(
                 )
             }
             None => Plan {
-                query: q.id.clone(),
+                query: graph.query_name(qi),
                 table: None,
                 select: String::new(),
                 access: Access::Impossible("no table serves this query".into()),
@@ -931,10 +934,18 @@ fn build<'g, 'p>(
             range: range.as_ref(),
             order: &order,
         };
-        return Some(summary::build(graph, q, root, s, decision, problems));
+        return Some(summary::build(
+            graph,
+            q,
+            graph.query_name(qi),
+            root,
+            s,
+            decision,
+            problems,
+        ));
     }
 
-    let mut t = Table::for_query(q);
+    let mut t = Table::for_query(q, graph.query_name(qi));
     let mut ids: Vec<Option<Reached>> = vec![];
     let add =
         |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
@@ -942,13 +953,14 @@ fn build<'g, 'p>(
                 return false;
             }
             let name = attr_column_name(graph, root, r, t);
+            let query = t.origin.clone();
             t.columns.push(Column {
                 name,
                 ty: graph.attr(r.attr).ty.clone(),
                 role,
                 rule,
                 why: None,
-                query: q.id.clone(),
+                query,
                 source: attr_source(graph, root, r),
             });
             ids.push(Some(r.clone()));
@@ -1100,7 +1112,7 @@ fn finish(
                     role: Role::Partition,
                     rule: Rule::WholeTable,
                     why: None,
-                    query: q.id.clone(),
+                    query: t.origin.clone(),
                     source: Source::Constant,
                 },
             );
@@ -1221,7 +1233,7 @@ fn apply_decision(
                 role: Role::Partition,
                 rule,
                 why: None,
-                query: q.id.clone(),
+                query: t.origin.clone(),
                 source,
             },
         );
@@ -1340,7 +1352,7 @@ fn apply_decision(
         }
     }
     if !d.collections.is_empty() {
-        push_up_relationships(graph, q, &d.collections, t, ids);
+        push_up_relationships(graph, &d.collections, t, ids);
     }
 }
 
@@ -1356,7 +1368,6 @@ fn missing(path: &str, query: &str, field: &str, col: &str, t: &Table) -> Proble
 /// column per row instead of clustering rows.
 fn push_up_relationships(
     graph: &Graph,
-    q: &Query,
     rels: &[String],
     t: &mut Table,
     ids: &mut Vec<Option<Reached>>,
@@ -1412,7 +1423,7 @@ fn push_up_relationships(
             role: Role::Regular,
             rule: Rule::Collection,
             why: None,
-            query: q.id.clone(),
+            query: t.origin.clone(),
             source,
         });
         ids.push(None);

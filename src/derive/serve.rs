@@ -3,6 +3,7 @@
 //! are judged exactly like derived ones.
 
 use super::{normalize, Plan, Role, Source, Table};
+use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Dir, Project, Query, RangeOp};
 use crate::naming::{push_quoted, quote};
@@ -490,6 +491,7 @@ pub fn plan(
     graph: &Graph,
     project: &Project,
     q: &Query,
+    id: Name,
     resolved: Option<&Resolved>,
     served: Served,
 ) -> Plan {
@@ -527,7 +529,7 @@ pub fn plan(
         Err(why) => (Access::Impossible(why), String::new()),
     };
     Plan {
-        query: q.id.clone(),
+        query: id,
         table: Some(ti),
         select,
         access,

@@ -11,6 +11,7 @@ use super::{
     unique_column_name, Column, Draft, Role, Rule, Source, Table,
 };
 use crate::model::load::Problem;
+use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Aggregate, AggregateFn, CqlType, Decision, Dir, Native, Period, Query};
 
@@ -84,12 +85,13 @@ fn aggregate_column_name(graph: &Graph, root: NodeId, a: &Aggregate) -> String {
 pub(super) fn build(
     graph: &Graph,
     q: &Query,
+    id: Name,
     root: NodeId,
     s: Summary,
     decision: Option<&Decision>,
     problems: &mut Vec<Problem>,
 ) -> Draft {
-    let mut t = Table::for_query(q);
+    let mut t = Table::for_query(q, id);
     let mut ids: Vec<Option<Reached>> = vec![];
     for r in s.equality {
         if ids.iter().any(|x| x.as_ref() == Some(r)) {
@@ -102,7 +104,7 @@ pub(super) fn build(
             role: Role::Partition,
             rule: Rule::Equality,
             why: None,
-            query: q.id.clone(),
+            query: t.origin.clone(),
             source: attr_source(graph, root, r),
         });
         ids.push(Some(r.clone()));
@@ -130,7 +132,7 @@ pub(super) fn build(
                 role: Role::Partition,
                 rule: Rule::WholeTable,
                 why: None,
-                query: q.id.clone(),
+                query: t.origin.clone(),
                 source: Source::Constant,
             });
             ids.push(None);
@@ -148,7 +150,7 @@ pub(super) fn build(
             role,
             rule: Rule::Window,
             why: None,
-            query: q.id.clone(),
+            query: t.origin.clone(),
             source: Source::Bucket {
                 source: graph.column_base(w.attr, own),
                 period: *period,
@@ -181,7 +183,7 @@ pub(super) fn build(
             role: Role::Regular,
             rule: Rule::Aggregate,
             why: None,
-            query: q.id.clone(),
+            query: t.origin.clone(),
             source: Source::Aggregate {
                 function: a.function,
                 of,

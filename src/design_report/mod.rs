@@ -253,7 +253,7 @@ pub(crate) fn target_anchor(project: &Project, model: &LogicalModel, t: &Target)
     let s = match t {
         Target::Entity(e) => Subject::Entity(e.clone()),
         Target::Relationship(r) => Subject::Relationship(r.clone()),
-        Target::Query(q) => Subject::Query(q.clone()),
+        Target::Query(q) => Subject::Query(q.as_str().into()),
         Target::Table(t) => Subject::Table(t.clone()),
     };
     subject_anchor(project, model, &s)

@@ -25,6 +25,7 @@ pub use schema::INVALID_CQL;
 
 use crate::derive::{LogicalModel, Source, Table};
 use crate::estimate::{Estimate, Estimator};
+use crate::model::name::Name;
 use crate::model::resolve::Graph;
 use crate::model::{Period, Project};
 use serde::Serialize;
@@ -56,7 +57,7 @@ pub enum Subject {
         attribute: String,
     },
     Relationship(String),
-    Query(String),
+    Query(Name),
     Table(String),
     Column {
         table: String,
@@ -73,63 +74,63 @@ pub enum Subject {
 pub enum Refinement {
     /// A time bucket computed from `source`, appended to the partition key.
     AddBucket {
-        query: String,
+        query: Name,
         column: String,
         source: String,
         period: Period,
     },
     /// A shard number in 0..count, appended to the partition key.
     AddShard {
-        query: String,
+        query: Name,
         column: String,
         count: u32,
     },
     /// Removes a bucket or shard column (inverse of the two above).
-    RemoveExtra { query: String, column: String },
+    RemoveExtra { query: Name, column: String },
     /// Moves a clustering column into the partition key.
-    Promote { query: String, column: String },
+    Promote { query: Name, column: String },
     /// Moves a promoted column back into clustering.
-    Demote { query: String, column: String },
+    Demote { query: Name, column: String },
     /// Replaces a timestamp column by a timeuuid.
-    Timeuuid { query: String, column: String },
+    Timeuuid { query: Name, column: String },
     /// Back to the attribute's timestamp.
-    UndoTimeuuid { query: String, column: String },
+    UndoTimeuuid { query: Name, column: String },
     /// Pushes the children reached through a relationship up into one
     /// collection column instead of clustering rows.
-    Collection { query: String, relationship: String },
+    Collection { query: Name, relationship: String },
     /// Back to clustering rows.
-    Uncollection { query: String, relationship: String },
+    Uncollection { query: Name, relationship: String },
     /// Drops a secondary index the decision added.
-    DropIndex { query: String, column: String },
+    DropIndex { query: Name, column: String },
     /// Adds a secondary index on a column.
-    AddIndex { query: String, column: String },
+    AddIndex { query: Name, column: String },
     /// Back from a hand-written candidate key to the derived key.
-    UseDerivedKey { query: String, candidate: String },
+    UseDerivedKey { query: Name, candidate: String },
     /// Puts a candidate key in use.
-    UseCandidate { query: String, candidate: String },
+    UseCandidate { query: Name, candidate: String },
     /// Expires an entity's rows after its retention (`ttl: true`); the
     /// query names a table holding them, for the preview.
-    Ttl { query: String, entity: String },
+    Ttl { query: Name, entity: String },
     /// Keeps the rows until deleted again.
-    NoTtl { query: String, entity: String },
+    NoTtl { query: Name, entity: String },
     /// Puts an equality column in the partition key (`partition`) or keeps
     /// it as a leading clustering column, whatever the estimates say.
     PlaceEquality {
-        query: String,
+        query: Name,
         column: String,
         partition: bool,
     },
     /// Lets the estimates place the equality column again.
     UnplaceEquality {
-        query: String,
+        query: Name,
         column: String,
         partition: bool,
     },
     /// Serves the query from the table of query `with`, which gains the
     /// columns it lacks.
-    ShareTable { query: String, with: String },
+    ShareTable { query: Name, with: String },
     /// Gives the query its own table again.
-    UnshareTable { query: String, with: String },
+    UnshareTable { query: Name, with: String },
 }
 
 impl Refinement {

@@ -205,7 +205,7 @@ pub(super) fn full_scans(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             .unwrap_or_default();
         out.push(ctx.diag(
             "full-scan",
-            Subject::Query(q.id.clone()),
+            Subject::Query(q.id.as_str().into()),
             format!(
                 "{} searches no attribute by equality, so it reads every partition{table}: a full scan that touches every node and slows down as the data grows.",
                 q.id

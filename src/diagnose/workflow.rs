@@ -561,7 +561,7 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         if known.transitions.incoming(qi).is_empty() {
             out.push(ctx.diag(
                 "workflow-input-gap",
-                Subject::Query(q.id.clone()),
+                Subject::Query(q.id.as_str().into()),
                 format!(
                     "{} is neither an entry point nor reached from another query, so nothing in the application supplies {}.",
                     q.id,
@@ -608,7 +608,7 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
             let list: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
             out.push(ctx.diag(
                 "workflow-input-gap",
-                Subject::Query(q.id.clone()),
+                Subject::Query(q.id.as_str().into()),
                 format!(
                     "{} searches by {} but no entry point or preceding query provides {}, so the application cannot run it as designed.",
                     q.id,

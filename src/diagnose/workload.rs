@@ -4,6 +4,7 @@
 use super::{column_subject, Ctx, Diagnostic, Refinement, Subject};
 use crate::derive::{Access, Source};
 use crate::estimate::group_digits;
+use crate::model::name::Name;
 use crate::model::{Native, Project};
 
 /// Rows per indexed value under which an index is "high cardinality": a
@@ -24,7 +25,7 @@ fn queues(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let table = ctx.model.table_of(&q.id);
         let mut d = ctx.diag(
             "queue",
-            Subject::Query(q.id.clone()),
+            Subject::Query(q.id.as_str().into()),
             format!(
                 "{} reads rows from the front of a partition and deletes them: the tombstones stay until compaction after gc_grace_seconds, every read scans past them, and reads slow down until they time out.",
                 q.id
@@ -70,7 +71,7 @@ fn counters(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 .queries
                 .iter()
                 .filter(|q| ctx.graph.query(q).is_some_and(|q| !q.returns.is_empty()))
-                .map(std::string::String::as_str)
+                .map(Name::as_str)
                 .collect();
             out.push(ctx.diag(
                 "counter-mixed",

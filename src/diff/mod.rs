@@ -7,6 +7,7 @@
 pub mod semantic;
 
 use crate::derive::{LogicalModel, Role, Table};
+use crate::model::name::Name;
 use crate::model::CqlType;
 use std::collections::HashMap;
 use std::fmt;
@@ -56,7 +57,7 @@ pub enum TableChange {
         table: String,
         columns: Vec<ColumnChange>,
         /// The queries served, when they changed.
-        queries: Option<Vec<String>>,
+        queries: Option<Vec<Name>>,
     },
 }
 

@@ -499,7 +499,7 @@ mod tests {
         let q1 = p.queries[0].id.clone();
         let q2 = p.queries[1].id.clone();
         let refinement = Refinement::AddShard {
-            query: q1.clone(),
+            query: q1.as_str().into(),
             column: "shard".into(),
             count: 4,
         };

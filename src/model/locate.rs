@@ -425,7 +425,7 @@ impl Locations {
         let subject = match target {
             Target::Entity(e) => Subject::Entity(e.clone()),
             Target::Relationship(r) => Subject::Relationship(r.clone()),
-            Target::Query(q) => Subject::Query(q.clone()),
+            Target::Query(q) => Subject::Query(q.as_str().into()),
             Target::Table(t) => Subject::Table(t.clone()),
         };
         self.subject(project, model, &subject)

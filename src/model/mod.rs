@@ -6,6 +6,7 @@ pub mod fast_parse;
 pub mod identity;
 pub mod load;
 pub mod locate;
+pub mod name;
 pub mod preserve;
 pub mod resolve;
 pub mod save;

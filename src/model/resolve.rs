@@ -6,6 +6,7 @@
 //! exactly when they reach the same attribute along the same path, so the
 //! path is part of a column's identity.
 
+use super::name::Name;
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::collections::VecDeque;
@@ -170,6 +171,9 @@ pub struct Graph<'p> {
     /// graph covariant in its lifetime.
     queries: std::sync::OnceLock<Vec<usize>>,
     decisions: std::sync::OnceLock<Vec<usize>>,
+    /// Each query's id as a shared name, made when first asked: every
+    /// column, table and plan a query derives carries its id.
+    query_names: std::sync::OnceLock<Box<[std::sync::OnceLock<Name>]>>,
 }
 
 /// Positions `0..n` sorted by `key`, ties in position order.
@@ -244,6 +248,7 @@ impl<'p> Graph<'p> {
             parents: std::sync::OnceLock::new(),
             queries: std::sync::OnceLock::new(),
             decisions: std::sync::OnceLock::new(),
+            query_names: std::sync::OnceLock::new(),
         }
     }
 
@@ -320,6 +325,19 @@ impl<'p> Graph<'p> {
             .queries
             .get_or_init(|| sorted_by(queries.len(), |i| queries[i].id.as_str()));
         first_with(order, id, |i| queries[i].id.as_str()).map(|i| &queries[i])
+    }
+
+    /// The id of the query at `index` in the project, shared by everything
+    /// derived from it.
+    pub fn query_name(&self, index: usize) -> Name {
+        let names = self.query_names.get_or_init(|| {
+            (0..self.project.queries.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect()
+        });
+        names[index]
+            .get_or_init(|| Name::from(self.project.queries[index].id.as_str()))
+            .clone()
     }
 
     /// [`Project::decision`] (the first decision for the query), by an

@@ -99,7 +99,7 @@ pub(crate) fn edit_text(app: &mut App) {
         Some(Item::Query(q)) => EditTarget::Query(q),
         Some(Item::Transition(t)) => EditTarget::Transition(t),
         Some(Item::Table(t) | Item::Column(t, _)) => {
-            EditTarget::Decision(app.analysis.model.tables[t].origin.clone())
+            EditTarget::Decision(app.analysis.model.tables[t].origin.to_string())
         }
         None => return app.info("select an item to edit"),
     };

@@ -118,7 +118,7 @@ pub(crate) fn pin_name(app: &mut App) {
             "Pin the table name",
             &format!("name for the table of {}", table.origin),
             &table.name.clone(),
-            InputPurpose::PinName(table.origin.clone()),
+            InputPurpose::PinName(table.origin.to_string()),
         )));
     }
 }
@@ -169,7 +169,7 @@ pub fn flip(app: &mut App) -> Vec<Action> {
             let col = &table.columns[ci];
             if matches!(col.role, Role::Clustering(_)) {
                 return vec![Action::Edit(Edit::Flip(
-                    table.origin.clone(),
+                    table.origin.to_string(),
                     col.name.clone(),
                 ))];
             }
@@ -184,7 +184,7 @@ pub fn flip(app: &mut App) -> Vec<Action> {
 pub fn merge(app: &mut App) {
     if let Some(t) = app.current_table() {
         let table = &app.analysis.model.tables[t];
-        let queries = table.queries.clone();
+        let queries: Vec<String> = table.queries.iter().map(ToString::to_string).collect();
         let items: Vec<String> = app
             .analysis
             .model
@@ -226,7 +226,7 @@ pub fn split(app: &mut App) -> Vec<Action> {
             .queries
             .iter()
             .filter(|q| **q != table.origin)
-            .cloned()
+            .map(ToString::to_string)
             .collect(),
     };
     if queries.is_empty() {

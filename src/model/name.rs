@@ -1,0 +1,166 @@
+//! Shared names: the text of an id or a name held once and referred to by
+//! every derived table, plan and finding that repeats it. A clone is a
+//! reference count, not a copy: the analysis of a large project repeats each
+//! query id and attribute name in many places, and copying them was a large
+//! part of its allocations and memory.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// Immutable shared text. Reads like a `&str` (`Deref`), compares with
+/// `str` and `String`, hashes like the `str` (so maps keyed by `Name` are
+/// looked up by `&str`), and is written and read as a plain string.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `a` and `b` are the same text object (not merely equal).
+    pub fn ptr_eq(a: &Name, b: &Name) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(s.into())
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name(s.into())
+    }
+}
+
+impl From<&String> for Name {
+    fn from(s: &String) -> Name {
+        Name(s.as_str().into())
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> String {
+        n.0.to_string()
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == &*other.0
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        **self == *other.0
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
+        String::deserialize(d).map(Name::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn a_name_reads_compares_and_hashes_as_its_text() {
+        let n = Name::from("hotel_id");
+        assert_eq!(n, "hotel_id");
+        assert_eq!("hotel_id", n);
+        assert_eq!(n, String::from("hotel_id"));
+        assert_ne!(n, "hotel");
+        assert_eq!(n.len(), 8);
+        assert_eq!(format!("{n}/{n:?}"), "hotel_id/\"hotel_id\"");
+        let mut m = HashMap::new();
+        m.insert(n.clone(), 1);
+        assert_eq!(m.get("hotel_id"), Some(&1));
+        let mut sorted = vec![Name::from("b"), Name::from("a")];
+        sorted.sort();
+        assert_eq!(sorted, ["a", "b"]);
+    }
+
+    #[test]
+    fn a_clone_shares_the_text_and_serde_sees_a_string() {
+        let n = Name::from(String::from("Q1"));
+        let c = n.clone();
+        assert!(Name::ptr_eq(&n, &c));
+        assert!(!Name::ptr_eq(&n, &Name::from("Q1")));
+        let json = serde_json::to_string(&n).expect("serializes");
+        assert_eq!(json, "\"Q1\"");
+        let back: Name = serde_json::from_str(&json).expect("deserializes");
+        assert_eq!(back, n);
+    }
+}
