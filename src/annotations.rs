@@ -45,8 +45,8 @@ pub fn findings(text: &str, project: &Project, a: &Analysis, problems: &[Problem
         rule: d.rule.to_string(),
         severity: d.severity,
         subject: subject_label(&d.subject),
-        message: d.message.to_string(),
-        fix: d.fix.to_string(),
+        message: d.message().to_string(),
+        fix: d.fix().to_string(),
         pos: loc.subject(project, &a.model, &d.subject),
     }));
     out

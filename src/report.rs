@@ -188,9 +188,9 @@ pub fn diagnostics(a: &Analysis) -> String {
             d.severity.label(),
             d.rule,
             for_terminal(&subject_label(&d.subject)),
-            for_terminal(&d.message)
+            for_terminal(d.message())
         );
-        let _ = writeln!(s, "  fix: {}", for_terminal(&d.fix));
+        let _ = writeln!(s, "  fix: {}", for_terminal(d.fix()));
         let _ = writeln!(s, "  source: {}", d.source);
     }
     s

@@ -131,7 +131,7 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
         let invalid = errors
             .iter()
             .filter(|d| INVALID_CQL.contains(&d.rule))
-            .map(|d| format!("[{}] {}", d.rule, d.message))
+            .map(|d| format!("[{}] {}", d.rule, d.message()))
             .collect();
         let file = dir.path().join(format!("p{seed}.cql"));
         std::fs::write(&file, cqlmodel::cql::script(&p, &a.model)).expect("write");

@@ -65,7 +65,7 @@ fn every_new_rule_is_documented() {
 #[test]
 fn duration_in_a_primary_key_is_an_error() {
     let d = fires(&project("", "duration", "spent"), "duration-key");
-    assert!(d.message.contains("duration"), "{}", d.message);
+    assert!(d.message().contains("duration"), "{}", d.message());
     assert!(errors(&project("", "duration", "job_id"), "duration-key").is_empty());
 }
 
@@ -98,7 +98,7 @@ fn durations_in_sets_and_map_keys_are_errors() {
 fn counters_nested_in_collections_and_tuples_are_errors() {
     for ty in ["list<counter>", "map<text, counter>", "tuple<int, counter>"] {
         let d = fires(&project("", ty, "job_id"), "counter-nested");
-        assert!(d.message.contains("counter"), "{}", d.message);
+        assert!(d.message().contains("counter"), "{}", d.message());
     }
 }
 
@@ -127,8 +127,8 @@ fn likes_merged() -> Project {
 #[test]
 fn a_merge_into_a_counter_table_is_an_error() {
     let d = fires(&likes_merged(), "counter-merge");
-    assert!(d.message.contains("like_counts"), "{}", d.message);
-    assert!(d.message.contains("Q4"), "{}", d.message);
+    assert!(d.message().contains("like_counts"), "{}", d.message());
+    assert!(d.message().contains("Q4"), "{}", d.message());
     let sample = load::from_str(LIKES).expect("likes loads");
     assert!(
         analyze(&sample)
@@ -193,7 +193,7 @@ fn a_query_without_equality_is_a_full_scan_finding() {
         .collect();
     assert_eq!(hits.len(), 1, "{:#?}", a.diagnostics);
     assert_eq!(hits[0].severity, Severity::Warning);
-    assert!(hits[0].message.contains("Q4"));
+    assert!(hits[0].message().contains("Q4"));
     let sample = load::from_str(LIKES).expect("likes loads");
     assert!(analyze(&sample)
         .diagnostics

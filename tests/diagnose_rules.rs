@@ -185,8 +185,8 @@ fn worst_case_counts_as_well_as_the_average() {
     near.from_per_to.as_mut().expect("count").max = Some(100_000.0);
     let d = fires(&p, "partition-too-large");
     assert_eq!(d.subject, Subject::Table("hotels_by_poi".into()));
-    assert!(d.message.contains("37.5 values"), "{}", d.message);
-    assert!(d.message.contains("300,000 values"), "{}", d.message);
+    assert!(d.message().contains("37.5 values"), "{}", d.message());
+    assert!(d.message().contains("300,000 values"), "{}", d.message());
 }
 
 #[test]
@@ -203,8 +203,8 @@ fn partition_cell_limit() {
 fn unbounded_partition_without_bucket_or_ttl() {
     let p = base();
     let d = fires(&p, "unbounded-partition");
-    assert!(d.message.contains("10,000 a day"), "{}", d.message);
-    assert!(d.message.contains("3,650,000 rows"), "{}", d.message);
+    assert!(d.message().contains("10,000 a day"), "{}", d.message());
+    assert!(d.message().contains("3,650,000 rows"), "{}", d.message());
     let mut b = base();
     bucket(&mut b, "Q1", Period::Day);
     quiet(&b, "unbounded-partition");
@@ -235,9 +235,9 @@ fn hot_partition_few_values() {
     p.workflow.entry.push("Q2".into());
     let d = fires(&p, "hot-partition");
     assert!(
-        d.message.contains("about 20 distinct values"),
+        d.message().contains("about 20 distinct values"),
         "{}",
-        d.message
+        d.message()
     );
     assert!(matches!(d.refinement, Some(Refinement::AddShard { .. })));
 }
@@ -255,12 +255,13 @@ fn hot_partition_time_alone() {
     p.workflow.entry.push("Q2".into());
     // No equality: one constant partition.
     let d = fires(&p, "hot-partition");
-    assert!(d.message.contains("one partition"), "{}", d.message);
+    assert!(d.message().contains("one partition"), "{}", d.message());
     // A bucket alone is a time value alone.
     bucket(&mut p, "Q2", Period::Hour);
     let hits = with(&p, "hot-partition");
     assert!(
-        hits.iter().any(|d| d.message.contains("time value alone")),
+        hits.iter()
+            .any(|d| d.message().contains("time value alone")),
         "{hits:#?}"
     );
     // A shard spreads it.
@@ -272,7 +273,7 @@ fn hot_partition_time_alone() {
         });
     assert!(with(&p, "hot-partition")
         .iter()
-        .all(|d| !d.message.contains("time value alone")));
+        .all(|d| !d.message().contains("time value alone")));
 }
 
 #[test]
@@ -289,7 +290,7 @@ fn rows_overwrite_with_a_candidate_missing_the_key() {
     d.use_candidate = Some("by_source".into());
     let d = fires(&p, "rows-overwrite");
     assert_eq!(d.severity, Severity::Error);
-    assert!(d.message.contains("message_time"), "{}", d.message);
+    assert!(d.message().contains("message_time"), "{}", d.message());
 }
 
 #[test]
@@ -316,7 +317,7 @@ fn mutable_key() {
     quiet(&p, "mutable-key");
     p.entities[0].attributes[1].mutable = true;
     let d = fires(&p, "mutable-key");
-    assert!(d.message.contains("Source.kind"), "{}", d.message);
+    assert!(d.message().contains("Source.kind"), "{}", d.message());
 }
 
 #[test]
@@ -353,7 +354,7 @@ fn counters_retry_and_mixing() {
     quiet(&p, "counter-mixed");
     p.queries[1].returns.push("kind".into());
     let d = fires(&p, "counter-mixed");
-    assert!(d.message.contains("kind"), "{}", d.message);
+    assert!(d.message().contains("kind"), "{}", d.message());
 }
 
 #[test]
@@ -378,9 +379,9 @@ fn queries_that_need_filtering_or_cannot_be_served() {
     p.decision_mut("Q2").served_by = Some("Q1".into());
     let d = fires(&p, "query-needs-filtering");
     assert!(
-        d.message.contains("partition key not fully restricted"),
+        d.message().contains("partition key not fully restricted"),
         "{}",
-        d.message
+        d.message()
     );
     quiet(&p, "query-unservable");
     // ORDER BY a regular column cannot be served at all.
@@ -391,9 +392,9 @@ fn queries_that_need_filtering_or_cannot_be_served() {
     }];
     let d = fires(&p, "query-unservable");
     assert!(
-        d.message.contains("not a clustering column"),
+        d.message().contains("not a clustering column"),
         "{}",
-        d.message
+        d.message()
     );
 }
 
@@ -463,13 +464,13 @@ fn write_amplification_with_a_logged_batch() {
     let d = fires(&p, "write-amplification");
     assert_eq!(d.subject, Subject::Entity("Message".into()));
     assert!(
-        d.fix.contains("BEGIN BATCH\nINSERT INTO logs."),
+        d.fix().contains("BEGIN BATCH\nINSERT INTO logs."),
         "{}",
-        d.fix
+        d.fix()
     );
-    assert_eq!(d.fix.matches("INSERT INTO").count(), 3, "{}", d.fix);
-    assert!(d.fix.ends_with("APPLY BATCH;"), "{}", d.fix);
-    assert!(d.fix.contains("VALUES (?, ?"), "{}", d.fix);
+    assert_eq!(d.fix().matches("INSERT INTO").count(), 3, "{}", d.fix());
+    assert!(d.fix().ends_with("APPLY BATCH;"), "{}", d.fix());
+    assert!(d.fix().contains("VALUES (?, ?"), "{}", d.fix());
 }
 
 #[test]
@@ -486,7 +487,7 @@ fn workflow_gaps() {
         feeds: vec![],
     });
     let d = fires(&p, "workflow-input-gap");
-    assert!(d.message.contains("trace_id"), "{}", d.message);
+    assert!(d.message().contains("trace_id"), "{}", d.message());
     // Q1 returns it now.
     p.queries[0].returns.push("trace_id".into());
     quiet(&p, "workflow-input-gap");
@@ -537,7 +538,7 @@ fn a_decision_naming_a_missing_column_is_a_derivation_error() {
     p.decision_mut("Q1").flip.push("mesage_time".into());
     let d = fires(&p, "derivation");
     assert_eq!(d.severity, Severity::Error);
-    assert!(d.message.contains("mesage_time"), "{}", d.message);
+    assert!(d.message().contains("mesage_time"), "{}", d.message());
     // Every decision field that names a column says so when the name is wrong.
     for field in ["promote", "timeuuid", "indexes", "collections"] {
         let mut p = base();
@@ -550,7 +551,7 @@ fn a_decision_naming_a_missing_column_is_a_derivation_error() {
         }
         let hits = with(&p, "derivation");
         assert!(
-            hits.iter().any(|d| d.message.contains("levl")),
+            hits.iter().any(|d| d.message().contains("levl")),
             "{field}: {hits:#?}"
         );
     }
@@ -640,9 +641,9 @@ fn a_partition_resting_on_default_numbers_says_what_to_enter() {
     p.relationships[0].to_per_from = None;
     let d = fires(&p, "estimate-on-defaults");
     assert!(
-        d.message.contains("emits") || d.message.contains("Source"),
+        d.message().contains("emits") || d.message().contains("Source"),
         "{}",
-        d.message
+        d.message()
     );
 }
 
@@ -796,7 +797,7 @@ fn hot_partition_promotes_a_searched_clustering_column() {
         }),
         "{d:#?}"
     );
-    assert!(d.fix.contains("partitions instead of"), "{}", d.fix);
+    assert!(d.fix().contains("partitions instead of"), "{}", d.fix());
     let fixed =
         cqlmodel::refine::apply(&p, d.refinement.as_ref().expect("refinement")).expect("applies");
     assert!(with(&fixed, "hot-partition")
@@ -836,7 +837,7 @@ fn mutable_clustering_key_of_children_offers_a_collection() {
     // refinement (Q1's message_time).
     assert!(
         hits.iter()
-            .any(|d| d.refinement.is_none() && d.message.contains("Message.message_time")),
+            .any(|d| d.refinement.is_none() && d.message().contains("Message.message_time")),
         "{hits:#?}"
     );
 }
@@ -857,7 +858,7 @@ fn shareable_table_when_another_table_lacks_only_returned_columns() {
         panic!("no share refinement: {d:?}");
     };
     assert!(d
-        .message
+        .message()
         .contains(&format!("{query} has a table of its own")));
     // The one-key merge: the guest is served by the host's table, which
     // gains the column, and the hint is gone.

@@ -121,11 +121,11 @@ fn no_numbers_is_no_all_clear() {
         .iter()
         .find(|d| d.rule == "estimate-on-defaults")
         .expect("defaults finding");
-    assert!(d.message.contains("Room: no count"), "{}", d.message);
+    assert!(d.message().contains("Room: no count"), "{}", d.message());
     assert!(
-        d.message.contains("posts: no count for Message per Room"),
+        d.message().contains("posts: no count for Message per Room"),
         "{}",
-        d.message
+        d.message()
     );
     // Entering the numbers (and a retention) clears both.
     let stated = NO_NUMBERS
@@ -186,8 +186,8 @@ fn contradicting_counts_are_reported() {
         .iter()
         .find(|d| d.rule == "contradicting-counts")
         .expect("a contradiction");
-    assert!(d.message.contains("2,000,000"), "{}", d.message);
-    assert!(d.message.contains("10,000"), "{}", d.message);
+    assert!(d.message().contains("2,000,000"), "{}", d.message());
+    assert!(d.message().contains("10,000"), "{}", d.message());
     // Agreeing counts (1,000 · 10 = 10,000) are not.
     assert!(!analyze(&project(VIRAL))
         .diagnostics

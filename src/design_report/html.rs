@@ -547,8 +547,8 @@ fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summa
                 d.severity.label(),
                 xml(d.rule),
                 link(anchor.as_deref(), &crate::report::subject_label(&d.subject)),
-                xml(&d.message),
-                xml(&d.fix),
+                xml(d.message()),
+                xml(d.fix()),
                 xml(d.source)
             );
         }

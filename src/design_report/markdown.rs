@@ -390,8 +390,8 @@ fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summa
                 d.severity.label(),
                 md(d.rule),
                 link(anchor.as_deref(), &crate::report::subject_label(&d.subject)),
-                md(&d.message),
-                md(&d.fix),
+                md(d.message()),
+                md(d.fix()),
                 md(d.source)
             );
         }

@@ -3,6 +3,7 @@
 //! each other.
 
 use super::{Ctx, Diagnostic, Subject};
+use crate::model::name::Name;
 use crate::model::resolve::{Edge, End, NodeId};
 use crate::model::Cardinality;
 use crate::quantity::{count, Count};
@@ -62,7 +63,8 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let f = g.fanout(Edge::Enter(r, end));
             (f.many && !f.avg.is_nan() && f.per.is_none()).then_some(f.avg)
         };
-        let message = match rel.cardinality {
+        // Worded when shown: hundreds of these on large projects.
+        let figures = match rel.cardinality {
             Cardinality::OneToMany => {
                 let (Some(fc), Some(tc), Some(avg)) = (fe.count, te.count, stated(End::From))
                 else {
@@ -71,23 +73,7 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 if !disagree(tc, fc * avg) {
                     continue;
                 }
-                // One buffer sized for the sentence: hundreds of these on
-                // large projects, and growing a String is what costs.
-                let mut m = String::with_capacity(360);
-                let _ = write!(
-                    m,
-                    "{} states {} instances, but {} {} with {} each through {} make {}: every estimate through {} uses one figure or the other, so partition sizes are off by {}x.",
-                    te.name,
-                    Count(tc),
-                    Count(fc),
-                    fe.name,
-                    Count(avg),
-                    rel.name,
-                    Count(fc * avg),
-                    rel.name,
-                    Count((tc / (fc * avg)).max(fc * avg / tc))
-                );
-                m
+                Contradiction::Parent { fc, tc, avg }
             }
             Cardinality::ManyToMany => {
                 let mut notes = Vec::new();
@@ -99,30 +85,52 @@ pub(super) fn contradictions(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 if !disagree(fc * a, tc * b) {
                     continue;
                 }
-                let mut m = String::with_capacity(360);
-                let _ = write!(
-                    m,
-                    "{} links {} {} with {} each ({} links) but {} {} with {} each ({} links): tables walking {} from either side disagree on its rows.",
-                    rel.name,
-                    Count(fc),
-                    fe.name,
-                    Count(a),
-                    Count(fc * a),
-                    Count(tc),
-                    te.name,
-                    Count(b),
-                    Count(tc * b),
-                    rel.name
-                );
-                m
+                Contradiction::Links { fc, tc, a, b }
             }
             Cardinality::OneToOne => continue,
         };
-        out.push(ctx.diag(
+        let rel_name = g.rel_name(r);
+        out.push(ctx.diag_with(
             "contradicting-counts",
-            Subject::Relationship(rel.name.clone()),
-            message,
-            "Make the counts agree: fix the count or the average that is wrong, or leave one side's average out of an m:n so it follows from the counts.".into(),
+            Subject::Relationship(rel_name.clone()),
+            (figures, g.entity_name(from), g.entity_name(to), rel_name),
+            word_contradiction,
+            |_, fix| fix.push_str("Make the counts agree: fix the count or the average that is wrong, or leave one side's average out of an m:n so it follows from the counts."),
         ));
     }
+}
+
+/// The stated figures of a [`contradictions`] finding.
+enum Contradiction {
+    /// A child's count against its parent's count times the average.
+    Parent { fc: f64, tc: f64, avg: f64 },
+    /// An m:n's links counted from either side.
+    Links { fc: f64, tc: f64, a: f64, b: f64 },
+}
+
+fn word_contradiction(
+    (figures, from, to, rel): &(Contradiction, Name, Name, Name),
+    m: &mut String,
+) {
+    let _ = match *figures {
+        Contradiction::Parent { fc, tc, avg } => write!(
+            m,
+            "{to} states {} instances, but {} {from} with {} each through {rel} make {}: every estimate through {rel} uses one figure or the other, so partition sizes are off by {}x.",
+            Count(tc),
+            Count(fc),
+            Count(avg),
+            Count(fc * avg),
+            Count((tc / (fc * avg)).max(fc * avg / tc))
+        ),
+        Contradiction::Links { fc, tc, a, b } => write!(
+            m,
+            "{rel} links {} {from} with {} each ({} links) but {} {to} with {} each ({} links): tables walking {rel} from either side disagree on its rows.",
+            Count(fc),
+            Count(a),
+            Count(fc * a),
+            Count(tc),
+            Count(b),
+            Count(tc * b),
+        ),
+    };
 }

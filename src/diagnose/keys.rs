@@ -193,11 +193,10 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                     "Key the table by attributes that never change; to group records by a changing value keep their ids in a set or list column instead of clustering rows (seed 000).".into(),
                 );
                 if let Some(relationship) = collection {
-                    d.fix = format!(
+                    d.set_fix(format!(
                         "Push {relationship} up into a collection so {} is a collection element rather than a clustering key; or key the table by attributes that never change (seed 000).",
                         c.name
-                    )
-                    .into();
+                    ));
                     d.refinement = Some(Refinement::Collection {
                         query: t.origin.clone(),
                         relationship,

@@ -13,6 +13,7 @@ mod schema;
 mod sharing;
 mod workflow;
 pub(crate) use workflow::{changed_inputs, Earlier};
+mod words;
 mod workload;
 mod writes;
 
@@ -29,6 +30,7 @@ use crate::model::name::Name;
 use crate::model::resolve::Graph;
 use crate::model::{Period, Project};
 use serde::Serialize;
+pub use words::Words;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Severity {
@@ -51,12 +53,12 @@ impl Severity {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Subject {
     Project,
-    Entity(String),
+    Entity(Name),
     Attribute {
-        item: String,
-        attribute: String,
+        item: Name,
+        attribute: Name,
     },
-    Relationship(String),
+    Relationship(Name),
     Query(Name),
     Table(String),
     Column {
@@ -251,11 +253,12 @@ pub struct Diagnostic {
     pub rule: &'static str,
     pub severity: Severity,
     pub subject: Subject,
-    /// What goes wrong in production, in one sentence. Shared: the
-    /// incremental analysis keeps each table's findings for the next edit,
-    /// and copies of a finding should not copy its text.
-    pub message: std::sync::Arc<str>,
-    pub fix: std::sync::Arc<str>,
+    /// What goes wrong in production, in one sentence, and the fix:
+    /// [`Diagnostic::message`], [`Diagnostic::fix`]. Worded when first
+    /// read, and shared by copies (the incremental analysis keeps each
+    /// table's findings for the next edit).
+    #[serde(flatten)]
+    pub words: Words,
     /// Where the guidance comes from (a seed article or a Cassandra limit).
     pub source: &'static str,
     pub refinement: Option<Refinement>,
@@ -519,17 +522,53 @@ impl<'a> Ctx<'a> {
         message: String,
         fix: String,
     ) -> Diagnostic {
-        let info = self::rule(rule);
-        debug_assert!(info.is_some(), "undocumented rule {rule}");
-        Diagnostic {
-            rule,
-            severity: info.map_or(Severity::Warning, |i| i.severity),
-            subject,
-            message: message.into(),
-            fix: fix.into(),
-            source: info.map_or("", |i| i.source),
-            refinement: None,
-        }
+        finding(rule, subject, Words::ready(message, fix))
+    }
+
+    /// [`Ctx::diag`] with the message and fix written by `message` and
+    /// `fix` from `args` when first read: most findings of a large review
+    /// are never shown.
+    #[allow(clippy::unused_self)]
+    pub(crate) fn diag_with<A: Send + Sync + 'static>(
+        &self,
+        rule: &'static str,
+        subject: Subject,
+        args: A,
+        message: words::Write<A>,
+        fix: words::Write<A>,
+    ) -> Diagnostic {
+        finding(rule, subject, Words::lazy(args, message, fix))
+    }
+}
+
+/// A diagnostic of a rule, with the rule's severity and source.
+fn finding(rule: &'static str, subject: Subject, words: Words) -> Diagnostic {
+    let info = self::rule(rule);
+    debug_assert!(info.is_some(), "undocumented rule {rule}");
+    Diagnostic {
+        rule,
+        severity: info.map_or(Severity::Warning, |i| i.severity),
+        subject,
+        words,
+        source: info.map_or("", |i| i.source),
+        refinement: None,
+    }
+}
+
+impl Diagnostic {
+    /// What goes wrong in production, in one sentence.
+    pub fn message(&self) -> &str {
+        self.words.message()
+    }
+
+    /// How to fix it.
+    pub fn fix(&self) -> &str {
+        self.words.fix()
+    }
+
+    /// Replaces the fix, for rules that settle it after the message.
+    pub(crate) fn set_fix(&mut self, fix: String) {
+        self.words = Words::ready(self.message(), fix);
     }
 }
 
@@ -620,7 +659,7 @@ fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
         .cmp(&b.severity)
         .then_with(|| a.subject.cmp(&b.subject))
         .then(a.rule.cmp(b.rule))
-        .then_with(|| a.message.cmp(&b.message))
+        .then_with(|| a.message().cmp(b.message()))
 }
 
 /// The review after an edit that changed the workflow and nothing else the

@@ -51,7 +51,7 @@ pub(super) fn entities(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 });
             let mut d = ctx.diag(
                 "retention-without-ttl",
-                Subject::Entity(ent.name.clone()),
+                Subject::Entity(ent.name.as_str().into()),
                 format!(
                     "{} rows are kept {} days but no TTL expires them, so the application must delete them (leaving tombstones) or they stay forever.",
                     ent.name,
@@ -100,7 +100,7 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
     };
     let mut d = ctx.diag(rule, Subject::Table(t.name.clone()), message, String::new());
     let (fix, refinement) = split_fix(ctx, t, e, th);
-    d.fix = fix.into();
+    d.set_fix(fix);
     d.refinement = refinement;
     out.push(d);
 }
@@ -247,11 +247,10 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             ),
             None => String::new(),
         };
-        d.fix = format!(
+        d.set_fix(format!(
             "Add {} bucket of {source} to the partition key{about}, or state a retention with a TTL.",
             a_period(period),
-        )
-        .into();
+        ));
         d.refinement = Some(Refinement::AddBucket {
             query: t.origin.clone(),
             column: extra_name(t, period.name()),
@@ -353,12 +352,11 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
     // the rows over enough partitions without hurting any query.
     match best_promotion(ctx, ti, t) {
         Some((column, parts)) => {
-            d.fix = format!(
+            d.set_fix(format!(
                 "Move {column} from clustering into the partition key (about {} partitions instead of {}), or add a shard number 0..{n} that writers round-robin and readers query in parallel.",
                 group_digits(parts),
                 group_digits(e.partitions)
-            )
-            .into();
+            ));
             // An equality filter moves by its own placement refinement.
             let filter = t.column(&column).is_some_and(|c| {
                 matches!(

@@ -5,6 +5,7 @@ use super::{Ctx, Diagnostic, Subject};
 use crate::derive::Access;
 use crate::model::{CqlType, Project};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::fmt::Write as _;
 
 /// The attribute name a reference ends at: `hotel_id` for
 /// `Room.hotel_id via has_rooms`. Reads the text as
@@ -559,15 +560,19 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         if known.transitions.incoming(qi).is_empty() {
-            out.push(ctx.diag(
+            // Worded when shown, like the gap below: thousands on large
+            // projects.
+            let id = ctx.graph.query_name(qi);
+            out.push(ctx.diag_with(
                 "workflow-input-gap",
-                Subject::Query(q.id.as_str().into()),
-                format!(
-                    "{} is neither an entry point nor reached from another query, so nothing in the application supplies {}.",
-                    q.id,
-                    q.equality.join(", ")
-                ),
-                format!("Add {} to the entry points, or a transition into it that feeds its search attributes.", q.id),
+                Subject::Query(id.clone()),
+                (id, q.equality.join(", ")),
+                |(id, searched), m| {
+                    let _ = write!(m, "{id} is neither an entry point nor reached from another query, so nothing in the application supplies {searched}.");
+                },
+                |(id, _), f| {
+                    let _ = write!(f, "Add {id} to the entry points, or a transition into it that feeds its search attributes.");
+                },
             ));
             continue;
         }
@@ -606,20 +611,18 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         }
         if !missing.is_empty() {
             let list: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
-            out.push(ctx.diag(
+            let id = ctx.graph.query_name(qi);
+            out.push(ctx.diag_with(
                 "workflow-input-gap",
-                Subject::Query(q.id.as_str().into()),
-                format!(
-                    "{} searches by {} but no entry point or preceding query provides {}, so the application cannot run it as designed.",
-                    q.id,
-                    list.join(", "),
-                    if list.len() == 1 { "it" } else { "them" }
-                ),
-                format!(
-                    "Feed {} from a preceding query (a transition's feeds), return it from one, or make {} an entry point.",
-                    list.join(", "),
-                    q.id
-                ),
+                Subject::Query(id.clone()),
+                (id, list.join(", "), list.len() == 1),
+                |(id, list, one), m| {
+                    let them = if *one { "it" } else { "them" };
+                    let _ = write!(m, "{id} searches by {list} but no entry point or preceding query provides {them}, so the application cannot run it as designed.");
+                },
+                |(id, list, _), f| {
+                    let _ = write!(f, "Feed {list} from a preceding query (a transition's feeds), return it from one, or make {id} an entry point.");
+                },
             ));
         }
     }

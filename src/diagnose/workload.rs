@@ -120,8 +120,8 @@ fn counters(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(ctx.diag(
                 "counter-as-id",
                 Subject::Attribute {
-                    item: item.to_string(),
-                    attribute: a.name.clone(),
+                    item: item.into(),
+                    attribute: a.name.as_str().into(),
                 },
                 format!(
                     "{item}.{} is a counter that {why} concurrent increments hand out duplicate numbers, so ids made from it collide.",

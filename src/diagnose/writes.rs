@@ -110,9 +110,9 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let copied: Vec<&Table> = copies.iter().map(|&i| &tables[i]).collect();
             let names: Vec<&str> = copied.iter().map(|t| t.name.as_str()).collect();
             let subject = if matches!(node, Some(NodeId::Entity(_))) {
-                Subject::Entity(w.item.clone())
+                Subject::Entity(w.item.as_str().into())
             } else {
-                Subject::Relationship(w.item.clone())
+                Subject::Relationship(w.item.as_str().into())
             };
             out.push(ctx.diag(
                 "write-amplification",
@@ -156,8 +156,8 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(ctx.diag(
                 "write-amplification",
                 Subject::Attribute {
-                    item: w.item.clone(),
-                    attribute: u.attribute.clone(),
+                    item: w.item.as_str().into(),
+                    attribute: u.attribute.as_str().into(),
                 },
                 format!(
                     "{}.{} changes and is copied into {} tables ({}): every change is {} writes, and a failure part-way leaves them disagreeing.",

@@ -76,7 +76,7 @@ pub(crate) fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(),
     match new {
         None => Ok(()),
         Some(bad) => Err(Refusal::BreaksCql {
-            message: bad.message.to_string(),
+            message: bad.message().to_string(),
             rule: bad.rule,
         }),
     }
@@ -130,8 +130,7 @@ mod tests {
             rule,
             severity: Severity::Error,
             subject: Subject::Project,
-            message: "nope".into(),
-            fix: "".into(),
+            words: crate::diagnose::Words::ready("nope", ""),
             source: "",
             refinement: None,
         });

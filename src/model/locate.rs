@@ -423,8 +423,8 @@ impl Locations {
     /// Where a note's target is.
     pub fn target(&self, project: &Project, model: &LogicalModel, target: &Target) -> Pos {
         let subject = match target {
-            Target::Entity(e) => Subject::Entity(e.clone()),
-            Target::Relationship(r) => Subject::Relationship(r.clone()),
+            Target::Entity(e) => Subject::Entity(e.as_str().into()),
+            Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
             Target::Query(q) => Subject::Query(q.as_str().into()),
             Target::Table(t) => Subject::Table(t.clone()),
         };

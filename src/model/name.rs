@@ -130,6 +130,26 @@ impl<'de> Deserialize<'de> for Name {
     }
 }
 
+/// Shared names for the items of one list (a project's queries, its
+/// entities), each made when first asked: an analysis names a few of them
+/// many times, and a change to the project makes a new set.
+#[derive(Default)]
+pub(crate) struct LazyNames(std::sync::OnceLock<Box<[std::sync::OnceLock<Name>]>>);
+
+impl LazyNames {
+    /// The name of item `index` of `len`, `text` made shared on first use.
+    pub(crate) fn get<'t>(&self, len: usize, index: usize, text: impl FnOnce() -> &'t str) -> Name {
+        let slots = self
+            .0
+            .get_or_init(|| (0..len).map(|_| std::sync::OnceLock::new()).collect());
+        match slots.get(index) {
+            Some(slot) => slot.get_or_init(|| Name::from(text())).clone(),
+            // Not an item of the list: made, not kept.
+            None => Name::from(text()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +170,15 @@ mod tests {
         let mut sorted = vec![Name::from("b"), Name::from("a")];
         sorted.sort();
         assert_eq!(sorted, ["a", "b"]);
+    }
+
+    #[test]
+    fn lazy_names_make_each_name_once() {
+        let names = LazyNames::default();
+        let a = names.get(3, 1, || "Q2");
+        let b = names.get(3, 1, || unreachable!("made once"));
+        assert!(Name::ptr_eq(&a, &b));
+        assert_eq!(names.get(3, 7, || "outside"), "outside");
     }
 
     #[test]

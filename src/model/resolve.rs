@@ -6,7 +6,7 @@
 //! exactly when they reach the same attribute along the same path, so the
 //! path is part of a column's identity.
 
-use super::name::Name;
+use super::name::{LazyNames, Name};
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::collections::VecDeque;
@@ -171,9 +171,12 @@ pub struct Graph<'p> {
     /// graph covariant in its lifetime.
     queries: std::sync::OnceLock<Vec<usize>>,
     decisions: std::sync::OnceLock<Vec<usize>>,
-    /// Each query's id as a shared name, made when first asked: every
-    /// column, table and plan a query derives carries its id.
-    query_names: std::sync::OnceLock<Box<[std::sync::OnceLock<Name>]>>,
+    /// Each query's id, entity's and relationship's name as a shared name,
+    /// made when first asked: every column, table and plan a query derives
+    /// carries its id, findings their subjects' names.
+    query_names: LazyNames,
+    entity_names: LazyNames,
+    rel_names: LazyNames,
 }
 
 /// Positions `0..n` sorted by `key`, ties in position order.
@@ -248,7 +251,9 @@ impl<'p> Graph<'p> {
             parents: std::sync::OnceLock::new(),
             queries: std::sync::OnceLock::new(),
             decisions: std::sync::OnceLock::new(),
-            query_names: std::sync::OnceLock::new(),
+            query_names: LazyNames::default(),
+            entity_names: LazyNames::default(),
+            rel_names: LazyNames::default(),
         }
     }
 
@@ -330,14 +335,20 @@ impl<'p> Graph<'p> {
     /// The id of the query at `index` in the project, shared by everything
     /// derived from it.
     pub fn query_name(&self, index: usize) -> Name {
-        let names = self.query_names.get_or_init(|| {
-            (0..self.project.queries.len())
-                .map(|_| std::sync::OnceLock::new())
-                .collect()
-        });
-        names[index]
-            .get_or_init(|| Name::from(self.project.queries[index].id.as_str()))
-            .clone()
+        let qs = &self.project.queries;
+        self.query_names.get(qs.len(), index, || &qs[index].id)
+    }
+
+    /// The name of entity `index`, shared.
+    pub fn entity_name(&self, index: usize) -> Name {
+        let es = &self.project.entities;
+        self.entity_names.get(es.len(), index, || &es[index].name)
+    }
+
+    /// The name of relationship `index`, shared.
+    pub fn rel_name(&self, index: usize) -> Name {
+        let rs = &self.project.relationships;
+        self.rel_names.get(rs.len(), index, || &rs[index].name)
     }
 
     /// [`Project::decision`] (the first decision for the query), by an

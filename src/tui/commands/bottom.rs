@@ -118,7 +118,7 @@ pub fn fix(app: &mut App) -> Vec<Action> {
     if let Some(r) = x.refinement.clone() {
         vec![Action::PreviewRefinement(r)]
     } else {
-        let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix);
+        let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix());
         app.error(msg);
         vec![]
     }

@@ -133,14 +133,14 @@ fn detail_lines(app: &App, d: &Diagnostic, width: usize) -> Vec<Line<'static>> {
     out.push(Line::from(""));
     out.push(heading("What goes wrong"));
     out.extend(wrap_styled(
-        &[(format!("  {}", for_terminal(&d.message)), Style::new())],
+        &[(format!("  {}", for_terminal(d.message())), Style::new())],
         width,
         2,
     ));
     out.push(Line::from(""));
     out.push(heading("Fix"));
     out.extend(wrap_styled(
-        &[(format!("  {}", for_terminal(&d.fix)), Style::new())],
+        &[(format!("  {}", for_terminal(d.fix())), Style::new())],
         width,
         2,
     ));

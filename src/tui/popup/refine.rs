@@ -139,7 +139,7 @@ impl RefinePreview {
                     &format!(
                         "{}: {}",
                         for_terminal(&subject_label(&d.subject)),
-                        for_terminal(&d.message)
+                        for_terminal(d.message())
                     ),
                     width.saturating_sub(14 + d.rule.len()),
                 )),

@@ -104,7 +104,7 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
                     for_terminal(&subject_label(&x.subject)).into_owned(),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
-                (format!(" {}", for_terminal(&x.message)), Style::new()),
+                (format!(" {}", for_terminal(x.message())), Style::new()),
                 (format!("  [{}]", x.rule), app.settings.theme.dim()),
             ],
             width,
@@ -119,7 +119,7 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
         out.extend(first);
         out.extend(wrap_styled(
             &[(
-                format!("        fix: {}", for_terminal(&x.fix)),
+                format!("        fix: {}", for_terminal(x.fix())),
                 app.settings.theme.dim(),
             )],
             width,
