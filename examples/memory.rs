@@ -43,6 +43,12 @@ fn measure(path: PathBuf) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let edited = rss();
     let peak = status_kib("VmHWM:").unwrap_or(0);
+    for _ in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        term.draw(|f| view::draw(&app, f))
+            .map_err(|e| e.to_string())?;
+    }
+    println!("settled: {:.1} MiB", mib(rss()));
     println!("process before opening:   {:.1} MiB", mib(before));
     println!("after open + first frame: {:.1} MiB", mib(opened));
     println!("after one edit + frame:   {:.1} MiB", mib(edited));

@@ -60,17 +60,26 @@ pub(crate) struct Earlier<'a> {
     pub dirty: Vec<bool>,
 }
 
+/// Whether `p` states a workflow: without one the input rule does not run
+/// (one `no-workflow` finding instead).
+fn states_workflow(p: &Project) -> bool {
+    !(p.workflow.entry.is_empty() && p.workflow.transitions.is_empty())
+}
+
 /// Which queries' input-gap findings may differ between `old` and `new`:
 /// those whose entry point status changed, and every query reached through
 /// the transitions from one whose search, returned attributes, range or
 /// rows changed (what a query knows comes from the queries before it).
 /// `None` when any may: the transitions, the query ids or their order, or
-/// the schema (feeds are matched by type) changed, or ids repeat.
+/// the schema (feeds are matched by type) changed, ids repeat, or a
+/// workflow appeared or went (the earlier review did not check inputs, or
+/// this one does not).
 pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> {
     let same_schema = old.entities == new.entities
         && old.relationships == new.relationships
         && old.types == new.types;
     if !same_schema
+        || states_workflow(old) != states_workflow(new)
         || old.workflow.transitions != new.workflow.transitions
         || old.queries.len() != new.queries.len()
         || old
@@ -129,7 +138,7 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
 pub(super) fn check(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
     tables(ctx, out);
     let p = ctx.project;
-    if p.workflow.entry.is_empty() && p.workflow.transitions.is_empty() {
+    if !states_workflow(p) {
         if !p.queries.is_empty() {
             out.push(ctx.diag(
                 "no-workflow",
@@ -633,6 +642,31 @@ mod tests {
     use super::{base, Flow, Known};
     use crate::model::resolve::AttrRef;
     use crate::model::{Project, Query, Range, RangeOp, Transition};
+
+    /// The input rule runs only when a workflow is stated: when one
+    /// appears or goes, no earlier finding can be kept (a regression the
+    /// incremental property test found: the first entry point stated kept
+    /// the findings of a review that had not checked inputs).
+    #[test]
+    fn a_workflow_appearing_or_going_rechecks_every_query() {
+        let mut none = Project::empty("p");
+        for id in ["Q1", "Q2"] {
+            let mut q = Query::new(id, id, "Thing");
+            q.equality = vec![format!("{id}_key")];
+            none.queries.push(q);
+        }
+        let mut stated = none.clone();
+        stated.workflow.entry.push("Q1".into());
+        assert_eq!(super::changed_inputs(&none, &stated), None);
+        assert_eq!(super::changed_inputs(&stated, &none), None);
+        let mut more = stated.clone();
+        more.workflow.entry.push("Q2".into());
+        assert_eq!(
+            super::changed_inputs(&stated, &more),
+            Some(vec![false, true]),
+            "with a workflow on both sides, only Q2's status changed"
+        );
+    }
 
     /// A project of `n` queries over a small pool of names, with random
     /// transitions: cycles, self loops, duplicate query ids, ends naming

@@ -10,8 +10,13 @@
 //! waiting and makes the running one stale: the thread drops a stale
 //! result itself, and [`AnalysisWorker::deliver`] any that raced past that
 //! check. No I/O: a thread, a lock and a channel.
+//!
+//! The result comes with the incremental analysis that made it (its cache
+//! filled), so the first edit after opening a large project re-derives
+//! only what it changed instead of everything.
 
-use crate::analysis::{analyze, Analysis};
+use crate::analysis::incremental::IncrementalAnalysis;
+use crate::analysis::Analysis;
 use crate::model::Project;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -37,7 +42,13 @@ struct Job {
 pub struct Done {
     pub ticket: u64,
     pub analysis: Analysis,
+    /// What made it, ready for the next edit.
+    pub incremental: IncrementalAnalysis,
 }
+
+/// A delivered result: the analysis and the incremental analysis to
+/// re-derive it after the next edit.
+pub type Analysed = (Analysis, IncrementalAnalysis);
 
 /// What the workbench and the thread share.
 #[derive(Default)]
@@ -121,7 +132,7 @@ impl AnalysisWorker {
 
     /// The awaited analysis if it has arrived, without waiting. Stale
     /// results met on the way are dropped.
-    pub(crate) fn take_ready(&mut self) -> Option<Analysis> {
+    pub(crate) fn take_ready(&mut self) -> Option<Analysed> {
         while self.pending.is_some() {
             let done = self.results.try_recv().ok()?;
             if let Some(a) = self.deliver(done) {
@@ -132,7 +143,7 @@ impl AnalysisWorker {
     }
 
     /// [`AnalysisWorker::take_ready`], waiting up to `timeout` for it.
-    pub fn wait(&mut self, timeout: Duration) -> Option<Analysis> {
+    pub fn wait(&mut self, timeout: Duration) -> Option<Analysed> {
         let until = Instant::now() + timeout;
         while self.pending.is_some() {
             let left = until.saturating_duration_since(Instant::now());
@@ -149,12 +160,12 @@ impl AnalysisWorker {
 
     /// The analysis a result carries when it answers the pending request;
     /// `None` (the result dropped) when a newer request superseded it.
-    pub(crate) fn deliver(&mut self, done: Done) -> Option<Analysis> {
+    pub(crate) fn deliver(&mut self, done: Done) -> Option<Analysed> {
         if self.pending != Some(done.ticket) {
             return None;
         }
         self.pending = None;
-        Some(done.analysis)
+        Some((done.analysis, done.incremental))
     }
 }
 
@@ -197,7 +208,8 @@ impl Worker {
                     return;
                 }
             };
-            let analysis = analyze(&job.project);
+            let mut incremental = IncrementalAnalysis::new();
+            let analysis = incremental.analyze(&job.project);
             // Dropping a stale analysis here keeps its cost off the input
             // thread.
             if job.ticket != self.latest.load(Ordering::SeqCst) {
@@ -206,6 +218,7 @@ impl Worker {
             let done = Done {
                 ticket: job.ticket,
                 analysis,
+                incremental,
             };
             if self.results.send(done).is_err() {
                 return;
@@ -217,6 +230,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::analyze;
     use crate::model::synthetic;
 
     const LONG: Duration = Duration::from_mins(2);
@@ -227,10 +241,31 @@ mod tests {
         let mut w = AnalysisWorker::default();
         w.request(p.clone()).expect("a thread");
         assert!(w.is_pending());
-        let a = w.wait(LONG).expect("an analysis");
+        let (a, _) = w.wait(LONG).expect("an analysis");
         assert_eq!(a, analyze(&p));
         assert!(!w.is_pending());
         assert!(w.take_ready().is_none(), "delivered once");
+    }
+
+    /// The result comes with its incremental analysis: an edit after it
+    /// re-derives only the edited query's table, and equals a full
+    /// analysis.
+    #[test]
+    fn the_result_comes_ready_for_an_incremental_edit() {
+        let p = synthetic::project(40, 60, 5);
+        let mut w = AnalysisWorker::default();
+        w.request(p.clone()).expect("a thread");
+        let (a, mut inc) = w.wait(LONG).expect("an analysis");
+        let mut next = p.clone();
+        let mut returns = next.queries[0].returns.clone();
+        returns.pop();
+        crate::edit::apply(&mut next, &crate::edit::Edit::SetReturns(0, returns))
+            .expect("the edit applies");
+        let after = inc.reanalyze(&next, &a);
+        assert_eq!(after, analyze(&next));
+        let reused = inc.reused();
+        assert_eq!(reused.built, 1, "{reused:?}");
+        assert!(reused.builds >= 50, "{reused:?}");
     }
 
     #[test]
@@ -241,7 +276,7 @@ mod tests {
         let first = w.request(old).expect("a thread");
         let second = w.request(new.clone()).expect("a thread");
         assert!(second > first);
-        let a = w.wait(LONG).expect("an analysis");
+        let (a, _) = w.wait(LONG).expect("an analysis");
         assert_eq!(a, analyze(&new));
         // Nothing else arrives: the stale job was skipped or dropped.
         std::thread::sleep(Duration::from_millis(50));
@@ -261,7 +296,7 @@ mod tests {
         }
         assert!(!running(), "the idle thread ended");
         w.request(p.clone()).expect("a thread");
-        assert_eq!(w.wait(LONG), Some(analyze(&p)));
+        assert_eq!(w.wait(LONG).map(|(a, _)| a), Some(analyze(&p)));
     }
 
     #[test]
@@ -274,7 +309,7 @@ mod tests {
         // The cancelled result is never delivered to a later request.
         let next = Project::empty("next");
         w.request(next.clone()).expect("a thread");
-        assert_eq!(w.wait(LONG), Some(analyze(&next)));
+        assert_eq!(w.wait(LONG).map(|(a, _)| a), Some(analyze(&next)));
     }
 
     #[test]
@@ -285,12 +320,14 @@ mod tests {
         let stale_result = Done {
             ticket: stale,
             analysis: Analysis::default(),
+            incremental: IncrementalAnalysis::new(),
         };
         assert!(w.deliver(stale_result).is_none());
         assert!(w.is_pending(), "still waiting for the fresh one");
         let fresh_result = Done {
             ticket: fresh,
             analysis: Analysis::default(),
+            incremental: IncrementalAnalysis::new(),
         };
         assert!(w.deliver(fresh_result).is_some());
         assert!(!w.is_pending());

@@ -8,7 +8,7 @@ use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
 use crate::analysis::incremental::IncrementalAnalysis;
-use crate::analysis::{analyze, Analysis};
+use crate::analysis::Analysis;
 use crate::derive::LogicalModel;
 use crate::diff::{diff, summary, TableChange};
 use crate::edit::{self, Edit, Item, Sections};
@@ -539,7 +539,7 @@ impl App {
     fn request_analysis(&mut self, project: Project) {
         self.derived.generation += 1;
         if self.worker.request(project).is_none() {
-            let analysis = analyze(&self.project);
+            let analysis = self.incremental.analyze(&self.project);
             self.install(analysis);
         }
     }
@@ -548,7 +548,8 @@ impl App {
     /// loop asks before every frame). Says whether it did.
     pub fn receive_analysis(&mut self) -> bool {
         match self.worker.take_ready() {
-            Some(analysis) => {
+            Some((analysis, incremental)) => {
+                self.incremental = incremental;
                 self.install(analysis);
                 true
             }
@@ -560,7 +561,8 @@ impl App {
     /// (tests and measurements; the run loop never blocks on it).
     pub fn wait_for_analysis(&mut self, timeout: std::time::Duration) -> bool {
         match self.worker.wait(timeout) {
-            Some(analysis) => {
+            Some((analysis, incremental)) => {
+                self.incremental = incremental;
                 self.install(analysis);
                 true
             }
