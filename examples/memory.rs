@@ -4,7 +4,7 @@
 //! The project file is written first; a fresh process then opens it the
 //! way `cqlmodel FILE` does, draws a 200×60 frame, makes one edit and
 //! draws again, and reports its resident set (`VmRSS`) and peak (`VmHWM`)
-//! from /proc. Linux only. `--write PATH [QUERIES]` writes the project
+//! from /proc, then the resident set two seconds of frames later. Linux only. `--write PATH [QUERIES]` writes the project
 //! file only, to open it in the real workbench.
 use cqlmodel::model::{load, synthetic};
 use cqlmodel::tui::action::{update, Action, Edit};
@@ -43,16 +43,19 @@ fn measure(path: PathBuf) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let edited = rss();
     let peak = status_kib("VmHWM:").unwrap_or(0);
+    println!("process before opening:   {:.1} MiB", mib(before));
+    println!("after open + first frame: {:.1} MiB", mib(opened));
+    println!("after one edit + frame:   {:.1} MiB", mib(edited));
+    println!("peak (VmHWM):             {:.1} MiB", mib(peak));
+    // The allocator returns freed pages after a delay (a second by
+    // default) once it runs again: two seconds of frames, as an idle
+    // workbench redrawing its status would, show what it settles at.
     for _ in 0..20 {
         std::thread::sleep(std::time::Duration::from_millis(100));
         term.draw(|f| view::draw(&app, f))
             .map_err(|e| e.to_string())?;
     }
-    println!("settled: {:.1} MiB", mib(rss()));
-    println!("process before opening:   {:.1} MiB", mib(before));
-    println!("after open + first frame: {:.1} MiB", mib(opened));
-    println!("after one edit + frame:   {:.1} MiB", mib(edited));
-    println!("peak (VmHWM):             {:.1} MiB", mib(peak));
+    println!("settled, 2 s later:       {:.1} MiB", mib(rss()));
     // The allocator keeps freed pages a while before handing them back, so
     // these figures include garbage of the load and the edit: run with
     // MIMALLOC_PURGE_DELAY=0 for what the workbench holds.
