@@ -703,8 +703,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
             let (attr, label) = match &c.source {
                 Source::Attr {
                     reached, attribute, ..
-                } => (Some(g.attr(reached.attr)), attribute.clone()),
-                _ => (None, c.name.clone()),
+                } => (Some(g.attr(reached.attr)), attribute.as_str()),
+                _ => (None, c.name.as_str()),
             };
             let size = match &c.source {
                 Source::Bucket { period, .. } => {

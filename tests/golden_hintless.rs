@@ -36,7 +36,7 @@ fn key_of(t: &Table) -> Vec<(String, String)> {
         .filter(|c| c.role.is_key())
         .map(|c| {
             let held = match &c.source {
-                Source::Attr { attribute, .. } => attribute.clone(),
+                Source::Attr { attribute, .. } => attribute.to_string(),
                 other => format!("{other:?}"),
             };
             (c.role.marker().to_string(), held)

@@ -121,7 +121,7 @@ pub enum Source {
         #[serde(skip)]
         reached: Reached,
         /// `Entity.attr`, for people.
-        attribute: String,
+        attribute: Name,
         /// How the data got here: own, push-down (parent), push-up (child).
         flow: Flow,
     },
@@ -832,13 +832,7 @@ fn unique_column_name(table: &Table, base: String) -> String {
 }
 
 fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
-    let owner = graph.node_name(r.attr.node());
-    let name = &graph.attr(r.attr).name;
-    // Built directly: this runs for every column of every table.
-    let mut attribute = String::with_capacity(owner.len() + 1 + name.len());
-    attribute.push_str(owner);
-    attribute.push('.');
-    attribute.push_str(name);
+    let attribute = graph.attr_label(r.attr);
     let flow = if r.path.is_empty() && r.attr.node() == root {
         Flow::Own
     } else if graph.path_is_many(&r.path) {

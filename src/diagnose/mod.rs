@@ -581,10 +581,10 @@ pub(crate) fn column_subject(t: &Table, column: &str) -> Subject {
 }
 
 /// The `Entity.attr` text of an attribute column, else its name.
-pub(crate) fn attribute_label(c: &crate::derive::Column) -> String {
+pub(crate) fn attribute_label(c: &crate::derive::Column) -> &str {
     match &c.source {
-        Source::Attr { attribute, .. } => attribute.clone(),
-        _ => c.name.clone(),
+        Source::Attr { attribute, .. } => attribute,
+        _ => &c.name,
     }
 }
 

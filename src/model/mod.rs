@@ -11,6 +11,7 @@ pub mod preserve;
 pub mod resolve;
 pub mod save;
 pub mod shared;
+mod slots;
 pub mod synthetic;
 pub mod types;
 pub mod validate;

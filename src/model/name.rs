@@ -134,18 +134,15 @@ impl<'de> Deserialize<'de> for Name {
 /// entities), each made when first asked: an analysis names a few of them
 /// many times, and a change to the project makes a new set.
 #[derive(Default)]
-pub(crate) struct LazyNames(std::sync::OnceLock<Box<[std::sync::OnceLock<Name>]>>);
+pub(crate) struct LazyNames(super::slots::Slots<Name>);
 
 impl LazyNames {
-    /// The name of item `index` of `len`, `text` made shared on first use.
-    pub(crate) fn get<'t>(&self, len: usize, index: usize, text: impl FnOnce() -> &'t str) -> Name {
-        let slots = self
-            .0
-            .get_or_init(|| (0..len).map(|_| std::sync::OnceLock::new()).collect());
-        match slots.get(index) {
-            Some(slot) => slot.get_or_init(|| Name::from(text())).clone(),
+    /// The name of item `index` of `len`, made by `make` on first use.
+    pub(crate) fn get(&self, len: usize, index: usize, make: impl Fn() -> Name) -> Name {
+        match self.0.get(len, index, &make) {
+            Some(name) => name.clone(),
             // Not an item of the list: made, not kept.
-            None => Name::from(text()),
+            None => make(),
         }
     }
 }
@@ -175,10 +172,10 @@ mod tests {
     #[test]
     fn lazy_names_make_each_name_once() {
         let names = LazyNames::default();
-        let a = names.get(3, 1, || "Q2");
+        let a = names.get(3, 1, || "Q2".into());
         let b = names.get(3, 1, || unreachable!("made once"));
         assert!(Name::ptr_eq(&a, &b));
-        assert_eq!(names.get(3, 7, || "outside"), "outside");
+        assert_eq!(names.get(3, 7, || "outside".into()), "outside");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! path is part of a column's identity.
 
 use super::name::{LazyNames, Name};
+use super::slots::Slots;
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::collections::VecDeque;
@@ -148,18 +149,19 @@ pub struct Graph<'p> {
     /// Short names of entities, then relationships (computed once: they
     /// prefix most column names).
     shorts: std::sync::OnceLock<Vec<String>>,
-    /// Each entity's full key relative to itself (weak keys resolved).
-    keys: std::sync::OnceLock<Vec<Vec<Reached>>>,
+    /// Each entity's full key relative to itself (weak keys resolved),
+    /// made per entity when first asked.
+    keys: Slots<Vec<Reached>>,
     /// Each entity's other unique identifiers, relative to itself; those
     /// naming a missing attribute are left out (loading reports them).
-    uniques: std::sync::OnceLock<Vec<Vec<Vec<Reached>>>>,
+    uniques: Slots<Vec<Vec<Reached>>>,
     /// Each relationship's from and to entity: paths step through them
     /// constantly, and a name lookup per step is slow.
     ends: Vec<(Option<usize>, Option<usize>)>,
     /// Each relationship's key relative to itself ([`Graph::node_key`]),
     /// made on first use: validation and pane links build graphs that
     /// never ask.
-    rel_keys: std::sync::OnceLock<Vec<Vec<Reached>>>,
+    rel_keys: Slots<Vec<Reached>>,
     /// The 1:n relationships into each entity from another one, with the
     /// one side, by relationship name (not file order); estimates count
     /// through them. Made on first use.
@@ -177,6 +179,11 @@ pub struct Graph<'p> {
     query_names: LazyNames,
     entity_names: LazyNames,
     rel_names: LazyNames,
+    /// `Owner.attr` of every attribute, entities' then relationships', by
+    /// the position `attr_start` gives: each column of a derived table
+    /// names its attribute so.
+    attr_labels: LazyNames,
+    attr_start: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// Positions `0..n` sorted by `key`, ties in position order.
@@ -244,47 +251,42 @@ impl<'p> Graph<'p> {
             incident,
             incident_start,
             shorts: std::sync::OnceLock::new(),
-            keys: std::sync::OnceLock::new(),
-            uniques: std::sync::OnceLock::new(),
+            keys: Slots::default(),
+            uniques: Slots::default(),
             ends,
-            rel_keys: std::sync::OnceLock::new(),
+            rel_keys: Slots::default(),
             parents: std::sync::OnceLock::new(),
             queries: std::sync::OnceLock::new(),
             decisions: std::sync::OnceLock::new(),
             query_names: LazyNames::default(),
             entity_names: LazyNames::default(),
             rel_names: LazyNames::default(),
+            attr_labels: LazyNames::default(),
+            attr_start: std::sync::OnceLock::new(),
         }
     }
 
-    fn keys(&self) -> &[Vec<Reached>] {
-        self.keys.get_or_init(|| {
-            (0..self.project.entities.len())
-                .map(|e| {
-                    let mut out = Vec::new();
-                    self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
-                    out
-                })
-                .collect()
+    /// Entity `e`'s full key, `None` for no entity. Keys are made one by
+    /// one: `entity_key_into` walks owners itself and never asks here.
+    fn key_of(&self, e: usize) -> Option<&Vec<Reached>> {
+        self.keys.get(self.project.entities.len(), e, || {
+            let mut out = Vec::new();
+            self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
+            out
         })
     }
 
-    fn all_uniques(&self) -> Vec<Vec<Vec<Reached>>> {
-        self.project
-            .entities
+    /// Entity `e`'s other identifiers, resolved.
+    fn resolve_uniques(&self, e: usize) -> Vec<Vec<Reached>> {
+        self.entity(e)
+            .unique
             .iter()
-            .enumerate()
-            .map(|(e, ent)| {
-                ent.unique
+            .filter_map(|ident| {
+                let resolved: Result<Vec<Reached>, String> = ident
                     .iter()
-                    .filter_map(|ident| {
-                        let resolved: Result<Vec<Reached>, String> = ident
-                            .iter()
-                            .map(|a| self.resolve(NodeId::Entity(e), a))
-                            .collect();
-                        resolved.ok().filter(|r| !r.is_empty())
-                    })
-                    .collect()
+                    .map(|a| self.resolve(NodeId::Entity(e), a))
+                    .collect();
+                resolved.ok().filter(|r| !r.is_empty())
             })
             .collect()
     }
@@ -318,8 +320,7 @@ impl<'p> Graph<'p> {
     /// to itself.
     pub(crate) fn uniques(&self, e: usize) -> &[Vec<Reached>] {
         self.uniques
-            .get_or_init(|| self.all_uniques())
-            .get(e)
+            .get(self.project.entities.len(), e, || self.resolve_uniques(e))
             .map_or(&[], Vec::as_slice)
     }
 
@@ -336,19 +337,58 @@ impl<'p> Graph<'p> {
     /// derived from it.
     pub fn query_name(&self, index: usize) -> Name {
         let qs = &self.project.queries;
-        self.query_names.get(qs.len(), index, || &qs[index].id)
+        self.query_names
+            .get(qs.len(), index, || Name::from(&qs[index].id))
     }
 
     /// The name of entity `index`, shared.
     pub fn entity_name(&self, index: usize) -> Name {
         let es = &self.project.entities;
-        self.entity_names.get(es.len(), index, || &es[index].name)
+        self.entity_names
+            .get(es.len(), index, || Name::from(&es[index].name))
+    }
+
+    /// `Owner.attr` for attribute `a`, shared by every column holding it.
+    pub fn attr_label(&self, a: AttrId) -> Name {
+        let p = self.project;
+        // Where each entity's, then each relationship's, attributes start
+        // in one numbering of all attributes; the last entry is the total.
+        let start = self.attr_start.get_or_init(|| {
+            let sizes = p
+                .entities
+                .iter()
+                .map(|e| e.attributes.len())
+                .chain(p.relationships.iter().map(|r| r.attributes.len()));
+            let mut at = 0;
+            let mut start = vec![0];
+            for n in sizes {
+                at += n;
+                start.push(at);
+            }
+            start
+        });
+        let (node, i) = match a {
+            AttrId::Entity(e, i) => (e, i),
+            AttrId::Rel(r, i) => (p.entities.len() + r, i),
+        };
+        let total = start.last().copied().unwrap_or(0);
+        let index = start.get(node).map_or(total, |s| s + i);
+        self.attr_labels.get(total, index, || {
+            let owner = self.node_name(a.node());
+            let name = &self.attr(a).name;
+            let mut label = String::with_capacity(owner.len() + 1 + name.len());
+            label.push_str(owner);
+            label.push('.');
+            label.push_str(name);
+            label.into()
+        })
     }
 
     /// The name of relationship `index`, shared.
     pub fn rel_name(&self, index: usize) -> Name {
         let rs = &self.project.relationships;
-        self.rel_names.get(rs.len(), index, || &rs[index].name)
+        self.rel_names
+            .get(rs.len(), index, || Name::from(&rs[index].name))
     }
 
     /// [`Project::decision`] (the first decision for the query), by an
@@ -501,7 +541,7 @@ impl<'p> Graph<'p> {
     /// The key of an entity, relative to itself: a weak entity's key starts
     /// with its owner's key, reached through the identifying relationship.
     pub(crate) fn entity_key(&self, e: usize) -> Vec<Reached> {
-        self.keys().get(e).cloned().unwrap_or_default()
+        self.key_of(e).cloned().unwrap_or_default()
     }
 
     fn entity_key_into(
@@ -555,15 +595,10 @@ impl<'p> Graph<'p> {
     /// [`Graph::node_key`], borrowed from the keys computed once.
     pub(crate) fn node_key_ref(&self, n: NodeId) -> &[Reached] {
         match n {
-            NodeId::Entity(e) => self.keys().get(e),
+            NodeId::Entity(e) => self.key_of(e),
             NodeId::Rel(r) => self
                 .rel_keys
-                .get_or_init(|| {
-                    (0..self.project.relationships.len())
-                        .map(|r| self.rel_key(r))
-                        .collect()
-                })
-                .get(r),
+                .get(self.project.relationships.len(), r, || self.rel_key(r)),
         }
         .map_or(&[], Vec::as_slice)
     }
