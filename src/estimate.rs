@@ -742,7 +742,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     worst_extra[usize::from(c.role == Role::Static)] += (most - elements) * each;
                     elements * each
                 }
-                _ => self.value_size(&c.ty, attr, &label, &mut notes),
+                _ => self.value_size(&c.ty, attr, label, &mut notes),
             };
             if c.ty.is_collection() && !matches!(c.source, Source::Collection { .. }) {
                 largest_collection = largest_collection
