@@ -162,7 +162,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
     }
     Matrix {
         query: origin,
-        table: t.name.clone(),
+        table: t.name.to_string(),
         rows,
         options,
         queries,

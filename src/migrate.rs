@@ -172,7 +172,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                         cql::one_line(&target)
                     );
                     let mut renamed = t.clone();
-                    renamed.name.clone_from(&target);
+                    renamed.name = target.as_str().into();
                     s.push_str(&cql::table(new, &renamed));
                     backfill_plan(&mut s, new, o, &renamed, &target);
                     let _ = writeln!(

@@ -387,7 +387,7 @@ pub fn preview(project: &Project, r: &Refinement) -> Preview {
     };
     let before = analyze(project);
     let (table, est_before) = match own_table(&before, &q) {
-        Some((i, t)) => (Some(t.name.clone()), before.estimates.get(i).cloned()),
+        Some((i, t)) => (Some(t.name.to_string()), before.estimates.get(i).cloned()),
         None => (None, None),
     };
     let mut p = Preview {

@@ -365,6 +365,6 @@ fn key_layout(t: &cqlmodel::derive::Table) -> Vec<(String, Role)> {
 fn layouts(m: &LogicalModel) -> Vec<(String, Vec<(String, Role)>)> {
     m.tables
         .iter()
-        .map(|t| (t.name.clone(), key_layout(t)))
+        .map(|t| (t.name.to_string(), key_layout(t)))
         .collect()
 }

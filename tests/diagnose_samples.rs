@@ -108,7 +108,7 @@ fn logs_without_a_day_bucket_grow_without_bound() {
     assert!(!a
         .diagnostics
         .iter()
-        .any(|d| d.rule == "unbounded-partition" && d.message().contains(&t)));
+        .any(|d| d.rule == "unbounded-partition" && d.message().contains(t.as_str())));
 
     let d = p.decision("Q1").expect("Q1 decision");
     let bucket = d
@@ -128,7 +128,7 @@ fn logs_without_a_day_bucket_grow_without_bound() {
     let d = a
         .diagnostics
         .iter()
-        .find(|d| d.rule == "unbounded-partition" && d.message().contains(&t))
+        .find(|d| d.rule == "unbounded-partition" && d.message().contains(t.as_str()))
         .expect("unbounded-partition without the day bucket");
     assert!(d.message().contains("10,000 a day"), "{}", d.message());
     // Seed 000's choice: a day.

@@ -91,7 +91,7 @@ fn by_query(a: &Analysis) -> View {
                 .collect();
             Some((
                 plan.query.to_string(),
-                (t.name.clone(), cols, a.estimates[i].clone()),
+                (t.name.to_string(), cols, a.estimates[i].clone()),
             ))
         })
         .collect()

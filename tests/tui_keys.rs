@@ -22,7 +22,7 @@ fn table_names(app: &App) -> Vec<String> {
         .model
         .tables
         .iter()
-        .map(|t| t.name.clone())
+        .map(|t| t.name.to_string())
         .collect()
 }
 
@@ -434,7 +434,7 @@ fn time_to_first_frame() {
     assert_eq!(counts, "7e 9q 9t");
     assert!(s.contains(&counts), "{counts} missing:\n{s}");
     let first = &app.analysis.model.tables[0];
-    assert!(s.contains(&first.name), "{}:\n{s}", first.name);
+    assert!(s.contains(first.name.as_str()), "{}:\n{s}", first.name);
     let key = first.partition_key().next().expect("a partition key");
     assert!(s.contains(&format!("K  {}", key.name)), "{s}");
     assert!(s.contains("Hotel"), "{s}");
@@ -466,7 +466,7 @@ fn unbounded_q1(app: &App) -> Option<usize> {
     let table = q1_table(app).name.clone();
     app.analysis.diagnostics.iter().position(|d| {
         d.rule == "unbounded-partition"
-            && cqlmodel::report::subject_label(&d.subject).contains(&table)
+            && cqlmodel::report::subject_label(&d.subject).contains(table.as_str())
     })
 }
 
@@ -521,7 +521,7 @@ fn bucket_refinement_from_the_diagnostics_pane_and_undo() {
         .clone();
     let table = q1_table(&app).name.clone();
     assert!(
-        app.derived.changed.contains(&table),
+        app.derived.changed.contains(table.as_str()),
         "{:?}",
         app.derived.changed
     );

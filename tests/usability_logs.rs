@@ -286,7 +286,7 @@ fn designed_tables(p: &cqlmodel::model::Project) -> Vec<Design> {
                 .map(col)
                 .collect();
             rest.sort_by(|a, b| a.0.cmp(&b.0));
-            (t.name.clone(), key, rest)
+            (t.name.to_string(), key, rest)
         })
         .collect()
 }

@@ -216,7 +216,7 @@ pub struct Column {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Table {
-    pub name: String,
+    pub name: Name,
     /// The entity or relationship whose instances are the rows.
     pub rows: String,
     pub queries: Vec<Name>,
@@ -654,7 +654,7 @@ pub(crate) fn assemble(
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
         let mut t = std::mem::take(&mut drafts[i].table);
-        t.name = final_name[i].take().unwrap_or_default();
+        t.name = final_name[i].take().unwrap_or_default().into();
         index_of[i] = Some(tables.len());
         tables.push(t);
     }

@@ -269,7 +269,7 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
                 best = Some(MergeHint {
                     query: q.id.clone(),
                     with: hq.id.clone(),
-                    table: host.name.clone(),
+                    table: host.name.to_string(),
                     missing,
                 });
             }

@@ -534,7 +534,7 @@ fn a_candidate_key_can_name_a_time_bucket_or_the_constant_bucket() {
 
 fn name_of(query: &str) -> String {
     let (_, m) = one(query);
-    m.tables[0].name.clone()
+    m.tables[0].name.to_string()
 }
 
 #[test]

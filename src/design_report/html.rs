@@ -432,7 +432,7 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
         let _ = writeln!(s, "<p>{meta}</p>");
         s.push_str(&notes_html(&notes_on(
             project,
-            &Target::Table(t.name.clone()),
+            &Target::Table(t.name.to_string()),
         )));
         s.push_str("<table><thead><tr><th></th><th>Column</th><th>Type</th><th>Provenance</th></tr></thead><tbody>\n");
         for c in &t.columns {

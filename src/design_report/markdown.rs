@@ -296,7 +296,7 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
             );
         }
         let _ = writeln!(s, "{meta}\n");
-        notes(s, &notes_on(project, &Target::Table(t.name.clone())));
+        notes(s, &notes_on(project, &Target::Table(t.name.to_string())));
         s.push_str("| | Column | Type | Provenance |\n|---|---|---|---|\n");
         for c in &t.columns {
             let _ = writeln!(

@@ -254,7 +254,7 @@ pub(crate) fn target_anchor(project: &Project, model: &LogicalModel, t: &Target)
         Target::Entity(e) => Subject::Entity(e.as_str().into()),
         Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
         Target::Query(q) => Subject::Query(q.as_str().into()),
-        Target::Table(t) => Subject::Table(t.clone()),
+        Target::Table(t) => Subject::Table(t.as_str().into()),
     };
     subject_anchor(project, model, &s)
 }

@@ -60,9 +60,9 @@ pub enum Subject {
     },
     Relationship(Name),
     Query(Name),
-    Table(String),
+    Table(Name),
     Column {
-        table: String,
+        table: Name,
         column: String,
     },
     /// A location in the project file (`queries[3].equality[0]`).

@@ -331,7 +331,7 @@ fn logical(project: &Project, analysis: &Analysis) -> Diagram {
         }
         nodes.push(Node {
             kind: NodeKind::Table,
-            title: t.name.clone(),
+            title: t.name.to_string(),
             rows: t
                 .columns
                 .iter()

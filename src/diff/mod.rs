@@ -151,26 +151,26 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
             }
         } else if let Some(o) = vanished.remove(t.origin.as_str()) {
             out.push(TableChange::Renamed {
-                from: o.name.clone(),
-                to: t.name.clone(),
+                from: o.name.to_string(),
+                to: t.name.to_string(),
             });
             if let Some(TableChange::Changed {
                 columns, queries, ..
             }) = table_change(o, t)
             {
                 out.push(TableChange::Changed {
-                    table: t.name.clone(),
+                    table: t.name.to_string(),
                     columns,
                     queries,
                 });
             }
         } else {
-            out.push(TableChange::Added(t.name.clone()));
+            out.push(TableChange::Added(t.name.to_string()));
         }
     }
     for t in &old.tables {
         if !new_names.contains(t.name.as_str()) && vanished.contains_key(t.origin.as_str()) {
-            out.push(TableChange::Removed(t.name.clone()));
+            out.push(TableChange::Removed(t.name.to_string()));
         }
     }
     out
@@ -237,7 +237,7 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
         None
     } else {
         Some(TableChange::Changed {
-            table: new.name.clone(),
+            table: new.name.to_string(),
             columns,
             queries,
         })

@@ -307,7 +307,7 @@ fn thresholds_crossed(
             if was_over != is_over {
                 let side = if is_over { "over" } else { "back under" };
                 out.push(TableReport {
-                    table: t.name.clone(),
+                    table: t.name.to_string(),
                     change: format!(
                         "{}: {what} {} → {} ({side} the limit of {})",
                         t.name,

@@ -206,7 +206,7 @@ pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
         }
         out.queries.push(QueryFit {
             query: q.id.clone(),
-            model_table: Some(t.name.clone()),
+            model_table: Some(t.name.to_string()),
             answer,
             schema_table: s.map(|s| s.name.clone()),
             differences,

@@ -426,7 +426,7 @@ impl Locations {
             Target::Entity(e) => Subject::Entity(e.as_str().into()),
             Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
             Target::Query(q) => Subject::Query(q.as_str().into()),
-            Target::Table(t) => Subject::Table(t.clone()),
+            Target::Table(t) => Subject::Table(t.as_str().into()),
         };
         self.subject(project, model, &subject)
     }

@@ -877,7 +877,7 @@ impl App {
                 continue;
             }
             rows.push(Row::Table(i));
-            if !self.view.collapsed_tables.contains(&t.name) {
+            if !self.view.collapsed_tables.contains(t.name.as_str()) {
                 rows.extend((0..t.columns.len()).map(|c| Row::Column(i, c)));
                 rows.push(Row::Estimate(i));
             }
@@ -1128,7 +1128,7 @@ impl App {
                 Target::Query(p.queries.get(self.current_query()?)?.id.clone())
             }
             Item::Table(t) | Item::Column(t, _) => {
-                Target::Table(self.analysis.model.tables.get(t)?.name.clone())
+                Target::Table(self.analysis.model.tables.get(t)?.name.to_string())
             }
         })
     }
@@ -1230,7 +1230,7 @@ mod row_tests {
             }),
             Box::new(|a| {
                 let t = a.analysis.model.tables[0].name.clone();
-                a.view.collapsed_tables.insert(t);
+                a.view.collapsed_tables.insert(t.to_string());
                 a.rebuild_rows();
             }),
             Box::new(|a| {

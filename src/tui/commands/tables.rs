@@ -16,9 +16,9 @@ pub(crate) fn fold(app: &mut App, left: bool) {
     if let Some(t) = app.current_table() {
         let name = app.analysis.model.tables[t].name.clone();
         if left {
-            app.view.collapsed_tables.insert(name);
+            app.view.collapsed_tables.insert(name.to_string());
         } else {
-            app.view.collapsed_tables.remove(&name);
+            app.view.collapsed_tables.remove(name.as_str());
         }
         app.rebuild_rows();
         app.reselect(Item::Table(t));
@@ -78,8 +78,8 @@ pub fn open(app: &mut App) {
         }
         Some(Item::Table(t)) => {
             let name = app.analysis.model.tables[t].name.clone();
-            if !app.view.collapsed_tables.remove(&name) {
-                app.view.collapsed_tables.insert(name);
+            if !app.view.collapsed_tables.remove(name.as_str()) {
+                app.view.collapsed_tables.insert(name.to_string());
             }
             app.rebuild_rows();
             app.reselect(Item::Table(t));

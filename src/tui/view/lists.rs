@@ -382,7 +382,7 @@ fn table_top(app: &App, ti: usize, width: usize) -> Line<'static> {
     let bs = box_style(app, ti);
     let name = safe(&t.name);
     let serves = format!(" {} ", safe(&t.queries.join(", ")));
-    let fold = if app.view.collapsed_tables.contains(&t.name) {
+    let fold = if app.view.collapsed_tables.contains(t.name.as_str()) {
         "▸"
     } else {
         "─"
