@@ -57,7 +57,7 @@ pub(crate) fn key_text(t: &Table) -> String {
     for c in t.clustering() {
         match c.role {
             Role::Clustering(crate::model::Dir::Desc) => parts.push(format!("{} DESC", c.name)),
-            _ => parts.push(c.name.clone()),
+            _ => parts.push(c.name.to_string()),
         }
     }
     format!("PRIMARY KEY ({})", parts.join(", "))

@@ -576,7 +576,7 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
         }
         out.push(Refinement::PlaceEquality {
             query: q.clone(),
-            column: c.name.clone(),
+            column: c.name.to_string(),
             partition: !in_partition,
         });
     }
@@ -586,13 +586,13 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
         {
             out.push(Refinement::Promote {
                 query: q.clone(),
-                column: c.name.clone(),
+                column: c.name.to_string(),
             });
         }
         if c.ty.native() == Some(Native::Timestamp) {
             out.push(Refinement::Timeuuid {
                 query: q.clone(),
-                column: c.name.clone(),
+                column: c.name.to_string(),
             });
         }
     }

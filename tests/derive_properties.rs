@@ -359,7 +359,10 @@ fn shuffle_vec<T>(v: &mut [T], rng: &mut Rng) {
 }
 
 fn key_layout(t: &cqlmodel::derive::Table) -> Vec<(String, Role)> {
-    t.columns.iter().map(|c| (c.name.clone(), c.role)).collect()
+    t.columns
+        .iter()
+        .map(|c| (c.name.to_string(), c.role))
+        .collect()
 }
 
 fn layouts(m: &LogicalModel) -> Vec<(String, Vec<(String, Role)>)> {

@@ -774,14 +774,14 @@ fn hot_partition_promotes_a_searched_clustering_column() {
     let d = p.decision_mut("Q2");
     d.candidates.push(Candidate {
         name: "by_kind".into(),
-        partition: vec![kind],
+        partition: vec![kind.to_string()],
         clustering: vec![
             Order {
-                attr: source.clone(),
+                attr: source.to_string(),
                 dir: cqlmodel::model::Dir::Asc,
             },
             Order {
-                attr: time,
+                attr: time.to_string(),
                 dir: cqlmodel::model::Dir::Desc,
             },
         ],
@@ -793,7 +793,7 @@ fn hot_partition_promotes_a_searched_clustering_column() {
         d.refinement,
         Some(Refinement::Promote {
             query: "Q2".into(),
-            column: source
+            column: source.to_string()
         }),
         "{d:#?}"
     );

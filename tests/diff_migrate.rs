@@ -72,7 +72,10 @@ fn changes() -> Vec<(&'static str, Project, Project)> {
         .iter()
         .find(|c| matches!(c.role, Role::Clustering(_)))
         .expect("clustering column");
-    promoted.decision_mut("Q7").promote.push(first.name.clone());
+    promoted
+        .decision_mut("Q7")
+        .promote
+        .push(first.name.to_string());
     out.push(("change_key", hotel, promoted));
     out
 }

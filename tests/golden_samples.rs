@@ -85,7 +85,7 @@ fn layout(model: &LogicalModel, table: &str) -> Vec<(String, String)> {
         .unwrap_or_else(|| panic!("no table {table}; have {:?}", names(model)));
     t.columns
         .iter()
-        .map(|c| (c.role.marker().to_string(), c.name.clone()))
+        .map(|c| (c.role.marker().to_string(), c.name.to_string()))
         .collect()
 }
 

@@ -158,7 +158,7 @@ fn reimport_matches(p: &cqlmodel::model::Project, what: &str) -> Result<(), Stri
         t.columns
             .iter()
             .filter(|c| c.role.is_key())
-            .map(|c| (c.name.clone(), c.role))
+            .map(|c| (c.name.to_string(), c.role))
             .collect()
     };
     for t in &m.tables {

@@ -272,7 +272,7 @@ fn designed_tables(p: &cqlmodel::model::Project) -> Vec<Design> {
         .tables
         .iter()
         .map(|t| {
-            let col = |c: &cqlmodel::derive::Column| (c.name.clone(), c.role, c.ty.to_string());
+            let col = |c: &cqlmodel::derive::Column| (c.name.to_string(), c.role, c.ty.to_string());
             let key = t
                 .columns
                 .iter()

@@ -196,7 +196,7 @@ impl Flow {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Column {
-    pub name: String,
+    pub name: Name,
     pub ty: CqlType,
     pub role: Role,
     pub rule: Rule,
@@ -235,7 +235,7 @@ pub struct Table {
     /// Attributes pushed up into a collection column, with that column's
     /// name: a query returning them reads the collection.
     #[serde(skip)]
-    pub collected: Vec<(Reached, String)>,
+    pub collected: Vec<(Reached, Name)>,
 }
 
 impl Column {
@@ -298,7 +298,7 @@ pub struct Plan {
     pub access: Access,
     /// Partition key columns the application computes (buckets, shards)
     /// rather than takes from the search.
-    pub computed: Vec<String>,
+    pub computed: Vec<Name>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -786,15 +786,15 @@ pub fn normalize(mut r: Reached) -> Reached {
     r
 }
 
-fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> String {
+fn column_name(graph: &Graph, root: NodeId, r: &Reached) -> Name {
     let own = r.path.is_empty() && r.attr.node() == root;
-    graph.column_base(r.attr, own)
+    graph.column_base_name(r.attr, own)
 }
 
 /// The column name of an attribute in `table`: its base name, else named
 /// by the role of the relationship it is reached through
 /// (`work_address_city` beside `address_city`), else numbered.
-fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> String {
+fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> Name {
     let base = column_name(graph, root, r);
     if table.column(&base).is_none() {
         return base;
@@ -811,13 +811,13 @@ fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> 
             format!("{role}_{attr}")
         };
         if table.column(&named).is_none() {
-            return named;
+            return named.into();
         }
     }
     unique_column_name(table, base)
 }
 
-fn unique_column_name(table: &Table, base: String) -> String {
+fn unique_column_name(table: &Table, base: Name) -> Name {
     if table.column(&base).is_none() {
         return base;
     }
@@ -825,7 +825,7 @@ fn unique_column_name(table: &Table, base: String) -> String {
     loop {
         let c = format!("{base}_{n}");
         if table.column(&c).is_none() {
-            return c;
+            return c.into();
         }
         n += 1;
     }
@@ -1097,7 +1097,7 @@ fn finish(
     // partition, so its SELECT stays legal; the review flags the hot spot.
     if !t.columns.iter().any(|c| c.role == Role::Partition) {
         if searches {
-            let name = unique_column_name(t, "bucket".to_string());
+            let name = unique_column_name(t, "bucket".into());
             t.columns.insert(
                 0,
                 Column {
@@ -1222,7 +1222,7 @@ fn apply_decision(
         t.columns.insert(
             at,
             Column {
-                name: x.column.clone(),
+                name: x.column.as_str().into(),
                 ty,
                 role: Role::Partition,
                 rule,
@@ -1400,14 +1400,17 @@ fn push_up_relationships(
             None => crate::naming::snake_case(&graph.rel(r).name),
         };
         let source = Source::Collection {
-            columns: members.iter().map(|&i| t.columns[i].name.clone()).collect(),
+            columns: members
+                .iter()
+                .map(|&i| t.columns[i].name.to_string())
+                .collect(),
         };
         let keep: Vec<usize> = (0..t.columns.len())
             .filter(|i| !members.contains(i))
             .collect();
         let pushed: Vec<Reached> = members.iter().filter_map(|&i| ids[i].clone()).collect();
         permute(t, ids, &keep);
-        let name = unique_column_name(t, name);
+        let name = unique_column_name(t, name.into());
         for r in pushed {
             t.collected.push((r, name.clone()));
         }
@@ -1521,7 +1524,7 @@ fn counter_rules(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
         if c.role.is_key() || c.ty.is_counter() {
             keep.push(i);
         } else {
-            t.dropped.push(c.name.clone());
+            t.dropped.push(c.name.to_string());
         }
     }
     permute(t, ids, &keep);

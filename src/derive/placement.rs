@@ -232,9 +232,9 @@ pub(super) fn place(
     let forced = |t: &Table, i: usize| -> Option<bool> {
         let d = cx.decision?;
         let n = name(t, i)?;
-        if d.equality_partition.contains(&n) {
+        if d.equality_partition.iter().any(|x| *x == n) {
             Some(true)
-        } else if d.equality_clustering.contains(&n) {
+        } else if d.equality_clustering.iter().any(|x| *x == n) {
             Some(false)
         } else {
             None

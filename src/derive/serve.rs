@@ -47,12 +47,12 @@ impl Access {
 /// A primary key and what else a table offers, by column name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyShape {
-    pub partition: Vec<String>,
-    pub clustering: Vec<(String, Dir)>,
+    pub partition: Vec<Name>,
+    pub clustering: Vec<(Name, Dir)>,
     pub indexes: Vec<String>,
-    pub columns: Vec<String>,
+    pub columns: Vec<Name>,
     /// Partition columns the application computes (bucket, shard, constant).
-    pub computed: Vec<String>,
+    pub computed: Vec<Name>,
 }
 
 impl KeyShape {
@@ -88,20 +88,20 @@ impl KeyShape {
 /// A query in terms of a table's column names.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Request {
-    pub eq: Vec<String>,
-    pub range: Option<(String, RangeOp)>,
-    pub order: Vec<(String, Dir)>,
-    pub returns: Vec<String>,
+    pub eq: Vec<Name>,
+    pub range: Option<(Name, RangeOp)>,
+    pub order: Vec<(Name, Dir)>,
+    pub returns: Vec<Name>,
     pub limit: Option<u32>,
     /// Columns of `eq` bound to a constant: the CQL literal the SELECT
     /// writes instead of a marker.
-    pub literals: Vec<(String, String)>,
+    pub literals: Vec<(Name, String)>,
 }
 
 /// Whether `shape` answers `req`, and how; with the ORDER BY that follows
 /// the clustering order when it does.
-pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
-    let has = |c: &String| shape.columns.contains(c);
+pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(Name, Dir)>) {
+    let has = |c: &Name| shape.columns.contains(c);
     for c in req
         .eq
         .iter()
@@ -116,7 +116,7 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
             );
         }
     }
-    let restricted = |c: &String| req.eq.contains(c) || shape.computed.contains(c);
+    let restricted = |c: &Name| req.eq.contains(c) || shape.computed.contains(c);
     let range_col = req.range.as_ref().map(|(c, _)| c);
     let mut filtering: Option<String> = None;
     let mut index: Option<String> = None;
@@ -126,12 +126,16 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
         }
     };
 
-    let unrestricted: Vec<&String> = shape.partition.iter().filter(|c| !restricted(c)).collect();
+    let unrestricted: Vec<&Name> = shape.partition.iter().filter(|c| !restricted(c)).collect();
     let partition_ok = unrestricted.is_empty();
     if !partition_ok {
         let searched = !req.eq.is_empty() || req.range.is_some();
-        if let Some(ix) = req.eq.iter().find(|c| shape.indexes.contains(c)) {
-            index = Some(ix.clone());
+        if let Some(ix) = req
+            .eq
+            .iter()
+            .find(|c| shape.indexes.iter().any(|i| **c == *i))
+        {
+            index = Some(ix.to_string());
         } else if searched {
             note(
                 &mut filtering,
@@ -155,8 +159,8 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
 
     // Clustering restrictions must be a prefix: equalities, then at most
     // one range on the last restricted column.
-    let mut gap: Option<&String> = None;
-    let mut ranged: Option<&String> = None;
+    let mut gap: Option<&Name> = None;
+    let mut ranged: Option<&Name> = None;
     for (c, _) in &shape.clustering {
         let is_eq = req.eq.contains(c);
         let is_range = range_col == Some(c);
@@ -180,13 +184,13 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(String, Dir)>) {
         }
     }
     let is_key =
-        |c: &String| shape.partition.contains(c) || shape.clustering.iter().any(|(k, _)| k == c);
+        |c: &Name| shape.partition.contains(c) || shape.clustering.iter().any(|(k, _)| k == c);
     for c in &req.eq {
         if !is_key(c) {
-            if shape.indexes.contains(c) {
+            if shape.indexes.iter().any(|i| *c == *i) {
                 if index.is_none() && partition_ok {
-                    index = Some(c.clone());
-                } else if index.as_ref() != Some(c) {
+                    index = Some(c.to_string());
+                } else if index.as_deref() != Some(c.as_str()) {
                     note(
                         &mut filtering,
                         format!("{c} is neither a key column nor the one index used"),
@@ -296,7 +300,7 @@ pub(crate) fn select_text(
     table: &str,
     shape: &KeyShape,
     req: &Request,
-    order_by: &[(String, Dir)],
+    order_by: &[(Name, Dir)],
     access: &Access,
 ) -> String {
     // Written straight into one buffer: this runs for every query on every
@@ -323,7 +327,7 @@ pub(crate) fn select_text(
         s.push_str(if first { " WHERE " } else { " AND " });
         first = false;
     };
-    let mut done: Vec<&String> = Vec::new();
+    let mut done: Vec<&Name> = Vec::new();
     let keys = shape
         .partition
         .iter()
@@ -369,7 +373,7 @@ pub(crate) fn select_text(
 }
 
 /// `col = ?`, or `col = 'literal'` for a constant the query states.
-fn push_equality(s: &mut String, col: &String, req: &Request) {
+fn push_equality(s: &mut String, col: &Name, req: &Request) {
     push_quoted(s, col);
     s.push_str(" = ");
     match req.literals.iter().find(|(c, _)| c == col) {
@@ -416,7 +420,7 @@ pub fn request(
     table: &Table,
     ids: &[Option<Reached>],
 ) -> Result<Request, String> {
-    let col = |r: &Reached, text: &str| -> Result<String, String> {
+    let col = |r: &Reached, text: &str| -> Result<Name, String> {
         match ids.iter().position(|x| x.as_ref() == Some(r)) {
             Some(i) => Ok(table.columns[i].name.clone()),
             None => Err(format!("{text} is not a column of {}", table.name)),

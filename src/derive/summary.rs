@@ -138,7 +138,7 @@ pub(super) fn build(
             ids.push(None);
         }
         let own = w.path.is_empty() && w.attr.node() == root;
-        let name = unique_column_name(&t, period.name().to_string());
+        let name = unique_column_name(&t, period.name().into());
         window_token = Some(name.clone());
         t.columns.push(Column {
             name,
@@ -176,7 +176,7 @@ pub(super) fn build(
         } else {
             plain_type(a.function, of_ty.as_ref())
         };
-        let name = unique_column_name(&t, aggregate_column_name(graph, root, a));
+        let name = unique_column_name(&t, aggregate_column_name(graph, root, a).into());
         t.columns.push(Column {
             name,
             ty,

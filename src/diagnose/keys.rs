@@ -168,7 +168,7 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                 );
                 d.refinement = Some(Refinement::Timeuuid {
                     query: t.origin.clone(),
-                    column: c.name.clone(),
+                    column: c.name.to_string(),
                 });
                 out.push(d);
             }

@@ -136,7 +136,7 @@ fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Op
         _ => None,
     });
     let (column, had) = match &existing {
-        Some((name, count)) => (name.clone(), *count),
+        Some((name, count)) => (name.to_string(), *count),
         None => (extra_name(t, "shard"), 1),
     };
     let mut n = had.saturating_mul(shards_needed(e, th, existing.is_some()));
@@ -187,7 +187,7 @@ fn with_shard(t: &Table, column: &str, count: u32) -> Table {
     t2.columns.insert(
         at,
         Column {
-            name: column.to_string(),
+            name: column.into(),
             ty: CqlType::Native(Native::Int),
             role: Role::Partition,
             rule: Rule::Shard,
@@ -458,7 +458,7 @@ fn best_promotion(ctx: &Ctx, ti: usize, t: &Table) -> Option<(String, f64)> {
         }
         let after = accesses(ctx, &queries, &t2)?;
         if after.iter().zip(&now).all(|(a, b)| a <= b) {
-            best = Some((c.name.clone(), parts));
+            best = Some((c.name.to_string(), parts));
         }
     }
     best
@@ -580,7 +580,7 @@ pub(crate) fn bucket_source(t: &Table) -> Option<String> {
         .find(temporal_attr)
         .or_else(|| other().find(precise))
         .or_else(|| other().find(temporal_attr))
-        .map(|c| c.name.clone())
+        .map(|c| c.name.to_string())
 }
 
 /// "a day", "an hour".
@@ -626,7 +626,7 @@ pub(crate) fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
     t2.columns.insert(
         at,
         Column {
-            name: extra_name(t, period.name()),
+            name: extra_name(t, period.name()).into(),
             ty: CqlType::Native(ty),
             role: Role::Partition,
             rule: Rule::Bucket,

@@ -207,10 +207,10 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let drop = ctx
                 .project
                 .decision(&t.origin)
-                .is_some_and(|d| d.indexes.contains(&c.name))
+                .is_some_and(|d| d.indexes.iter().any(|x| *x == c.name))
                 .then(|| Refinement::DropIndex {
                     query: t.origin.clone(),
-                    column: c.name.clone(),
+                    column: c.name.to_string(),
                 });
             if let Some(d) = distinct {
                 if d > LOW_CARDINALITY && rows / d.max(1.0) < MIN_ROWS_PER_INDEXED_VALUE {

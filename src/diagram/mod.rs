@@ -337,7 +337,7 @@ fn logical(project: &Project, analysis: &Analysis) -> Diagram {
                 .iter()
                 .map(|c| Row {
                     marker: c.role.marker().to_string(),
-                    name: c.name.clone(),
+                    name: c.name.to_string(),
                     ty: c.ty.to_string(),
                 })
                 .collect(),

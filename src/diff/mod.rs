@@ -190,21 +190,21 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     for c in &new.columns {
         match old.column(&c.name) {
             None => columns.push(ColumnChange::Added {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 role: c.role,
                 ty: c.ty.clone(),
             }),
             Some(o) => {
                 if o.role != c.role {
                     columns.push(ColumnChange::Role {
-                        name: c.name.clone(),
+                        name: c.name.to_string(),
                         from: o.role,
                         to: c.role,
                     });
                 }
                 if o.ty != c.ty {
                     columns.push(ColumnChange::Type {
-                        name: c.name.clone(),
+                        name: c.name.to_string(),
                         from: o.ty.clone(),
                         to: c.ty.clone(),
                     });
@@ -215,7 +215,7 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     for o in &old.columns {
         if new.column(&o.name).is_none() {
             columns.push(ColumnChange::Removed {
-                name: o.name.clone(),
+                name: o.name.to_string(),
             });
         }
     }

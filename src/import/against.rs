@@ -67,7 +67,7 @@ fn clustering(t: &Table) -> Vec<(String, crate::model::Dir)> {
     t.columns
         .iter()
         .filter_map(|c| match c.role {
-            Role::Clustering(d) => Some((c.name.clone(), d)),
+            Role::Clustering(d) => Some((c.name.to_string(), d)),
             _ => None,
         })
         .collect()

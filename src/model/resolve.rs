@@ -184,6 +184,10 @@ pub struct Graph<'p> {
     /// names its attribute so.
     attr_labels: LazyNames,
     attr_start: std::sync::OnceLock<Vec<usize>>,
+    /// Each attribute's column base name (`Graph::column_base`) in a table
+    /// of its own rows and in a table of other rows, by the same position.
+    own_columns: LazyNames,
+    other_columns: LazyNames,
 }
 
 /// Positions `0..n` sorted by `key`, ties in position order.
@@ -263,6 +267,8 @@ impl<'p> Graph<'p> {
             rel_names: LazyNames::default(),
             attr_labels: LazyNames::default(),
             attr_start: std::sync::OnceLock::new(),
+            own_columns: LazyNames::default(),
+            other_columns: LazyNames::default(),
         }
     }
 
@@ -350,6 +356,33 @@ impl<'p> Graph<'p> {
 
     /// `Owner.attr` for attribute `a`, shared by every column holding it.
     pub fn attr_label(&self, a: AttrId) -> Name {
+        let (total, index) = self.attr_position(a);
+        self.attr_labels.get(total, index, || {
+            let owner = self.node_name(a.node());
+            let name = &self.attr(a).name;
+            let mut label = String::with_capacity(owner.len() + 1 + name.len());
+            label.push_str(owner);
+            label.push('.');
+            label.push_str(name);
+            label.into()
+        })
+    }
+
+    /// [`Graph::column_base`] as a shared name: every table holding the
+    /// attribute names its column with the same text.
+    pub(crate) fn column_base_name(&self, a: AttrId, own: bool) -> Name {
+        let (total, index) = self.attr_position(a);
+        let names = if own {
+            &self.own_columns
+        } else {
+            &self.other_columns
+        };
+        names.get(total, index, || self.column_base(a, own).into())
+    }
+
+    /// How many attributes the project has, and `a`'s position among them
+    /// (entities' attributes first, then relationships').
+    fn attr_position(&self, a: AttrId) -> (usize, usize) {
         let p = self.project;
         // Where each entity's, then each relationship's, attributes start
         // in one numbering of all attributes; the last entry is the total.
@@ -372,16 +405,7 @@ impl<'p> Graph<'p> {
             AttrId::Rel(r, i) => (p.entities.len() + r, i),
         };
         let total = start.last().copied().unwrap_or(0);
-        let index = start.get(node).map_or(total, |s| s + i);
-        self.attr_labels.get(total, index, || {
-            let owner = self.node_name(a.node());
-            let name = &self.attr(a).name;
-            let mut label = String::with_capacity(owner.len() + 1 + name.len());
-            label.push_str(owner);
-            label.push('.');
-            label.push_str(name);
-            label.into()
-        })
+        (total, start.get(node).map_or(total, |s| s + i))
     }
 
     /// The name of relationship `index`, shared.

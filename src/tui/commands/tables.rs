@@ -170,7 +170,7 @@ pub fn flip(app: &mut App) -> Vec<Action> {
             if matches!(col.role, Role::Clustering(_)) {
                 return vec![Action::Edit(Edit::Flip(
                     table.origin.to_string(),
-                    col.name.clone(),
+                    col.name.to_string(),
                 ))];
             }
             app.error("only clustering columns (C↑/C↓) have a direction");
