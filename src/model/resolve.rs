@@ -179,13 +179,18 @@ pub struct Graph<'p> {
     query_names: LazyNames,
     entity_names: LazyNames,
     rel_names: LazyNames,
-    /// `Owner.attr` of every attribute, entities' then relationships', by
-    /// the position `attr_start` gives: each column of a derived table
-    /// names its attribute so.
-    attr_labels: LazyNames,
-    attr_start: std::sync::OnceLock<Vec<usize>>,
-    /// Each attribute's column base name (`Graph::column_base`) in a table
-    /// of its own rows and in a table of other rows, by the same position.
+    /// The shared names of each node's attributes (entities, then
+    /// relationships), made for a node when one of its attributes is
+    /// first asked: a small edit touches a few nodes of a large project.
+    attr_names: Slots<AttrNames>,
+}
+
+/// The shared names of one node's attributes, by attribute position.
+struct AttrNames {
+    /// `Owner.attr`: each column of a derived table names its attribute so.
+    labels: LazyNames,
+    /// The column base name ([`Graph::column_base`]) in a table of the
+    /// node's own rows and in a table of other rows.
     own_columns: LazyNames,
     other_columns: LazyNames,
 }
@@ -265,10 +270,7 @@ impl<'p> Graph<'p> {
             query_names: LazyNames::default(),
             entity_names: LazyNames::default(),
             rel_names: LazyNames::default(),
-            attr_labels: LazyNames::default(),
-            attr_start: std::sync::OnceLock::new(),
-            own_columns: LazyNames::default(),
-            other_columns: LazyNames::default(),
+            attr_names: Slots::default(),
         }
     }
 
@@ -356,56 +358,52 @@ impl<'p> Graph<'p> {
 
     /// `Owner.attr` for attribute `a`, shared by every column holding it.
     pub fn attr_label(&self, a: AttrId) -> Name {
-        let (total, index) = self.attr_position(a);
-        self.attr_labels.get(total, index, || {
+        let make = || {
             let owner = self.node_name(a.node());
             let name = &self.attr(a).name;
             let mut label = String::with_capacity(owner.len() + 1 + name.len());
             label.push_str(owner);
             label.push('.');
             label.push_str(name);
-            label.into()
-        })
+            Name::from(label)
+        };
+        match self.attr_names(a) {
+            Some((names, len, index)) => names.labels.get(len, index, make),
+            None => make(),
+        }
     }
 
     /// [`Graph::column_base`] as a shared name: every table holding the
     /// attribute names its column with the same text.
     pub(crate) fn column_base_name(&self, a: AttrId, own: bool) -> Name {
-        let (total, index) = self.attr_position(a);
-        let names = if own {
-            &self.own_columns
-        } else {
-            &self.other_columns
+        let make = || Name::from(self.column_base(a, own));
+        let Some((names, len, index)) = self.attr_names(a) else {
+            return make();
         };
-        names.get(total, index, || self.column_base(a, own).into())
+        let names = if own {
+            &names.own_columns
+        } else {
+            &names.other_columns
+        };
+        names.get(len, index, make)
     }
 
-    /// How many attributes the project has, and `a`'s position among them
-    /// (entities' attributes first, then relationships').
-    fn attr_position(&self, a: AttrId) -> (usize, usize) {
+    /// The name sets of `a`'s node, its number of attributes and `a`'s
+    /// position among them; `None` for an attribute of no node here.
+    fn attr_names(&self, a: AttrId) -> Option<(&AttrNames, usize, usize)> {
         let p = self.project;
-        // Where each entity's, then each relationship's, attributes start
-        // in one numbering of all attributes; the last entry is the total.
-        let start = self.attr_start.get_or_init(|| {
-            let sizes = p
-                .entities
-                .iter()
-                .map(|e| e.attributes.len())
-                .chain(p.relationships.iter().map(|r| r.attributes.len()));
-            let mut at = 0;
-            let mut start = vec![0];
-            for n in sizes {
-                at += n;
-                start.push(at);
-            }
-            start
-        });
         let (node, i) = match a {
             AttrId::Entity(e, i) => (e, i),
             AttrId::Rel(r, i) => (p.entities.len() + r, i),
         };
-        let total = start.last().copied().unwrap_or(0);
-        (total, start.get(node).map_or(total, |s| s + i))
+        let nodes = p.entities.len() + p.relationships.len();
+        let make = || AttrNames {
+            labels: LazyNames::default(),
+            own_columns: LazyNames::default(),
+            other_columns: LazyNames::default(),
+        };
+        let names = self.attr_names.get(nodes, node, make)?;
+        Some((names, self.attributes(a.node()).len(), i))
     }
 
     /// The name of relationship `index`, shared.
