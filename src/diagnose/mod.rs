@@ -730,12 +730,12 @@ pub(crate) fn diagnose_reusing(
         est: Estimator::new(graph),
         users: std::sync::OnceLock::new(),
     };
-    // Two rules that read the whole project run beside each table's own
+    // Three rules that read the whole project run beside each table's own
     // findings on large projects; every part keeps its place in the order
     // below, so the result does not depend on scheduling.
     let large =
         model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
-    let ((schema_findings, flow), tables) = crate::parallel::join(
+    let ((schema_findings, flow, shareable), tables) = crate::parallel::join(
         large,
         || {
             let ctx = thread_ctx();
@@ -746,7 +746,9 @@ pub(crate) fn diagnose_reusing(
             });
             let mut flow = Vec::new();
             workflow::check(&ctx, earlier.as_ref(), &mut flow);
-            (schema, flow)
+            let mut shareable = Vec::new();
+            sharing::check(&ctx, &mut shareable);
+            (schema, flow, shareable)
         },
         || {
             // Each table's own findings on every core for large projects:
@@ -789,7 +791,7 @@ pub(crate) fn diagnose_reusing(
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);
     out.extend(flow);
-    sharing::check(&ctx, &mut out);
+    out.extend(shareable);
     out.sort_by(report_order);
     out.dedup();
     Reviewed {
