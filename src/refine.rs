@@ -622,7 +622,7 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     let graph_hints = crate::derive::share::merge_hints(&Graph::new(project), &a.model);
     for h in graph_hints.into_iter().filter(|h| h.query == q) {
         out.push(Refinement::ShareTable {
-            query: h.query.into(),
+            query: h.query,
             with: h.with,
         });
     }

@@ -11,6 +11,7 @@
 
 use super::serve::{access, request, resolve_query, KeyShape};
 use super::{Draft, LogicalModel, Rule, Source};
+use crate::model::name::Name;
 use crate::model::resolve::{Graph, Reached};
 use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
@@ -140,7 +141,7 @@ pub(super) fn hosts(
 /// columns it lacks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MergeHint {
-    pub query: String,
+    pub query: Name,
     /// The query whose table would serve it.
     pub with: String,
     /// That table's name.
@@ -267,7 +268,7 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
             });
             if better {
                 best = Some(MergeHint {
-                    query: q.id.clone(),
+                    query: guest.origin.clone(),
                     with: hq.id.clone(),
                     table: host.name.to_string(),
                     missing,

@@ -9,10 +9,10 @@ use crate::model::Cardinality;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 
-/// A table's name as write paths list it: one allocation per table,
-/// shared by every path and attribute that lists the table (a large model
-/// lists each table many times).
-pub type TableName = std::sync::Arc<str>;
+/// A table's name as write paths list it: the table's own shared name, so
+/// every path and attribute that lists the table refers to one text (a
+/// large model lists each table many times).
+pub type TableName = crate::model::name::Name;
 
 /// Which tables a write must touch.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -101,7 +101,7 @@ pub(crate) fn write_paths(
                 .iter()
                 .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
         let summary = super::summary::updated_by_application(t);
-        let name = TableName::from(t.name.as_str());
+        let name = t.name.clone();
         for n in makers {
             let w = &mut out[slot(n)];
             if summary {

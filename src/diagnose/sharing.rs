@@ -9,7 +9,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for h in merge_hints(ctx.graph, ctx.model) {
         let mut d = ctx.diag(
             "shareable-table",
-            Subject::Query(h.query.as_str().into()),
+            Subject::Query(h.query.clone()),
             format!(
                 "{} has a table of its own, but {} (built for {}) answers it directly once it also holds {}: one table fewer to write",
                 h.query,
@@ -23,7 +23,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ),
         );
         d.refinement = Some(Refinement::ShareTable {
-            query: h.query.into(),
+            query: h.query,
             with: h.with,
         });
         out.push(d);
