@@ -250,13 +250,7 @@ pub(crate) fn subject_anchor(
 
 /// The report anchor of a note's target.
 pub(crate) fn target_anchor(project: &Project, model: &LogicalModel, t: &Target) -> Option<String> {
-    let s = match t {
-        Target::Entity(e) => Subject::Entity(e.as_str().into()),
-        Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
-        Target::Query(q) => Subject::Query(q.as_str().into()),
-        Target::Table(t) => Subject::Table(t.as_str().into()),
-    };
-    subject_anchor(project, model, &s)
+    subject_anchor(project, model, &Subject::from(t))
 }
 
 pub(crate) fn target_label(t: &Target) -> String {

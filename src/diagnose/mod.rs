@@ -69,6 +69,19 @@ pub enum Subject {
     Path(String),
 }
 
+/// The item a note is about, as a diagnostic would name it.
+impl From<&crate::model::Target> for Subject {
+    fn from(t: &crate::model::Target) -> Subject {
+        use crate::model::Target;
+        match t {
+            Target::Entity(e) => Subject::Entity(e.as_str().into()),
+            Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
+            Target::Query(q) => Subject::Query(q.as_str().into()),
+            Target::Table(t) => Subject::Table(t.as_str().into()),
+        }
+    }
+}
+
 /// A change to the project's decisions that fixes a diagnostic. `query` is
 /// the query whose decision shapes the table (the table's origin). Every
 /// refinement has an inverse, so the TUI can offer both directions.

@@ -422,13 +422,7 @@ impl Locations {
 
     /// Where a note's target is.
     pub fn target(&self, project: &Project, model: &LogicalModel, target: &Target) -> Pos {
-        let subject = match target {
-            Target::Entity(e) => Subject::Entity(e.as_str().into()),
-            Target::Relationship(r) => Subject::Relationship(r.as_str().into()),
-            Target::Query(q) => Subject::Query(q.as_str().into()),
-            Target::Table(t) => Subject::Table(t.as_str().into()),
-        };
-        self.subject(project, model, &subject)
+        self.subject(project, model, &Subject::from(target))
     }
 }
 
