@@ -359,11 +359,17 @@ struct Draft {
     /// Pinned name, if any.
     pinned: Option<String>,
     /// Names for the table, best first (see [`naming_rules::table_names`]).
-    names: Vec<String>,
+    /// Shared, as is `resolved`: a build kept for the next edit is cloned
+    /// into every derivation and neither changes after the build.
+    names: std::sync::Arc<[String]>,
     /// The building query's references, when all of them resolved.
-    resolved: Option<serve::Resolved>,
+    resolved: Option<std::sync::Arc<serve::Resolved>>,
     /// The designer keeps this table apart from identical ones.
     separate: bool,
+    /// The hash of [`signature`], set by [`build_query`] (a build kept for
+    /// the next edit is not hashed again). Sharing compares signatures
+    /// whenever hashes meet, so a stale hash costs time, never a result.
+    signature_hash: u64,
 }
 
 pub fn derive(project: &Project) -> LogicalModel {
@@ -430,7 +436,11 @@ pub(crate) fn build_query<'g, 'p>(
     est: &mut Option<Estimator<'g, 'p>>,
 ) -> Built {
     let mut problems = Vec::new();
-    let draft = build(graph, q, qi, decision, est, &mut problems);
+    let draft = build(graph, q, qi, decision, est, &mut problems).map(|mut d| {
+        d.signature_hash =
+            std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, signature(&d));
+        d
+    });
     Built { draft, problems }
 }
 
@@ -493,15 +503,30 @@ pub(crate) fn assemble(
     // 2. Queries that need exactly the same table share it.
     let mut merged_into: HashMap<usize, usize> = HashMap::default();
     {
-        let mut by_signature: HashMap<Signature, usize> =
+        // Each draft joins the first one with its signature. Drafts are
+        // looked up by their signature's hash, kept from the build; a draft
+        // whose hash another signature holds first goes by its signature.
+        let mut first_by_hash: HashMap<u64, usize> =
             HashMap::with_capacity_and_hasher(drafts.len(), rustc_hash::FxBuildHasher);
+        let mut collided: HashMap<Signature, usize> = HashMap::default();
         for (i, d) in drafts.iter().enumerate() {
             if d.separate {
                 continue;
             }
-            match by_signature.entry(signature(d)) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    merged_into.insert(i, *first.get());
+            let first = match first_by_hash.entry(d.signature_hash) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                    continue;
+                }
+                std::collections::hash_map::Entry::Occupied(f) => *f.get(),
+            };
+            if signature(&drafts[first]) == signature(d) {
+                merged_into.insert(i, first);
+                continue;
+            }
+            match collided.entry(signature(d)) {
+                std::collections::hash_map::Entry::Occupied(f) => {
+                    merged_into.insert(i, *f.get());
                 }
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);
@@ -731,7 +756,7 @@ fn plans_of(
                 }
                 let resolved = own_draft
                     .get(q.id.as_str())
-                    .and_then(|&i| drafts[i].resolved.as_ref());
+                    .and_then(|&i| drafts[i].resolved.as_deref());
                 serve::plan(
                     graph,
                     project,
@@ -1061,21 +1086,24 @@ fn build<'g, 'p>(
         && range.is_some() == q.range.is_some()
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
-    let resolved = complete.then(|| serve::Resolved {
-        constants,
-        eq: equality,
-        range,
-        order: order.into_iter().map(|(r, _)| r).collect(),
-        returns,
+    let resolved = complete.then(|| {
+        std::sync::Arc::new(serve::Resolved {
+            constants,
+            eq: equality,
+            range,
+            order: order.into_iter().map(|(r, _)| r).collect(),
+            returns,
+        })
     });
     Some(Draft {
         table: t,
         ids: ids.into(),
         root,
         pinned,
-        names,
+        names: names.into(),
         resolved,
         separate: decision.is_some_and(|d| d.separate),
+        signature_hash: 0,
     })
 }
 

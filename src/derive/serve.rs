@@ -412,6 +412,30 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
     })
 }
 
+/// Where a table holds each attribute: the position of the column holding
+/// a reached attribute. A derivation keeps the identities beside the
+/// columns; a finished table carries them in its columns' sources.
+pub trait ColumnIds {
+    fn position(&self, r: &Reached) -> Option<usize>;
+}
+
+impl ColumnIds for [Option<Reached>] {
+    fn position(&self, r: &Reached) -> Option<usize> {
+        self.iter().position(|x| x.as_ref() == Some(r))
+    }
+}
+
+/// A finished table's columns, identified by their sources.
+pub struct SourceIds<'a>(pub &'a [super::Column]);
+
+impl ColumnIds for SourceIds<'_> {
+    fn position(&self, r: &Reached) -> Option<usize> {
+        self.0
+            .iter()
+            .position(|c| matches!(&c.source, Source::Attr { reached, .. } if reached == r))
+    }
+}
+
 /// The request of a query against a derived table, mapping its resolved
 /// references to the table's columns.
 pub fn request(
@@ -420,8 +444,20 @@ pub fn request(
     table: &Table,
     ids: &[Option<Reached>],
 ) -> Result<Request, String> {
+    request_returning(q, res, table, ids, |_| true)
+}
+
+/// [`request`] for the query returning only the attributes `keep` accepts
+/// (what a table would answer of it without the others).
+pub(crate) fn request_returning(
+    q: &Query,
+    res: &Resolved,
+    table: &Table,
+    ids: &(impl ColumnIds + ?Sized),
+    keep: impl Fn(&Reached) -> bool,
+) -> Result<Request, String> {
     let col = |r: &Reached, text: &str| -> Result<Name, String> {
-        match ids.iter().position(|x| x.as_ref() == Some(r)) {
+        match ids.position(r) {
             Some(i) => Ok(table.columns[i].name.clone()),
             None => Err(format!("{text} is not a column of {}", table.name)),
         }
@@ -452,7 +488,7 @@ pub fn request(
             req.order.push((c, o.dir));
         }
     }
-    for (r, text) in res.returns.iter().zip(&q.returns) {
+    for (r, text) in res.returns.iter().zip(&q.returns).filter(|(r, _)| keep(r)) {
         // A child pushed up into a collection is read through that column.
         let c = match table.collected.iter().find(|(x, _)| x == r) {
             Some((_, name)) => name.clone(),

@@ -9,7 +9,9 @@
 //! serve each other, the one built for the smaller query id hosts (a table
 //! several queries build identically counts with its smallest id).
 
-use super::serve::{access, request, resolve_query, KeyShape};
+use super::serve::{
+    access, request, request_returning, resolve_query, ColumnIds, KeyShape, SourceIds,
+};
 use super::{Draft, LogicalModel, Rule, Source};
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, Reached};
@@ -156,21 +158,19 @@ pub struct MergeHint {
 /// the table's rows stay the same): the one lacking the fewest, then by
 /// query id.
 pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
-    let project = graph.project;
-    let queries: HashMap<&str, &Query> =
-        project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
-    let decided: rustc_hash::FxHashSet<&str> =
-        project.decisions.iter().map(|d| d.query.as_str()).collect();
+    // Queries and decisions by id through the graph's index (the first
+    // with an id, as everywhere).
+    let queries = |id: &str| graph.query(id);
     let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, t) in model.tables.iter().enumerate() {
         by_rows.entry(t.rows.as_str()).or_default().push(i);
     }
     let mut out = Vec::new();
     for (gi, guest) in model.tables.iter().enumerate() {
-        if guest.queries.len() != 1 || decided.contains(guest.origin.as_str()) {
+        if guest.queries.len() != 1 || graph.decision(&guest.origin).is_some() {
             continue;
         }
-        let Some(q) = queries.get(guest.origin.as_str()).copied() else {
+        let Some(q) = queries(&guest.origin) else {
             continue;
         };
         if q.consumes {
@@ -205,7 +205,7 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
             if hi == gi || host.is_counter_table() {
                 continue;
             }
-            let Some(hq) = queries.get(host.origin.as_str()).copied() else {
+            let Some(hq) = queries(&host.origin) else {
                 continue;
             };
             if hq.consumes
@@ -216,17 +216,9 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
             {
                 continue;
             }
-            let ids: Vec<Option<Reached>> = host
-                .columns
-                .iter()
-                .map(|c| match &c.source {
-                    Source::Attr { reached, .. } => Some(reached.clone()),
-                    _ => None,
-                })
-                .collect();
+            let ids = SourceIds(&host.columns);
             let held = |r: &Reached| {
-                ids.iter().any(|x| x.as_ref() == Some(r))
-                    || host.collected.iter().any(|(x, _)| x == r)
+                ids.position(r).is_some() || host.collected.iter().any(|(x, _)| x == r)
             };
             // The search must be there already: only returned columns join.
             if !key.iter().all(|r| held(r)) {
@@ -239,17 +231,10 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
                 }
             }
             let Some(res) = res.as_ref() else { break };
-            let mut part = q.clone();
-            let mut part_res = res.clone();
-            part.returns.clear();
-            part_res.returns.clear();
             let mut missing = Vec::new();
             let mut mergeable = true;
             for (r, text) in res.returns.iter().zip(&q.returns) {
-                if held(r) {
-                    part.returns.push(text.clone());
-                    part_res.returns.push(r.clone());
-                } else {
+                if !held(r) {
                     mergeable &=
                         !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
                     missing.push(text.clone());
@@ -258,7 +243,8 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
             if !mergeable || missing.is_empty() {
                 continue;
             }
-            let direct = request(&part, &part_res, host, &ids)
+            // The query as the host would answer it: the columns it holds.
+            let direct = request_returning(q, res, host, &ids, held)
                 .is_ok_and(|req| access(&KeyShape::of(host), &req).0.is_direct());
             if !direct {
                 continue;

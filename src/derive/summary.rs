@@ -214,9 +214,10 @@ pub(super) fn build(
         ids: ids.into(),
         root,
         pinned,
-        names,
+        names: names.into(),
         resolved: None,
         separate: decision.is_some_and(|d| d.separate),
+        signature_hash: 0,
     }
 }
 

@@ -4,9 +4,10 @@
 //! reports read this one computation.
 
 use super::Table;
+use crate::model::name::Name;
 use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
 use crate::model::Cardinality;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
 /// A table's name as write paths list it: the table's own shared name, so
@@ -82,15 +83,14 @@ pub(crate) fn write_paths(
     let p = graph.project;
     let mut out = empty_paths(graph);
     let slot = |n: NodeId| slot_of(graph, n);
-    // `Project::query` answers for the first query with an id: so does this.
+    // `Project::query` answers for the first query with an id: so does
+    // this. Most projects have no job-written query: no map then.
     let mut by_job: HashMap<&str, bool> = HashMap::default();
-    for q in &p.queries {
-        by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
+    if p.queries.iter().any(|q| q.written_by_job) {
+        for q in &p.queries {
+            by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
+        }
     }
-    // (item slot, attribute, table name) already listed in an update.
-    let columns = tables.iter().map(|t| t.columns.len()).sum();
-    let mut listed: HashSet<(usize, usize, &str)> =
-        HashSet::with_capacity_and_hasher(columns, rustc_hash::FxBuildHasher);
     for (ti, t) in tables.iter().enumerate() {
         let makers = row_makers(graph, roots[ti], ids[ti]);
         let by_job = t
@@ -116,10 +116,15 @@ pub(crate) fn write_paths(
             let Some(r) = id else { continue };
             let (node, idx) = attr_slot(r.attr);
             let s = slot(node);
-            if listed.insert((s, idx, t.name.as_str())) {
-                out[s].update[idx]
-                    .tables
-                    .push((name.clone(), c.role.is_key()));
+            // An attribute two columns of this table hold is listed once.
+            // Tables are visited one after the other and their names are
+            // unique, so a repeat can only be the entry just pushed.
+            let listed = &mut out[s].update[idx].tables;
+            if listed
+                .last()
+                .is_none_or(|(last, _)| !Name::ptr_eq(last, &name))
+            {
+                listed.push((name.clone(), c.role.is_key()));
             }
         }
     }

@@ -7,6 +7,7 @@ pub mod identity;
 pub mod load;
 pub mod locate;
 pub mod name;
+mod name_index;
 pub mod preserve;
 pub mod resolve;
 pub mod save;

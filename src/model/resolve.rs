@@ -7,6 +7,7 @@
 //! path is part of a column's identity.
 
 use super::name::{LazyNames, Name};
+use super::name_index::NameIndex;
 use super::slots::Slots;
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
@@ -166,13 +167,13 @@ pub struct Graph<'p> {
     /// one side, by relationship name (not file order); estimates count
     /// through them. Made on first use.
     parents: std::sync::OnceLock<Vec<Vec<(usize, usize)>>>,
-    /// Positions of the queries and of the decisions sorted by query id
-    /// (ties in file order), made on first use: the review looks them up
-    /// per table, and a scan per lookup makes a large project's review
-    /// quadratic. Positions rather than a map of borrowed names keep the
-    /// graph covariant in its lifetime.
-    queries: std::sync::OnceLock<Vec<usize>>,
-    decisions: std::sync::OnceLock<Vec<usize>>,
+    /// The queries and the decisions by query id (the first in file order),
+    /// made on first use: the review looks them up per table, and a scan
+    /// per lookup makes a large project's review quadratic. An index of
+    /// positions rather than a map of borrowed names keeps the graph
+    /// covariant in its lifetime.
+    queries: std::sync::OnceLock<NameIndex>,
+    decisions: std::sync::OnceLock<NameIndex>,
     /// Each query's id, entity's and relationship's name as a shared name,
     /// made when first asked: every column, table and plan a query derives
     /// carries its id, findings their subjects' names.
@@ -193,19 +194,6 @@ struct AttrNames {
     /// node's own rows and in a table of other rows.
     own_columns: LazyNames,
     other_columns: LazyNames,
-}
-
-/// Positions `0..n` sorted by `key`, ties in position order.
-fn sorted_by<'k>(n: usize, key: impl Fn(usize) -> &'k str) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| key(a).cmp(key(b)));
-    order
-}
-
-/// The first position (in file order) whose key is `want`.
-fn first_with<'k>(order: &[usize], want: &str, key: impl Fn(usize) -> &'k str) -> Option<usize> {
-    let at = order.partition_point(|&i| key(i) < want);
-    order.get(at).copied().filter(|&i| key(i) == want)
 }
 
 /// Paths longer than this are not searched: the workflow names such
@@ -335,10 +323,11 @@ impl<'p> Graph<'p> {
     /// [`Project::query`] (the first query with the id), by an index.
     pub fn query(&self, id: &str) -> Option<&'p Query> {
         let queries: &'p [Query] = &self.project.queries;
-        let order = self
+        let key = |i: usize| queries[i].id.as_str();
+        let index = self
             .queries
-            .get_or_init(|| sorted_by(queries.len(), |i| queries[i].id.as_str()));
-        first_with(order, id, |i| queries[i].id.as_str()).map(|i| &queries[i])
+            .get_or_init(|| NameIndex::new(queries.len(), key));
+        index.get(id, key).map(|i| &queries[i])
     }
 
     /// The id of the query at `index` in the project, shared by everything
@@ -417,10 +406,11 @@ impl<'p> Graph<'p> {
     /// index.
     pub fn decision(&self, query: &str) -> Option<&'p Decision> {
         let decisions: &'p [Decision] = &self.project.decisions;
-        let order = self
+        let key = |i: usize| decisions[i].query.as_str();
+        let index = self
             .decisions
-            .get_or_init(|| sorted_by(decisions.len(), |i| decisions[i].query.as_str()));
-        first_with(order, query, |i| decisions[i].query.as_str()).map(|i| &decisions[i])
+            .get_or_init(|| NameIndex::new(decisions.len(), key));
+        index.get(query, key).map(|i| &decisions[i])
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
