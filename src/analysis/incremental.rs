@@ -38,11 +38,12 @@ use crate::diagnose::{
     TableFindings,
 };
 use crate::estimate::{Estimate, Estimator};
-use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::resolve::{Graph, NodeId, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Each query's decision, by query id.
 type Decisions<'p> = HashMap<&'p str, &'p Decision>;
@@ -114,6 +115,9 @@ struct Cache {
     schema_findings: SchemaFindings,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
+    /// The graph's schema half: the next analysis starts from it while the
+    /// entities and relationships stay the same.
+    schema: Arc<SchemaIndex>,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
@@ -226,7 +230,7 @@ impl IncrementalAnalysis {
         let diagnostics = if c.project.workflow == project.workflow {
             prev.diagnostics.clone()
         } else {
-            let graph = Graph::new(project);
+            let graph = Graph::reusing(project, &c.schema);
             // Each query's input-gap finding is kept unless its inputs changed.
             let earlier = changed_inputs(&c.project, project).map(|dirty| Earlier {
                 findings: &prev.diagnostics,
@@ -291,7 +295,10 @@ impl IncrementalAnalysis {
             .as_mut()
             .map(|c| std::mem::take(&mut c.builds))
             .unwrap_or_default();
-        let graph = Graph::new(project);
+        let graph = match &cache {
+            Some(c) => Graph::reusing(project, &c.schema),
+            None => Graph::new(project),
+        };
         let decisions = decisions_by_query(project);
         let own = own_queries(project, &decisions);
         let mut reused = Reused::default();
@@ -483,6 +490,7 @@ impl IncrementalAnalysis {
         };
         self.reused = reused;
         self.cache = Some(Cache {
+            schema: graph.schema_index(),
             project: project.clone(),
             builds,
             ids: assembled.ids,

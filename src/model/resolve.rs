@@ -8,11 +8,13 @@
 
 use super::name::{LazyNames, Name};
 use super::name_index::NameIndex;
+use super::shared::Shared;
 use super::slots::Slots;
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
-use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NodeId {
@@ -138,13 +140,39 @@ impl Fanout {
 /// Name lookups over a project, built once per derivation.
 pub struct Graph<'p> {
     pub project: &'p Project,
-    entities: HashMap<&'p str, usize>,
-    rels: HashMap<&'p str, usize>,
+    /// What the graph knows of the entities and relationships alone,
+    /// shared by the graphs of projects with the same schema (the
+    /// analysis after a query or workflow edit starts from the last one).
+    schema: Arc<SchemaIndex>,
+    /// The queries and the decisions by query id (the first in file order),
+    /// made on first use: the review looks them up per table, and a scan
+    /// per lookup makes a large project's review quadratic. An index of
+    /// positions rather than a map of borrowed names keeps the graph
+    /// covariant in its lifetime.
+    queries: std::sync::OnceLock<NameIndex>,
+    decisions: std::sync::OnceLock<NameIndex>,
+    /// Each query's id as a shared name, made when first asked: every
+    /// column, table and plan a query derives carries its id.
+    query_names: LazyNames,
+}
+
+/// The schema's half of a [`Graph`]: indexes and values made from the
+/// entities and relationships only. It holds positions and owned values,
+/// nothing borrowed, so an analysis can hand it to the next one; it keeps
+/// the lists it indexes, which identifies them (see [`Graph::reusing`]).
+pub struct SchemaIndex {
+    of_entities: Shared<Vec<Entity>>,
+    of_relationships: Shared<Vec<Relationship>>,
+    entities: NameIndex,
+    rels: NameIndex,
     /// Relationships touching each entity, in file order:
     /// `incident[incident_start[e]..incident_start[e + 1]]` (one list for
     /// all, so a graph of a large project is a few allocations).
     incident: Vec<usize>,
     incident_start: Vec<usize>,
+    /// Each relationship's from and to entity: paths step through them
+    /// constantly, and a name lookup per step is slow.
+    ends: Vec<(Option<usize>, Option<usize>)>,
     // What follows is made on first use: validation and the workbench's
     // pane links build graphs that only resolve references.
     /// Short names of entities, then relationships (computed once: they
@@ -156,28 +184,14 @@ pub struct Graph<'p> {
     /// Each entity's other unique identifiers, relative to itself; those
     /// naming a missing attribute are left out (loading reports them).
     uniques: Slots<Vec<Vec<Reached>>>,
-    /// Each relationship's from and to entity: paths step through them
-    /// constantly, and a name lookup per step is slow.
-    ends: Vec<(Option<usize>, Option<usize>)>,
-    /// Each relationship's key relative to itself ([`Graph::node_key`]),
-    /// made on first use: validation and pane links build graphs that
-    /// never ask.
+    /// Each relationship's key relative to itself ([`Graph::node_key`]).
     rel_keys: Slots<Vec<Reached>>,
     /// The 1:n relationships into each entity from another one, with the
     /// one side, by relationship name (not file order); estimates count
-    /// through them. Made on first use.
+    /// through them.
     parents: std::sync::OnceLock<Vec<Vec<(usize, usize)>>>,
-    /// The queries and the decisions by query id (the first in file order),
-    /// made on first use: the review looks them up per table, and a scan
-    /// per lookup makes a large project's review quadratic. An index of
-    /// positions rather than a map of borrowed names keeps the graph
-    /// covariant in its lifetime.
-    queries: std::sync::OnceLock<NameIndex>,
-    decisions: std::sync::OnceLock<NameIndex>,
-    /// Each query's id, entity's and relationship's name as a shared name,
-    /// made when first asked: every column, table and plan a query derives
-    /// carries its id, findings their subjects' names.
-    query_names: LazyNames,
+    /// Each entity's and relationship's name as a shared name: findings
+    /// carry their subjects' names.
     entity_names: LazyNames,
     rel_names: LazyNames,
     /// The shared names of each node's attributes (entities, then
@@ -200,72 +214,95 @@ struct AttrNames {
 /// attributes through explicit `via` lists instead.
 const MAX_PATH_EDGES: usize = 8;
 
-impl<'p> Graph<'p> {
-    pub fn new(project: &'p Project) -> Graph<'p> {
-        let mut entities = HashMap::with_capacity_and_hasher(project.entities.len(), FxBuildHasher);
-        for (i, e) in project.entities.iter().enumerate() {
-            entities.entry(e.name.as_str()).or_insert(i);
-        }
-        let mut rels =
-            HashMap::with_capacity_and_hasher(project.relationships.len(), FxBuildHasher);
-        let ends: Vec<(Option<usize>, Option<usize>)> = project
-            .relationships
+impl SchemaIndex {
+    fn new(project: &Project) -> SchemaIndex {
+        let es: &[Entity] = &project.entities;
+        let rs: &[Relationship] = &project.relationships;
+        let entities = NameIndex::new(es.len(), |i| es[i].name.as_str());
+        let rels = NameIndex::new(rs.len(), |i| rs[i].name.as_str());
+        let entity = |name: &str| entities.get(name, |i| es[i].name.as_str());
+        let ends: Vec<(Option<usize>, Option<usize>)> = rs
             .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                rels.entry(r.name.as_str()).or_insert(i);
-                (
-                    entities.get(r.from.as_str()).copied(),
-                    entities.get(r.to.as_str()).copied(),
-                )
-            })
+            .map(|r| (entity(&r.from), entity(&r.to)))
             .collect();
         // Each relationship at its from entity and, unless it links an
         // entity to itself, at its to entity.
         let touching = |(i, &(f, t)): (usize, &(Option<usize>, Option<usize>))| {
-            let r = &project.relationships[i];
+            let r = &rs[i];
             f.into_iter()
                 .chain(t.filter(|_| r.to != r.from))
                 .map(move |e| (e, i))
         };
-        let mut incident_start = vec![0; project.entities.len() + 1];
+        let mut incident_start = vec![0; es.len() + 1];
         for (e, _) in ends.iter().enumerate().flat_map(touching) {
             incident_start[e + 1] += 1;
         }
-        for e in 0..project.entities.len() {
+        for e in 0..es.len() {
             incident_start[e + 1] += incident_start[e];
         }
-        let mut incident = vec![0; incident_start[project.entities.len()]];
+        let mut incident = vec![0; incident_start[es.len()]];
         let mut next = incident_start.clone();
         for (e, i) in ends.iter().enumerate().flat_map(touching) {
             incident[next[e]] = i;
             next[e] += 1;
         }
-        Graph {
-            project,
+        SchemaIndex {
+            of_entities: project.entities.clone(),
+            of_relationships: project.relationships.clone(),
             entities,
             rels,
             incident,
             incident_start,
+            ends,
             shorts: std::sync::OnceLock::new(),
             keys: Slots::default(),
             uniques: Slots::default(),
-            ends,
             rel_keys: Slots::default(),
             parents: std::sync::OnceLock::new(),
-            queries: std::sync::OnceLock::new(),
-            decisions: std::sync::OnceLock::new(),
-            query_names: LazyNames::default(),
             entity_names: LazyNames::default(),
             rel_names: LazyNames::default(),
             attr_names: Slots::default(),
         }
     }
+}
+
+impl<'p> Graph<'p> {
+    pub fn new(project: &'p Project) -> Graph<'p> {
+        Graph::over(project, Arc::new(SchemaIndex::new(project)))
+    }
+
+    /// The graph of `project`, starting from `schema` when it indexes this
+    /// project's very entities and relationships (the same shared lists,
+    /// so the same values), else from a new index.
+    pub fn reusing(project: &'p Project, schema: &Arc<SchemaIndex>) -> Graph<'p> {
+        let same = Shared::same(&schema.of_entities, &project.entities)
+            && Shared::same(&schema.of_relationships, &project.relationships);
+        if same {
+            Graph::over(project, Arc::clone(schema))
+        } else {
+            Graph::new(project)
+        }
+    }
+
+    fn over(project: &'p Project, schema: Arc<SchemaIndex>) -> Graph<'p> {
+        Graph {
+            project,
+            schema,
+            queries: std::sync::OnceLock::new(),
+            decisions: std::sync::OnceLock::new(),
+            query_names: LazyNames::default(),
+        }
+    }
+
+    /// The schema's half of this graph, for the graph of the next version.
+    pub fn schema_index(&self) -> Arc<SchemaIndex> {
+        Arc::clone(&self.schema)
+    }
 
     /// Entity `e`'s full key, `None` for no entity. Keys are made one by
     /// one: `entity_key_into` walks owners itself and never asks here.
     fn key_of(&self, e: usize) -> Option<&Vec<Reached>> {
-        self.keys.get(self.project.entities.len(), e, || {
+        self.schema.keys.get(self.project.entities.len(), e, || {
             let mut out = Vec::new();
             self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
             out
@@ -290,14 +327,14 @@ impl<'p> Graph<'p> {
     /// Per entity, the 1:n relationships into it from another entity with
     /// that entity, sorted by relationship name.
     pub(crate) fn parents(&self) -> &[Vec<(usize, usize)>] {
-        self.parents.get_or_init(|| {
+        self.schema.parents.get_or_init(|| {
             let project = self.project;
             let mut parents = vec![Vec::new(); project.entities.len()];
             for (r, rel) in project.relationships.iter().enumerate() {
                 if rel.cardinality != Cardinality::OneToMany || rel.from == rel.to {
                     continue;
                 }
-                if let Some(&(Some(f), Some(t))) = self.ends.get(r) {
+                if let Some(&(Some(f), Some(t))) = self.schema.ends.get(r) {
                     parents[t].push((r, f));
                 }
             }
@@ -315,7 +352,8 @@ impl<'p> Graph<'p> {
     /// The unique identifiers an entity declares besides its key, relative
     /// to itself.
     pub(crate) fn uniques(&self, e: usize) -> &[Vec<Reached>] {
-        self.uniques
+        self.schema
+            .uniques
             .get(self.project.entities.len(), e, || self.resolve_uniques(e))
             .map_or(&[], Vec::as_slice)
     }
@@ -341,7 +379,8 @@ impl<'p> Graph<'p> {
     /// The name of entity `index`, shared.
     pub fn entity_name(&self, index: usize) -> Name {
         let es = &self.project.entities;
-        self.entity_names
+        self.schema
+            .entity_names
             .get(es.len(), index, || Name::from(&es[index].name))
     }
 
@@ -391,14 +430,15 @@ impl<'p> Graph<'p> {
             own_columns: LazyNames::default(),
             other_columns: LazyNames::default(),
         };
-        let names = self.attr_names.get(nodes, node, make)?;
+        let names = self.schema.attr_names.get(nodes, node, make)?;
         Some((names, self.attributes(a.node()).len(), i))
     }
 
     /// The name of relationship `index`, shared.
     pub fn rel_name(&self, index: usize) -> Name {
         let rs = &self.project.relationships;
-        self.rel_names
+        self.schema
+            .rel_names
             .get(rs.len(), index, || Name::from(&rs[index].name))
     }
 
@@ -414,11 +454,13 @@ impl<'p> Graph<'p> {
     }
 
     pub fn entity_index(&self, name: &str) -> Option<usize> {
-        self.entities.get(name).copied()
+        let es = &self.project.entities;
+        self.schema.entities.get(name, |i| es[i].name.as_str())
     }
 
     pub(crate) fn rel_index(&self, name: &str) -> Option<usize> {
-        self.rels.get(name).copied()
+        let rs = &self.project.relationships;
+        self.schema.rels.get(name, |i| rs[i].name.as_str())
     }
 
     pub fn node(&self, name: &str) -> Option<NodeId> {
@@ -466,7 +508,7 @@ impl<'p> Graph<'p> {
 
     /// The entity at one end of a relationship.
     pub(crate) fn end_entity(&self, r: usize, end: End) -> Option<usize> {
-        let &(from, to) = self.ends.get(r)?;
+        let &(from, to) = self.schema.ends.get(r)?;
         match end {
             End::From => from,
             End::To => to,
@@ -609,6 +651,7 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => self.key_of(e),
             NodeId::Rel(r) => self
+                .schema
                 .rel_keys
                 .get(self.project.relationships.len(), r, || self.rel_key(r)),
         }
@@ -731,7 +774,9 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => {
                 let mut out = Vec::new();
-                for &r in &self.incident[self.incident_start[e]..self.incident_start[e + 1]] {
+                for &r in &self.schema.incident
+                    [self.schema.incident_start[e]..self.schema.incident_start[e + 1]]
+                {
                     for end in [End::From, End::To] {
                         if self.end_entity(r, end) == Some(e) {
                             out.push((Edge::Enter(r, end), NodeId::Rel(r)));
@@ -900,7 +945,7 @@ impl<'p> Graph<'p> {
     }
 
     pub(crate) fn short_str(&self, n: NodeId) -> &str {
-        let shorts = self.shorts.get_or_init(|| {
+        let shorts = self.schema.shorts.get_or_init(|| {
             let p = self.project;
             p.entities
                 .iter()
@@ -1077,6 +1122,39 @@ mod tests {
             g.query(&dup).expect("dup"),
             std::ptr::from_ref(&p.queries[3])
         ));
+    }
+
+    /// A graph of the next version starts from the last one's schema index
+    /// only when both hold the very same entity and relationship lists;
+    /// after a schema edit it indexes the new lists.
+    #[test]
+    fn the_schema_index_is_reused_for_the_same_lists_only() {
+        let p = crate::model::synthetic::project(6, 8, 3);
+        let first = Graph::new(&p);
+        let index = first.schema_index();
+        // Values made by the first graph come with its index.
+        let name = first.entity_name(2);
+        let mut query_edit = p.clone();
+        query_edit.queries[0].returns.clear();
+        let g = Graph::reusing(&query_edit, &index);
+        assert!(Arc::ptr_eq(&g.schema_index(), &index));
+        assert!(Name::ptr_eq(&g.entity_name(2), &name));
+
+        let mut renamed = p.clone();
+        let old = renamed.entities[2].name.clone();
+        renamed.entities[2].name = "Renamed".into();
+        let g = Graph::reusing(&renamed, &index);
+        assert!(!Arc::ptr_eq(&g.schema_index(), &index));
+        assert_eq!(g.entity_index("Renamed"), Some(2));
+        assert_eq!(g.entity_index(&old), None);
+        assert_eq!(&*g.entity_name(2), "Renamed");
+
+        // Equal lists that are not the same are indexed anew (equality
+        // would cost a comparison of the whole schema).
+        let mut copied = p.clone();
+        copied.relationships = Shared::new(p.relationships.to_vec());
+        let g = Graph::reusing(&copied, &index);
+        assert!(!Arc::ptr_eq(&g.schema_index(), &index));
     }
 
     #[test]
