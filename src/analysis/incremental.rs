@@ -31,7 +31,7 @@
 
 use super::Analysis;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, share::Answered, Built, Plan, PlanInput,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
@@ -118,6 +118,8 @@ struct Cache {
     /// The graph's schema half: the next analysis starts from it while the
     /// entities and relationships stay the same.
     schema: Arc<SchemaIndex>,
+    /// Which built tables answer which built queries (sharing).
+    answered: Answered,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
@@ -373,7 +375,15 @@ impl IncrementalAnalysis {
                 plan.clone()
             })
         };
-        let assembled = assemble(&graph, &decisions, &own, built, &reuse_plan);
+        // Sharing finds a build's query by its id: answers about builds are
+        // reused only between projects whose query ids are unique.
+        let unique = unique_ids(project);
+        let none = Answered::default();
+        let answered = cache
+            .as_ref()
+            .filter(|c| unique && c.unique)
+            .map_or(&none, |c| &c.answered);
+        let assembled = assemble(&graph, &decisions, &own, built, &reuse_plan, Some(answered));
         let model = assembled.model;
         reused.plans = plans_reused.into_inner();
         reused.planned = model.plans.len() - reused.plans;
@@ -426,7 +436,6 @@ impl IncrementalAnalysis {
         // rules that read across tables, queries and the workflow re-run.
         // Rules look queries and decisions up by id, so duplicate ids (a
         // project that does not validate) get no reuse.
-        let unique = unique_ids(project);
         // Plans are parallel to the queries: positions of either.
         let users = model.plans_by_table();
         let old_users = old
@@ -491,6 +500,7 @@ impl IncrementalAnalysis {
         self.reused = reused;
         self.cache = Some(Cache {
             schema: graph.schema_index(),
+            answered: assembled.answered,
             project: project.clone(),
             builds,
             ids: assembled.ids,
@@ -584,6 +594,51 @@ mod tests {
         assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
         assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
         assert!(r.findings > 0 && r.judged >= 1, "{r:?}");
+    }
+
+    /// Sharing keeps its answers about kept builds from one edit to the
+    /// next: an edit of the host's query (a new build) must move the guest
+    /// out, and the edit undone bring it back, exactly as a full analysis
+    /// decides; an edit elsewhere keeps the sharing.
+    #[test]
+    fn sharing_follows_edits_of_the_host_and_the_guest() {
+        let mut p = hotel();
+        // A twin of an undecided query returning one column less: the
+        // original's table answers it.
+        let host = (0..p.queries.len())
+            .find(|&i| {
+                let q = &p.queries[i];
+                p.decision(&q.id).is_none() && q.returns.len() > 1 && q.aggregates.is_empty()
+            })
+            .expect("an undecided query");
+        let mut twin = p.queries[host].clone();
+        twin.id = "Q_twin".into();
+        twin.returns.pop();
+        p.queries.push(twin);
+        let guest = p.queries.len() - 1;
+        let shared = |a: &Analysis| {
+            a.model.tables.iter().any(|t| {
+                *t.origin == p.queries[host].id && t.queries.iter().any(|q| *q == "Q_twin")
+            })
+        };
+        assert!(shared(&analyze(&p)), "the twin is served by its original");
+
+        let unhosted = edited(&p, &Edit::SetReturns(host, vec![]));
+        let other = (0..p.queries.len()).find(|&i| i != host && i != guest);
+        let elsewhere = other.map(|i| {
+            let mut returns = p.queries[i].returns.clone();
+            returns.reverse();
+            edited(&p, &Edit::SetReturns(i, returns))
+        });
+        let mut inc = IncrementalAnalysis::new();
+        let mut last = inc.analyze(&p);
+        let steps = [Some(&unhosted), Some(&p), elsewhere.as_ref(), Some(&p)];
+        for (step, next) in steps.into_iter().flatten().enumerate() {
+            last = inc.reanalyze(next, &last);
+            assert_eq!(last, analyze(next), "step {step}");
+        }
+        assert!(shared(&last));
+        assert!(!shared(&inc.reanalyze(&unhosted, &last)));
     }
 
     #[test]

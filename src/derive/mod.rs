@@ -370,6 +370,10 @@ struct Draft {
     /// the next edit is not hashed again). Sharing compares signatures
     /// whenever hashes meet, so a stale hash costs time, never a result.
     signature_hash: u64,
+    /// The build's number, unique in the process (0 until [`build_query`]
+    /// numbers it): copies of one build share it, so what sharing learnt
+    /// about two builds holds for their copies in the next derivation.
+    serial: u64,
 }
 
 pub fn derive(project: &Project) -> LogicalModel {
@@ -385,7 +389,7 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         || None,
         |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
     );
-    assemble(graph, &decisions, &own, built, &|_: PlanInput| None).model
+    assemble(graph, &decisions, &own, built, &|_: PlanInput| None, None).model
 }
 
 /// Each query's decision, by query id.
@@ -435,10 +439,12 @@ pub(crate) fn build_query<'g, 'p>(
     decision: Option<&Decision>,
     est: &mut Option<Estimator<'g, 'p>>,
 ) -> Built {
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut problems = Vec::new();
     let draft = build(graph, q, qi, decision, est, &mut problems).map(|mut d| {
         d.signature_hash =
             std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, signature(&d));
+        d.serial = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         d
     });
     Built { draft, problems }
@@ -462,6 +468,9 @@ pub(crate) struct PlanInput<'a> {
 /// compares to decide what to reuse.
 pub(crate) struct Assembled {
     pub model: LogicalModel,
+    /// Which tables answer which queries, by build, for the next
+    /// derivation (see [`share::Answered`]).
+    pub answered: share::Answered,
     pub ids: Vec<Shared<Vec<Option<Reached>>>>,
     pub roots: Vec<NodeId>,
 }
@@ -475,6 +484,7 @@ pub(crate) fn assemble(
     own: &[(usize, &Query)],
     built: Vec<Built>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
+    answered: Option<&share::Answered>,
 ) -> Assembled {
     let project = graph.project;
     let mut problems = Vec::new();
@@ -548,7 +558,15 @@ pub(crate) fn assemble(
     for (&k, &first) in &merged_into {
         companions.entry(first).or_default().push(k);
     }
-    for (guest, host) in share::hosts(project, &drafts, &candidates, decisions, &companions) {
+    let (hosts, answered) = share::hosts(
+        project,
+        &drafts,
+        &candidates,
+        decisions,
+        &companions,
+        answered,
+    );
+    for (guest, host) in hosts {
         let moved = std::mem::take(&mut drafts[guest].table.queries);
         drafts[host].table.queries.extend(moved);
         drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
@@ -717,6 +735,7 @@ pub(crate) fn assemble(
             writes,
             problems,
         },
+        answered,
         ids,
         roots,
     }
@@ -1104,6 +1123,7 @@ fn build<'g, 'p>(
         resolved,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
+        serial: 0,
     })
 }
 

@@ -47,19 +47,46 @@ fn can_host(d: &Draft) -> bool {
             .all(|c| !matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
 }
 
+/// Whether a build's table answers another build's query ([`answers`]),
+/// by the two builds' serial numbers. What the answer reads is fixed when
+/// the builds are made, so it holds for copies of the same builds: the
+/// next derivation after an edit reuses it for every pair of kept builds
+/// instead of matching their columns again.
+#[derive(Default)]
+pub(crate) struct Answered(HashMap<(u64, u64), bool>);
+
 /// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
 /// host's table. A query with any decision keeps its own table (the
 /// designer shaped it; `separate` says so explicitly), and so does a queue
 /// or a job-written one.
 /// `companions[i]`: the drafts merged into draft `i` because their queries
 /// need an identical table; `i` moves only when the host answers them too.
+/// With `earlier` (the answers an earlier derivation gave, see
+/// [`Answered`]) also the answers this one gave, for the next; `None`
+/// neither reads nor keeps any.
 pub(super) fn hosts(
     project: &Project,
     drafts: &[Draft],
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
     companions: &HashMap<usize, Vec<usize>>,
-) -> Vec<(usize, usize)> {
+    earlier: Option<&Answered>,
+) -> (Vec<(usize, usize)>, Answered) {
+    let given = std::cell::RefCell::new(Answered::default());
+    // A pair of builds numbered when made (never 0) may have an answer
+    // from the last derivation; each answer given is kept for the next.
+    let answer = |q: &Query, g: usize, h: usize| -> bool {
+        let Some(earlier) = earlier else {
+            return answers(q, &drafts[g], &drafts[h]);
+        };
+        let key = (drafts[g].serial, drafts[h].serial);
+        let known = (key.0 != 0 && key.1 != 0)
+            .then(|| earlier.0.get(&key).copied())
+            .flatten();
+        let a = known.unwrap_or_else(|| answers(q, &drafts[g], &drafts[h]));
+        given.borrow_mut().0.insert(key, a);
+        a
+    };
     let queries: HashMap<&str, &Query> =
         project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
     let query = |i: usize| queries.get(drafts[i].table.origin.as_str()).copied();
@@ -88,9 +115,9 @@ pub(super) fn hosts(
                     query(j).is_some_and(|h| h.written_by_job == q.written_by_job && !h.consumes);
                 let companions_answered = companions.get(&i).is_none_or(|ks| {
                     ks.iter()
-                        .all(|&k| query(k).is_some_and(|qk| answers(qk, &drafts[k], &drafts[j])))
+                        .all(|&k| query(k).is_some_and(|qk| answer(qk, k, j)))
                 });
-                if same_writer && answers(q, &drafts[i], &drafts[j]) && companions_answered {
+                if same_writer && answer(q, i, j) && companions_answered {
                     serves.entry(i).or_default().push(j);
                 }
             }
@@ -136,7 +163,7 @@ pub(super) fn hosts(
         }
     }
     out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
-    out
+    (out, given.into_inner())
 }
 
 /// A query that could share another query's table if that table held the

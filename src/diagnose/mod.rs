@@ -805,7 +805,8 @@ pub(crate) fn diagnose_reusing(
     writes::check(&ctx, &mut out);
     out.extend(flow);
     out.extend(shareable);
-    out.sort_by(report_order);
+    // Thousands of findings on a large project: both cores sort.
+    crate::parallel::par_sort_by(&mut out, report_order);
     out.dedup();
     Reviewed {
         diagnostics: out,
