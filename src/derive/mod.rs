@@ -488,7 +488,7 @@ pub(crate) fn assemble(
 ) -> Assembled {
     let project = graph.project;
     let mut problems = Vec::new();
-    let mut drafts: Vec<Draft> = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::with_capacity(own.len());
     // Sized up front: growing maps of a thousand entries rehash often.
     let mut draft_of: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
@@ -566,16 +566,23 @@ pub(crate) fn assemble(
         &companions,
         answered,
     );
+    // A host is never a guest, so the drafts merged into a guest move to
+    // its host in one step, once every guest is known.
+    let mut host_of: HashMap<usize, usize> = HashMap::default();
     for (guest, host) in hosts {
         let moved = std::mem::take(&mut drafts[guest].table.queries);
         drafts[host].table.queries.extend(moved);
         drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
+        host_of.insert(guest, host);
+    }
+    debug_assert!(host_of.values().all(|h| !host_of.contains_key(h)));
+    if !host_of.is_empty() {
         for target in merged_into.values_mut() {
-            if *target == guest {
+            if let Some(&host) = host_of.get(target) {
                 *target = host;
             }
         }
-        merged_into.insert(guest, host);
+        merged_into.extend(host_of);
     }
     for q in &project.queries {
         if let Some(i) = draft_of.get_mut(q.id.as_str()) {

@@ -675,6 +675,26 @@ fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
         .then_with(|| a.message().cmp(b.message()))
 }
 
+/// `findings` sorted by [`report_order`] (stably). A finding is large and
+/// a large project has thousands: their positions are sorted, on both
+/// cores, and each finding is moved once.
+fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let Ok(n) = u32::try_from(findings.len()) else {
+        let mut findings = findings;
+        findings.sort_by(report_order);
+        return findings;
+    };
+    let mut order: Vec<u32> = (0..n).collect();
+    crate::parallel::par_sort_by(&mut order, |&a, &b| {
+        report_order(&findings[a as usize], &findings[b as usize])
+    });
+    let mut slots: Vec<Option<Diagnostic>> = findings.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&i| slots[i as usize].take())
+        .collect()
+}
+
 /// The review after an edit that changed the workflow and nothing else the
 /// review reads: `previous` is the review of the same model, estimates and
 /// schema. Only the workflow's rules run again; their findings are merged
@@ -805,8 +825,7 @@ pub(crate) fn diagnose_reusing(
     writes::check(&ctx, &mut out);
     out.extend(flow);
     out.extend(shareable);
-    // Thousands of findings on a large project: both cores sort.
-    crate::parallel::par_sort_by(&mut out, report_order);
+    let mut out = in_report_order(out);
     out.dedup();
     Reviewed {
         diagnostics: out,

@@ -547,12 +547,16 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
     let earlier = earlier.filter(|e| e.dirty.len() == p.queries.len());
     let mut kept: HashMap<&str, &Diagnostic> = HashMap::default();
     if let Some(e) = earlier {
+        kept.reserve(p.queries.len());
         for d in e.findings.iter().filter(|d| d.rule == "workflow-input-gap") {
             if let Subject::Query(id) = &d.subject {
                 kept.insert(id.as_str(), d);
             }
         }
     }
+    // At most one finding per query, kept ones included: sized once, as
+    // findings are large.
+    out.reserve(p.queries.len());
     let mut known = Known::new(p);
     let entry: HashSet<&str> = p
         .workflow

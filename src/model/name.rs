@@ -13,8 +13,26 @@ use std::sync::Arc;
 /// Immutable shared text. Reads like a `&str` (`Deref`), compares with
 /// `str` and `String`, hashes like the `str` (so maps keyed by `Name` are
 /// looked up by `&str`), and is written and read as a plain string.
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Name(Arc<str>);
+
+/// By the text; one shared text is equal to itself without a look at it
+/// (sorting findings compares a table's name with itself often).
+impl Ord for Name {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Name::ptr_eq(self, other) {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(&other.0)
+        }
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Name {
     pub fn as_str(&self) -> &str {
@@ -151,6 +169,22 @@ impl LazyNames {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn names_order_as_their_texts() {
+        let (a, b) = (
+            Name::from("orders_by_customer"),
+            Name::from("orders_by_day"),
+        );
+        let a2 = Name::from("orders_by_customer");
+        assert_eq!(a.cmp(&b), "orders_by_customer".cmp("orders_by_day"));
+        assert_eq!(b.cmp(&a), std::cmp::Ordering::Greater);
+        assert_eq!(a.cmp(&a.clone()), std::cmp::Ordering::Equal);
+        assert_eq!(a.cmp(&a2), std::cmp::Ordering::Equal);
+        let mut names = vec![b.clone(), a2.clone(), a.clone()];
+        names.sort();
+        assert_eq!(names, [a, a2, b]);
+    }
 
     #[test]
     fn a_name_reads_compares_and_hashes_as_its_text() {
