@@ -18,7 +18,8 @@ pub type TableName = crate::model::name::Name;
 /// Which tables a write must touch.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WritePath {
-    pub item: String,
+    /// The entity's or relationship's name (shared with the graph's).
+    pub item: Name,
     /// Tables an insert of one instance writes.
     pub insert: Vec<TableName>,
     /// Per attribute: tables an update touches, and whether the attribute
@@ -36,7 +37,7 @@ pub struct WritePath {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttrWrites {
-    pub attribute: String,
+    pub attribute: Name,
     pub tables: Vec<(TableName, bool)>,
 }
 
@@ -139,13 +140,14 @@ fn empty_paths(graph: &Graph) -> Vec<WritePath> {
     nodes
         .iter()
         .map(|&n| WritePath {
-            item: graph.node_name(n).to_string(),
+            // Shared names: the graph keeps them from one analysis to the
+            // next while the schema stays the same.
+            item: graph.node_shared_name(n),
             insert: vec![],
             update: graph
-                .attributes(n)
-                .iter()
-                .map(|a| AttrWrites {
-                    attribute: a.name.clone(),
+                .attr_names_of(n)
+                .map(|attribute| AttrWrites {
+                    attribute,
                     tables: vec![],
                 })
                 .collect(),

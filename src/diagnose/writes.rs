@@ -156,8 +156,8 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(ctx.diag(
                 "write-amplification",
                 Subject::Attribute {
-                    item: w.item.as_str().into(),
-                    attribute: u.attribute.as_str().into(),
+                    item: w.item.clone(),
+                    attribute: u.attribute.clone(),
                 },
                 format!(
                     "{}.{} changes and is copied into {} tables ({}): every change is {} writes, and a failure part-way leaves them disagreeing.",
