@@ -510,6 +510,92 @@ pub(crate) fn assemble(
         }
     }
 
+    // Steps 2 to 4 need the drafts; the write paths' frame (one per entity
+    // and relationship, with their attributes) needs the graph only: it is
+    // made beside them on large projects.
+    let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
+    let (
+        frame,
+        Settled {
+            kept,
+            tables,
+            index_of,
+            answered,
+        },
+    ) = crate::parallel::join(
+        large,
+        || writes::empty_paths(graph),
+        || {
+            share_and_name(
+                graph,
+                decisions,
+                &mut drafts,
+                &mut draft_of,
+                &mut problems,
+                answered,
+            )
+        },
+    );
+
+    // 5. Plans: the SELECT that answers each query from its table.
+    let queries: Vec<(usize, &Query)> = project.queries.iter().enumerate().collect();
+    let ids_by_table: Vec<&[Option<Reached>]> =
+        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
+    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
+    // Write paths read the tables only: they are worked out beside the
+    // plans on large projects.
+    let (writes, plans) = crate::parallel::join(
+        large,
+        || writes::write_paths(graph, frame, &tables, &ids_by_table, &roots),
+        || {
+            plans_of(
+                graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
+                reuse_plan,
+            )
+        },
+    );
+    #[cfg(test)]
+    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
+    drop(ids_by_table);
+    let ids = kept
+        .iter()
+        .map(|&i| std::mem::take(&mut drafts[i].ids))
+        .collect();
+
+    Assembled {
+        model: LogicalModel {
+            tables,
+            plans,
+            writes,
+            problems,
+        },
+        answered,
+        ids,
+        roots,
+    }
+}
+
+/// What steps 2 to 4 leave: the drafts whose tables stay (by draft
+/// position), the tables they became in that order, each draft's table
+/// position, and the sharing answers for the next derivation.
+struct Settled {
+    kept: Vec<usize>,
+    tables: Vec<Table>,
+    index_of: Vec<Option<usize>>,
+    answered: share::Answered,
+}
+
+/// Steps 2 to 4 of derivation: identical tables shared, tables that answer
+/// other queries hosting them, the designer's merges, names.
+fn share_and_name<'a>(
+    graph: &Graph<'a>,
+    decisions: &HashMap<&str, &Decision>,
+    drafts: &mut [Draft],
+    draft_of: &mut HashMap<&'a str, usize>,
+    problems: &mut Vec<Problem>,
+    answered: Option<&share::Answered>,
+) -> Settled {
+    let project = graph.project;
     // 2. Queries that need exactly the same table share it.
     let mut merged_into: HashMap<usize, usize> = HashMap::default();
     {
@@ -709,42 +795,11 @@ pub(crate) fn assemble(
         tables.push(t);
     }
 
-    // 5. Plans: the SELECT that answers each query from its table.
-    let queries: Vec<(usize, &Query)> = project.queries.iter().enumerate().collect();
-    let ids_by_table: Vec<&[Option<Reached>]> =
-        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
-    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    // Write paths read the tables only: they are worked out beside the
-    // plans on large projects.
-    let large = queries.len() >= crate::parallel::PARALLEL_MIN;
-    let (writes, plans) = crate::parallel::join(
-        large,
-        || writes::write_paths(graph, &tables, &ids_by_table, &roots),
-        || {
-            plans_of(
-                graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
-                reuse_plan,
-            )
-        },
-    );
-    #[cfg(test)]
-    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
-    drop(ids_by_table);
-    let ids = kept
-        .iter()
-        .map(|&i| std::mem::take(&mut drafts[i].ids))
-        .collect();
-
-    Assembled {
-        model: LogicalModel {
-            tables,
-            plans,
-            writes,
-            problems,
-        },
+    Settled {
+        kept,
+        tables,
+        index_of,
         answered,
-        ids,
-        roots,
     }
 }
 

@@ -75,14 +75,17 @@ pub(crate) fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -
 /// One pass over the tables, with every lookup indexed (query ids, the
 /// tables an attribute already lists): linear in the size of the model, so
 /// 10,000 queries cost ten times 1,000, not a hundred.
+/// `frame` is [`empty_paths`] of the graph (made beforehand, on another
+/// core while the tables are settled).
 pub(crate) fn write_paths(
     graph: &Graph,
+    frame: Vec<WritePath>,
     tables: &[Table],
     ids: &[&[Option<Reached>]],
     roots: &[NodeId],
 ) -> Vec<WritePath> {
     let p = graph.project;
-    let mut out = empty_paths(graph);
+    let mut out = frame;
     let slot = |n: NodeId| slot_of(graph, n);
     // `Project::query` answers for the first query with an id: so does
     // this. Most projects have no job-written query: no map then.
@@ -133,7 +136,7 @@ pub(crate) fn write_paths(
 }
 
 /// One empty write path per entity, then per relationship, in project order.
-fn empty_paths(graph: &Graph) -> Vec<WritePath> {
+pub(crate) fn empty_paths(graph: &Graph) -> Vec<WritePath> {
     let p = graph.project;
     let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
     nodes.extend((0..p.relationships.len()).map(NodeId::Rel));

@@ -771,16 +771,27 @@ pub(crate) fn diagnose_reusing(
     let ((schema_findings, flow, shareable), tables) = crate::parallel::join(
         large,
         || {
-            let ctx = thread_ctx();
-            let schema = reuse_schema.unwrap_or_else(|| {
-                let mut contradictions = Vec::new();
-                counts::contradictions(&ctx, &mut contradictions);
-                SchemaFindings { contradictions }
-            });
-            let mut flow = Vec::new();
-            workflow::check(&ctx, earlier.as_ref(), &mut flow);
-            let mut shareable = Vec::new();
-            sharing::check(&ctx, &mut shareable);
+            // The shareable-table rule on a thread of its own: on a large
+            // project it costs as much as the other two together.
+            let ((schema, flow), shareable) = crate::parallel::join(
+                large,
+                || {
+                    let ctx = thread_ctx();
+                    let schema = reuse_schema.unwrap_or_else(|| {
+                        let mut contradictions = Vec::new();
+                        counts::contradictions(&ctx, &mut contradictions);
+                        SchemaFindings { contradictions }
+                    });
+                    let mut flow = Vec::new();
+                    workflow::check(&ctx, earlier.as_ref(), &mut flow);
+                    (schema, flow)
+                },
+                || {
+                    let mut shareable = Vec::new();
+                    sharing::check(&thread_ctx(), &mut shareable);
+                    shareable
+                },
+            );
             (schema, flow, shareable)
         },
         || {
