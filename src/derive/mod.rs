@@ -646,7 +646,7 @@ fn share_and_name<'a>(
     }
     let (hosts, answered) = share::hosts(
         project,
-        &drafts,
+        drafts,
         &candidates,
         decisions,
         &companions,
