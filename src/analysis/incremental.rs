@@ -312,12 +312,14 @@ impl IncrementalAnalysis {
         let same_schema = old
             .as_ref()
             .is_some_and(|(c, _, _)| Schema(&c.project) == Schema(project));
-        let unchanged = |qi: usize| {
-            same_schema
-                && old.as_ref().is_some_and(|(c, _, od)| {
-                    same_query_input(&c.project, od, project, &decisions, qi)
-                })
+        // Each query compared once: builds, plans and findings all ask.
+        let unchanged_at: Vec<bool> = match &old {
+            Some((c, _, od)) if same_schema => (0..project.queries.len())
+                .map(|qi| same_query_input(&c.project, od, project, &decisions, qi))
+                .collect(),
+            _ => vec![false; project.queries.len()],
         };
+        let unchanged = |qi: usize| unchanged_at.get(qi).copied().unwrap_or(false);
 
         // 1. Each query's own table: reused when its inputs are unchanged,
         // otherwise built (on every core when many are, as `derive_in`).
@@ -392,6 +394,17 @@ impl IncrementalAnalysis {
         // estimate.
         let est = Estimator::new(&graph);
         let mut by_name: Option<HashMap<&str, usize>> = None;
+        // Whether each table is the one at its position last time (the
+        // findings below ask again).
+        let same_table_at: Vec<bool> = match &old {
+            Some((_, prev, _)) => model
+                .tables
+                .iter()
+                .enumerate()
+                .map(|(ti, t)| prev.model.tables.get(ti) == Some(t))
+                .collect(),
+            None => vec![false; model.tables.len()],
+        };
         let estimates: Vec<Estimate> = model
             .tables
             .iter()
@@ -401,7 +414,7 @@ impl IncrementalAnalysis {
                     .as_ref()
                     .filter(|_| same_schema)
                     .and_then(|(_, prev, _)| {
-                        let at = if prev.model.tables.get(ti) == Some(t) {
+                        let at = if same_table_at[ti] {
                             Some(ti)
                         } else {
                             let names = by_name.get_or_insert_with(|| {
@@ -455,7 +468,7 @@ impl IncrementalAnalysis {
                     .iter()
                     .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
             });
-            let same = prev.model.tables.get(i) == Some(t)
+            let same = same_table_at.get(i).copied().unwrap_or(false)
                 && prev.estimates.get(i) == estimates.get(i)
                 && old_users.get(i) == Some(using)
                 && named
