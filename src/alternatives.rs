@@ -81,7 +81,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
         };
     };
     let origin = t.origin.to_string();
-    let rows = t.rows.clone();
+    let rows = t.rows.to_string();
     let queries: Vec<String> = project
         .queries
         .iter()

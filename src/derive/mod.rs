@@ -218,7 +218,7 @@ pub struct Column {
 pub struct Table {
     pub name: Name,
     /// The entity or relationship whose instances are the rows.
-    pub rows: String,
+    pub rows: Name,
     pub queries: Vec<Name>,
     /// Shared with the table's draft kept for the next edit (see
     /// `analysis::incremental`) until either changes it.
@@ -260,7 +260,7 @@ impl Table {
     /// A query's table before any column: named later, serving the query.
     pub(crate) fn for_query(q: &Query, id: Name) -> Table {
         Table {
-            rows: q.rows.clone(),
+            rows: Name::from(&q.rows),
             queries: vec![id.clone()],
             origin: id,
             ..Table::default()
