@@ -385,7 +385,24 @@ impl IncrementalAnalysis {
             .as_ref()
             .filter(|c| unique && c.unique)
             .map_or(&none, |c| &c.answered);
-        let assembled = assemble(&graph, &decisions, &own, built, &reuse_plan, Some(answered));
+        // The write paths' names come from the last analysis while the
+        // entity and relationship lists are the very same.
+        let earlier_writes = old
+            .as_ref()
+            .filter(|(c, _, _)| {
+                Shared::same(&c.project.entities, &project.entities)
+                    && Shared::same(&c.project.relationships, &project.relationships)
+            })
+            .map(|(_, prev, _)| prev.model.writes.as_slice());
+        let assembled = assemble(
+            &graph,
+            &decisions,
+            &own,
+            built,
+            &reuse_plan,
+            Some(answered),
+            earlier_writes,
+        );
         let model = assembled.model;
         reused.plans = plans_reused.into_inner();
         reused.planned = model.plans.len() - reused.plans;

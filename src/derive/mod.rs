@@ -389,7 +389,16 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         || None,
         |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
     );
-    assemble(graph, &decisions, &own, built, &|_: PlanInput| None, None).model
+    assemble(
+        graph,
+        &decisions,
+        &own,
+        built,
+        &|_: PlanInput| None,
+        None,
+        None,
+    )
+    .model
 }
 
 /// Each query's decision, by query id.
@@ -485,6 +494,7 @@ pub(crate) fn assemble(
     built: Vec<Built>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
     answered: Option<&share::Answered>,
+    earlier_writes: Option<&[WritePath]>,
 ) -> Assembled {
     let project = graph.project;
     let mut problems = Vec::new();
@@ -524,7 +534,7 @@ pub(crate) fn assemble(
         },
     ) = crate::parallel::join(
         large,
-        || writes::empty_paths(graph),
+        || writes::frame(graph, earlier_writes),
         || {
             share_and_name(
                 graph,

@@ -75,8 +75,8 @@ pub(crate) fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -
 /// One pass over the tables, with every lookup indexed (query ids, the
 /// tables an attribute already lists): linear in the size of the model, so
 /// 10,000 queries cost ten times 1,000, not a hundred.
-/// `frame` is [`empty_paths`] of the graph (made beforehand, on another
-/// core while the tables are settled).
+/// `frame` is [`frame`] of the graph (made beforehand, on another core
+/// while the tables are settled).
 pub(crate) fn write_paths(
     graph: &Graph,
     frame: Vec<WritePath>,
@@ -133,6 +133,32 @@ pub(crate) fn write_paths(
         }
     }
     out
+}
+
+/// [`empty_paths`], its names taken from `earlier` (the write paths of a
+/// project with the very same entity and relationship lists) when given:
+/// an edit of a query re-derives write paths without making a name.
+pub(crate) fn frame(graph: &Graph, earlier: Option<&[WritePath]>) -> Vec<WritePath> {
+    let Some(earlier) = earlier else {
+        return empty_paths(graph);
+    };
+    earlier
+        .iter()
+        .map(|w| WritePath {
+            item: w.item.clone(),
+            insert: vec![],
+            update: w
+                .update
+                .iter()
+                .map(|u| AttrWrites {
+                    attribute: u.attribute.clone(),
+                    tables: vec![],
+                })
+                .collect(),
+            job: vec![],
+            summaries: vec![],
+        })
+        .collect()
 }
 
 /// One empty write path per entity, then per relationship, in project order.

@@ -689,10 +689,10 @@ fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
         report_order(&findings[a as usize], &findings[b as usize])
     });
     let mut slots: Vec<Option<Diagnostic>> = findings.into_iter().map(Some).collect();
-    order
-        .iter()
-        .filter_map(|&i| slots[i as usize].take())
-        .collect()
+    // Sized exactly: the review is kept as long as the analysis.
+    let mut sorted = Vec::with_capacity(slots.len());
+    sorted.extend(order.iter().filter_map(|&i| slots[i as usize].take()));
+    sorted
 }
 
 /// The review after an edit that changed the workflow and nothing else the
@@ -719,12 +719,15 @@ pub(crate) fn rediagnose_workflow(
     workflow::check(&ctx, earlier, &mut flow);
     flow.sort_by(report_order);
     flow.dedup();
-    let mut out = Vec::with_capacity(previous.len() + flow.len());
+    // Sized exactly: the review is kept as long as the analysis.
+    let others = || {
+        previous
+            .iter()
+            .filter(|d| !workflow::RULES.contains(&d.rule))
+    };
+    let mut out = Vec::with_capacity(others().count() + flow.len());
     let mut flow = flow.into_iter().peekable();
-    for d in previous
-        .iter()
-        .filter(|d| !workflow::RULES.contains(&d.rule))
-    {
+    for d in others() {
         while let Some(f) = flow.next_if(|f| report_order(f, d).is_lt()) {
             out.push(f);
         }

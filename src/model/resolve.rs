@@ -154,32 +154,15 @@ pub struct Graph<'p> {
     /// Each query's id as a shared name, made when first asked: every
     /// column, table and plan a query derives carries its id.
     query_names: LazyNames,
-}
-
-/// The schema's half of a [`Graph`]: indexes and values made from the
-/// entities and relationships only. It holds positions and owned values,
-/// nothing borrowed, so an analysis can hand it to the next one; it keeps
-/// the lists it indexes, which identifies them (see [`Graph::reusing`]).
-pub struct SchemaIndex {
-    of_entities: Shared<Vec<Entity>>,
-    of_relationships: Shared<Vec<Relationship>>,
-    entities: NameIndex,
-    rels: NameIndex,
-    /// Relationships touching each entity, in file order:
-    /// `incident[incident_start[e]..incident_start[e + 1]]` (one list for
-    /// all, so a graph of a large project is a few allocations).
-    incident: Vec<usize>,
-    incident_start: Vec<usize>,
-    /// Each relationship's from and to entity: paths step through them
-    /// constantly, and a name lookup per step is slow.
-    ends: Vec<(Option<usize>, Option<usize>)>,
-    // What follows is made on first use: validation and the workbench's
-    // pane links build graphs that only resolve references.
-    /// Short names of entities, then relationships (computed once: they
-    /// prefix most column names).
-    shorts: std::sync::OnceLock<Vec<String>>,
-    /// Each entity's full key relative to itself (weak keys resolved),
-    /// made per entity when first asked.
+    /// The shared names of each node's attributes (entities, then
+    /// relationships), made for a node when one of its attributes is
+    /// first asked: a small edit touches a few nodes of a large project.
+    attr_names: Slots<AttrNames>,
+    // What follows is made per item on first use, and per graph: kept
+    // with the schema index, thousands of small values would outlive the
+    // analysis that made them among its freed memory, which the allocator
+    // could then not hand back.
+    /// Each entity's full key relative to itself (weak keys resolved).
     keys: Slots<Vec<Reached>>,
     /// Each entity's other unique identifiers, relative to itself; those
     /// naming a missing attribute are left out (loading reports them).
@@ -194,10 +177,49 @@ pub struct SchemaIndex {
     /// carry their subjects' names.
     entity_names: LazyNames,
     rel_names: LazyNames,
-    /// The shared names of each node's attributes (entities, then
-    /// relationships), made for a node when one of its attributes is
-    /// first asked: a small edit touches a few nodes of a large project.
-    attr_names: Slots<AttrNames>,
+}
+
+/// The schema's half of a [`Graph`]: indexes and values made from the
+/// entities and relationships only. It holds positions and owned values,
+/// nothing borrowed, so an analysis can hand it to the next one; it keeps
+/// the lists it indexes, which identifies them (see [`Graph::reusing`]).
+#[derive(Clone)]
+pub struct SchemaIndex {
+    of_entities: Shared<Vec<Entity>>,
+    of_relationships: Shared<Vec<Relationship>>,
+    entities: NameIndex,
+    rels: NameIndex,
+    /// Relationships touching each entity, in file order:
+    /// `incident[incident_start[e]..incident_start[e + 1]]` (one list for
+    /// all, so a graph of a large project is a few allocations).
+    incident: Vec<usize>,
+    incident_start: Vec<usize>,
+    /// Each relationship's from and to entity: paths step through them
+    /// constantly, and a name lookup per step is slow.
+    ends: Vec<(Option<usize>, Option<usize>)>,
+    /// Short names of entities, then relationships (made on first use:
+    /// they prefix most column names; validation never asks).
+    shorts: std::sync::OnceLock<ShortNames>,
+}
+
+/// Every node's short name in one text: a handful of allocations however
+/// many nodes. The index is kept from one analysis to the next, and many
+/// small long-lived allocations among an analysis' short-lived ones would
+/// keep the allocator from handing that memory back.
+#[derive(Clone)]
+struct ShortNames {
+    text: String,
+    /// `text[starts[i]..starts[i + 1]]` is node `i`'s short name.
+    starts: Vec<usize>,
+}
+
+impl ShortNames {
+    fn get(&self, i: usize) -> &str {
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.text[a..b],
+            _ => "",
+        }
+    }
 }
 
 /// The shared names of one node's attributes, by attribute position.
@@ -257,13 +279,6 @@ impl SchemaIndex {
             incident_start,
             ends,
             shorts: std::sync::OnceLock::new(),
-            keys: Slots::default(),
-            uniques: Slots::default(),
-            rel_keys: Slots::default(),
-            parents: std::sync::OnceLock::new(),
-            entity_names: LazyNames::default(),
-            rel_names: LazyNames::default(),
-            attr_names: Slots::default(),
         }
     }
 }
@@ -293,6 +308,13 @@ impl<'p> Graph<'p> {
             queries: std::sync::OnceLock::new(),
             decisions: std::sync::OnceLock::new(),
             query_names: LazyNames::default(),
+            attr_names: Slots::default(),
+            keys: Slots::default(),
+            uniques: Slots::default(),
+            rel_keys: Slots::default(),
+            parents: std::sync::OnceLock::new(),
+            entity_names: LazyNames::default(),
+            rel_names: LazyNames::default(),
         }
     }
 
@@ -304,7 +326,7 @@ impl<'p> Graph<'p> {
     /// Entity `e`'s full key, `None` for no entity. Keys are made one by
     /// one: `entity_key_into` walks owners itself and never asks here.
     fn key_of(&self, e: usize) -> Option<&Vec<Reached>> {
-        self.schema.keys.get(self.project.entities.len(), e, || {
+        self.keys.get(self.project.entities.len(), e, || {
             let mut out = Vec::new();
             self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
             out
@@ -329,7 +351,7 @@ impl<'p> Graph<'p> {
     /// Per entity, the 1:n relationships into it from another entity with
     /// that entity, sorted by relationship name.
     pub(crate) fn parents(&self) -> &[Vec<(usize, usize)>] {
-        self.schema.parents.get_or_init(|| {
+        self.parents.get_or_init(|| {
             let project = self.project;
             let mut parents = vec![Vec::new(); project.entities.len()];
             for (r, rel) in project.relationships.iter().enumerate() {
@@ -354,8 +376,7 @@ impl<'p> Graph<'p> {
     /// The unique identifiers an entity declares besides its key, relative
     /// to itself.
     pub(crate) fn uniques(&self, e: usize) -> &[Vec<Reached>] {
-        self.schema
-            .uniques
+        self.uniques
             .get(self.project.entities.len(), e, || self.resolve_uniques(e))
             .map_or(&[], Vec::as_slice)
     }
@@ -381,8 +402,7 @@ impl<'p> Graph<'p> {
     /// The name of entity `index`, shared.
     pub fn entity_name(&self, index: usize) -> Name {
         let es = &self.project.entities;
-        self.schema
-            .entity_names
+        self.entity_names
             .get(es.len(), index, || Name::from(&es[index].name))
     }
 
@@ -468,15 +488,14 @@ impl<'p> Graph<'p> {
             own_columns: LazyNames::default(),
             other_columns: LazyNames::default(),
         };
-        let names = self.schema.attr_names.get(nodes, node, make)?;
+        let names = self.attr_names.get(nodes, node, make)?;
         Some((names, self.attributes(a.node()).len(), i))
     }
 
     /// The name of relationship `index`, shared.
     pub fn rel_name(&self, index: usize) -> Name {
         let rs = &self.project.relationships;
-        self.schema
-            .rel_names
+        self.rel_names
             .get(rs.len(), index, || Name::from(&rs[index].name))
     }
 
@@ -689,7 +708,6 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => self.key_of(e),
             NodeId::Rel(r) => self
-                .schema
                 .rel_keys
                 .get(self.project.relationships.len(), r, || self.rel_key(r)),
         }
@@ -985,23 +1003,25 @@ impl<'p> Graph<'p> {
     pub(crate) fn short_str(&self, n: NodeId) -> &str {
         let shorts = self.schema.shorts.get_or_init(|| {
             let p = self.project;
-            p.entities
-                .iter()
-                .map(|e| {
-                    e.short
-                        .clone()
-                        .unwrap_or_else(|| crate::naming::snake_case(&e.name))
-                })
-                .chain(
-                    p.relationships
-                        .iter()
-                        .map(|r| crate::naming::snake_case(&r.name)),
-                )
-                .collect()
+            let mut text = String::new();
+            let mut starts = Vec::with_capacity(p.entities.len() + p.relationships.len() + 1);
+            for e in &*p.entities {
+                starts.push(text.len());
+                match &e.short {
+                    Some(short) => text.push_str(short),
+                    None => text.push_str(&crate::naming::snake_case(&e.name)),
+                }
+            }
+            for r in &*p.relationships {
+                starts.push(text.len());
+                text.push_str(&crate::naming::snake_case(&r.name));
+            }
+            starts.push(text.len());
+            ShortNames { text, starts }
         });
         match n {
-            NodeId::Entity(e) => &shorts[e],
-            NodeId::Rel(r) => &shorts[self.project.entities.len() + r],
+            NodeId::Entity(e) => shorts.get(e),
+            NodeId::Rel(r) => shorts.get(self.project.entities.len() + r),
         }
     }
 
@@ -1171,12 +1191,12 @@ mod tests {
         let first = Graph::new(&p);
         let index = first.schema_index();
         // Values made by the first graph come with its index.
-        let name = first.entity_name(2);
+        let short = first.short_str(NodeId::Entity(2));
         let mut query_edit = p.clone();
         query_edit.queries[0].returns.clear();
         let g = Graph::reusing(&query_edit, &index);
         assert!(Arc::ptr_eq(&g.schema_index(), &index));
-        assert!(Name::ptr_eq(&g.entity_name(2), &name));
+        assert!(std::ptr::eq(g.short_str(NodeId::Entity(2)), short));
 
         let mut renamed = p.clone();
         let old = renamed.entities[2].name.clone();
