@@ -10,6 +10,8 @@
 //!   after a first edit (`--toggle-collect='prof::edit_and_draw*'`);
 //! - `reanalyze`: one query edit → incremental re-analysis, ten times
 //!   back and forth (`--toggle-collect='prof::reanalyze*'`);
+//! - `draw`: ten 200×60 frames of the workbench, nothing edited (count
+//!   the whole run minus `setup`, divided by ten);
 //!
 //! of a generated project of N entities and N queries (1,000 by default;
 //! 0 for the bundled hotel sample).
@@ -78,6 +80,17 @@ fn main() {
                 }
             }
             std::hint::black_box(&last);
+        }
+        "draw" => {
+            let app = App::new(p, None, Dirs::default());
+            let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+            term.draw(|f| view::draw(&app, f)).expect("draw");
+            if measure {
+                for _ in 0..10 {
+                    term.draw(|f| view::draw(&app, f)).expect("draw");
+                }
+            }
+            std::hint::black_box(&app);
         }
         "edit" => {
             let mut app = App::new(p, None, Dirs::default());
