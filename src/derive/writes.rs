@@ -169,14 +169,15 @@ pub(crate) fn empty_paths(graph: &Graph) -> Vec<WritePath> {
     nodes
         .iter()
         .map(|&n| WritePath {
-            // Shared names: the graph keeps them from one analysis to the
-            // next while the schema stays the same.
+            // The item's name is the graph's (findings share it); the next
+            // analysis takes all of these names from this one (`frame`).
             item: graph.node_shared_name(n),
             insert: vec![],
             update: graph
-                .attr_names_of(n)
-                .map(|attribute| AttrWrites {
-                    attribute,
+                .attributes(n)
+                .iter()
+                .map(|a| AttrWrites {
+                    attribute: Name::from(&a.name),
                     tables: vec![],
                 })
                 .collect(),

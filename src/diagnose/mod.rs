@@ -679,19 +679,14 @@ fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
 /// a large project has thousands: their positions are sorted, on both
 /// cores, and each finding is moved once.
 fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let Ok(n) = u32::try_from(findings.len()) else {
-        let mut findings = findings;
-        findings.sort_by(report_order);
-        return findings;
-    };
-    let mut order: Vec<u32> = (0..n).collect();
+    let mut order: Vec<usize> = (0..findings.len()).collect();
     crate::parallel::par_sort_by(&mut order, |&a, &b| {
-        report_order(&findings[a as usize], &findings[b as usize])
+        report_order(&findings[a], &findings[b])
     });
     let mut slots: Vec<Option<Diagnostic>> = findings.into_iter().map(Some).collect();
     // Sized exactly: the review is kept as long as the analysis.
     let mut sorted = Vec::with_capacity(slots.len());
-    sorted.extend(order.iter().filter_map(|&i| slots[i as usize].take()));
+    sorted.extend(order.iter().filter_map(|&i| slots[i].take()));
     sorted
 }
 

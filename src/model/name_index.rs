@@ -10,7 +10,6 @@ fn hash(name: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(name)
 }
 
-#[derive(Clone, Default)]
 pub(crate) struct NameIndex(HashTable<usize>);
 
 impl NameIndex {

@@ -183,7 +183,6 @@ pub struct Graph<'p> {
 /// entities and relationships only. It holds positions and owned values,
 /// nothing borrowed, so an analysis can hand it to the next one; it keeps
 /// the lists it indexes, which identifies them (see [`Graph::reusing`]).
-#[derive(Clone)]
 pub struct SchemaIndex {
     of_entities: Shared<Vec<Entity>>,
     of_relationships: Shared<Vec<Relationship>>,
@@ -206,7 +205,6 @@ pub struct SchemaIndex {
 /// many nodes. The index is kept from one analysis to the next, and many
 /// small long-lived allocations among an analysis' short-lived ones would
 /// keep the allocator from handing that memory back.
-#[derive(Clone)]
 struct ShortNames {
     text: String,
     /// `text[starts[i]..starts[i + 1]]` is node `i`'s short name.
@@ -224,8 +222,6 @@ impl ShortNames {
 
 /// The shared names of one node's attributes, by attribute position.
 struct AttrNames {
-    /// The attribute's own name (write paths list each attribute by it).
-    names: LazyNames,
     /// `Owner.attr`: each column of a derived table names its attribute so.
     labels: LazyNames,
     /// The column base name ([`Graph::column_base`]) in a table of the
@@ -406,33 +402,6 @@ impl<'p> Graph<'p> {
             .get(es.len(), index, || Name::from(&es[index].name))
     }
 
-    /// Attribute `a`'s name, shared.
-    pub fn attr_name(&self, a: AttrId) -> Name {
-        let make = || Name::from(&self.attr(a).name);
-        match self.attr_names(a) {
-            Some((names, len, index)) => names.names.get(len, index, make),
-            None => make(),
-        }
-    }
-
-    /// The names of node `n`'s attributes in order, shared ([`Graph::attr_name`]
-    /// each, the node's name sets looked up once).
-    pub fn attr_names_of(&self, n: NodeId) -> impl Iterator<Item = Name> + '_ {
-        let attrs = self.attributes(n);
-        let id = move |i: usize| match n {
-            NodeId::Entity(e) => AttrId::Entity(e, i),
-            NodeId::Rel(r) => AttrId::Rel(r, i),
-        };
-        let names = attrs.first().and_then(|_| self.attr_names(id(0)));
-        (0..attrs.len()).map(move |i| {
-            let make = || Name::from(&attrs[i].name);
-            match names {
-                Some((set, len, _)) => set.names.get(len, i, make),
-                None => make(),
-            }
-        })
-    }
-
     /// The name of an entity or relationship, shared.
     pub fn node_shared_name(&self, n: NodeId) -> Name {
         match n {
@@ -483,7 +452,6 @@ impl<'p> Graph<'p> {
         };
         let nodes = p.entities.len() + p.relationships.len();
         let make = || AttrNames {
-            names: LazyNames::default(),
             labels: LazyNames::default(),
             own_columns: LazyNames::default(),
             other_columns: LazyNames::default(),
