@@ -48,17 +48,18 @@ fn measure(path: PathBuf) -> Result<(), String> {
     println!("after one edit + frame:   {:.1} MiB", mib(edited));
     println!("peak (VmHWM):             {:.1} MiB", mib(peak));
     // The allocator returns freed pages after a delay (a second by
-    // default) once it runs again: two seconds of frames, as an idle
-    // workbench redrawing its status would, show what it settles at.
+    // default) once it runs again: two seconds of frames and the run
+    // loop's ticks, which hand back what the open and the edit freed
+    // (`tui::freed_memory`), show what an idle workbench settles at.
     for _ in 0..20 {
         std::thread::sleep(std::time::Duration::from_millis(100));
+        cqlmodel::tui::tick(&mut app);
         term.draw(|f| view::draw(&app, f))
             .map_err(|e| e.to_string())?;
     }
     println!("settled, 2 s later:       {:.1} MiB", mib(rss()));
-    // The allocator keeps freed pages a while before handing them back, so
-    // these figures include garbage of the load and the edit: run with
-    // MIMALLOC_PURGE_DELAY=0 for what the workbench holds.
+    // Run with MIMALLOC_PURGE_DELAY=0 for the floor: every freed page
+    // handed back at once.
     std::hint::black_box(&app);
     Ok(())
 }

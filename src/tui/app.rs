@@ -4,6 +4,7 @@
 
 use super::config::Dirs;
 pub use super::focus::Focus;
+use super::freed_memory::FreedMemory;
 use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
@@ -202,6 +203,8 @@ pub struct App {
     pub frame: FrameCache,
     /// When the recovery copy is written.
     pub recovery: Recovery,
+    /// When the memory of the last large analysis is handed back.
+    pub freed_memory: FreedMemory,
 }
 
 /// The document's history: which state is current, which was saved, what
@@ -385,6 +388,7 @@ impl App {
             },
             frame: FrameCache::default(),
             recovery: Recovery::default(),
+            freed_memory: FreedMemory::default(),
             worker: AnalysisWorker::default(),
             incremental,
         };
@@ -574,7 +578,8 @@ impl App {
     /// selection on the same item.
     fn install(&mut self, analysis: Analysis) {
         let selected = self.selected_item();
-        discard(std::mem::replace(&mut self.analysis, analysis));
+        let old = std::mem::replace(&mut self.analysis, analysis);
+        self.discard(old);
         self.derived.generation += 1;
         self.rebuild_rows();
         if let Some(item) = selected {
@@ -594,7 +599,7 @@ impl App {
             diff(&self.analysis.model, &analysis.model)
         };
         let old = std::mem::replace(&mut self.analysis, analysis);
-        discard(old);
+        self.discard(old);
         self.derived.generation += 1;
         self.dirty = self.versions.saved != Some(self.versions.state);
         self.recovery.due = true;
@@ -1142,6 +1147,19 @@ impl App {
                 .is_some_and(|t| t.elapsed().as_millis() < CHANGE_FLASH_MS)
     }
 
+    /// Drops a replaced analysis. A large one goes off the edit path
+    /// (freeing a thousand tables' strings costs more than a thread does),
+    /// and the memory it held is handed back a while later.
+    fn discard(&mut self, old: Analysis) {
+        // Making the new one, large too, freed its scratch memory.
+        if old.model.tables.len().max(self.analysis.model.tables.len()) >= LARGE_ANALYSIS_TABLES {
+            self.freed_memory.freed(Instant::now());
+        }
+        if old.model.tables.len() >= LARGE_ANALYSIS_TABLES {
+            std::thread::spawn(move || drop(old));
+        }
+    }
+
     pub fn counts(&self) -> (usize, usize, usize) {
         use crate::diagnose::Severity;
         let d = &self.analysis.diagnostics;
@@ -1153,13 +1171,10 @@ impl App {
     }
 }
 
-/// Drops a large derived model off the edit path: freeing a thousand
-/// tables' strings costs more than a thread does.
-fn discard(old: Analysis) {
-    if old.model.tables.len() >= 200 {
-        std::thread::spawn(move || drop(old));
-    }
-}
+/// From this many tables an analysis is dropped off the edit path and the
+/// memory around it handed back.
+const LARGE_ANALYSIS_TABLES: usize = 200;
+
 /// An edit's success label ("added entity Guest") turned into what did not
 /// happen ("entity Guest not added"), so a refusal never reads as a
 /// success.
