@@ -1577,8 +1577,14 @@ fn permute(t: &mut Table, ids: &mut Vec<Option<Reached>>, order: &[usize]) {
         .collect();
     let mut old_ids: Vec<Option<Option<Reached>>> =
         std::mem::take(ids).into_iter().map(Some).collect();
-    t.columns = order.iter().filter_map(|&i| cols[i].take()).collect();
-    *ids = order.iter().filter_map(|&i| old_ids[i].take()).collect();
+    // Sized up front: collected through `filter_map` they would grow by
+    // doubling, and tables are kept (a five-column table held room for
+    // eight).
+    let mut columns = Vec::with_capacity(order.len());
+    columns.extend(order.iter().filter_map(|&i| cols[i].take()));
+    t.columns = columns.into();
+    *ids = Vec::with_capacity(order.len());
+    ids.extend(order.iter().filter_map(|&i| old_ids[i].take()));
 }
 
 /// Partition key columns first, then clustering, then the rest, each group
