@@ -175,8 +175,8 @@ pub struct Entity {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub owners: Vec<String>,
-    #[serde(deserialize_with = "exact_list::deserialize")]
     /// Attribute names forming the key (the partial key of a weak entity).
+    #[serde(deserialize_with = "exact_list::deserialize")]
     pub key: Vec<String>,
     /// Other identifiers besides the key (natural or alternate keys), each a
     /// list of attribute references from this entity (`"confirm_number"`,

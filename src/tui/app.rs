@@ -1151,11 +1151,13 @@ impl App {
     /// (freeing a thousand tables' strings costs more than a thread does),
     /// and the memory it held is handed back a while later.
     fn discard(&mut self, old: Analysis) {
-        // Making the new one, large too, freed its scratch memory.
-        if old.model.tables.len().max(self.analysis.model.tables.len()) >= LARGE_ANALYSIS_TABLES {
+        let large = |a: &Analysis| a.model.tables.len() >= LARGE_ANALYSIS_TABLES;
+        // Dropping a large analysis frees much memory, and so did making
+        // one (its scratch).
+        if large(&old) || large(&self.analysis) {
             self.freed_memory.freed(Instant::now());
         }
-        if old.model.tables.len() >= LARGE_ANALYSIS_TABLES {
+        if large(&old) {
             std::thread::spawn(move || drop(old));
         }
     }
