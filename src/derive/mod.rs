@@ -1003,37 +1003,38 @@ fn build<'g, 'p>(
             None
         }
     };
-    let equality: Vec<Reached> = q
-        .equality
-        .iter()
-        .enumerate()
-        .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].equality[{j}]"), a))
-        .collect();
+    // Sized by the query's lists (a `filter_map` collect grows by
+    // doubling): the lists are kept, in the build's `Resolved`, until the
+    // query changes.
+    let mut equality: Vec<Reached> = Vec::with_capacity(q.equality.len());
+    equality.extend(
+        q.equality
+            .iter()
+            .enumerate()
+            .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].equality[{j}]"), a)),
+    );
     let range = q
         .range
         .as_ref()
         .and_then(|r| resolve(&|| format!("queries[{qi}].range.attr"), &r.attr));
-    let order: Vec<(Reached, Dir)> = q
-        .order
-        .iter()
-        .enumerate()
-        .filter_map(|(j, o)| {
-            resolve(&|| format!("queries[{qi}].order[{j}].attr"), &o.attr)
-                .map(|r| (encoded_by(graph, r), o.dir))
-        })
-        .collect();
-    let returns: Vec<Reached> = q
-        .returns
-        .iter()
-        .enumerate()
-        .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].returns[{j}]"), a))
-        .collect();
-    let constants: Vec<Reached> = q
-        .constants
-        .iter()
-        .enumerate()
-        .filter_map(|(j, k)| resolve(&|| format!("queries[{qi}].constants[{j}].attr"), &k.attr))
-        .collect();
+    let mut order: Vec<(Reached, Dir)> = Vec::with_capacity(q.order.len());
+    order.extend(q.order.iter().enumerate().filter_map(|(j, o)| {
+        resolve(&|| format!("queries[{qi}].order[{j}].attr"), &o.attr)
+            .map(|r| (encoded_by(graph, r), o.dir))
+    }));
+    let mut returns: Vec<Reached> = Vec::with_capacity(q.returns.len());
+    returns.extend(
+        q.returns
+            .iter()
+            .enumerate()
+            .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].returns[{j}]"), a)),
+    );
+    let mut constants: Vec<Reached> = Vec::with_capacity(q.constants.len());
+    constants.extend(
+        q.constants.iter().enumerate().filter_map(|(j, k)| {
+            resolve(&|| format!("queries[{qi}].constants[{j}].attr"), &k.attr)
+        }),
+    );
     if !q.aggregates.is_empty() {
         let window = q.window.as_ref().and_then(|w| {
             resolve(&|| format!("queries[{qi}].window.attr"), &w.attr).map(|r| (r, w.period))
@@ -1182,7 +1183,11 @@ fn build<'g, 'p>(
             constants,
             eq: equality,
             range,
-            order: order.into_iter().map(|(r, _)| r).collect(),
+            order: {
+                let mut keys = Vec::with_capacity(order.len());
+                keys.extend(order.into_iter().map(|(r, _)| r));
+                keys
+            },
             returns,
         })
     });

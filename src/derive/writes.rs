@@ -128,6 +128,11 @@ pub(crate) fn write_paths(
                 .last()
                 .is_none_or(|(last, _)| !Name::ptr_eq(last, &name))
             {
+                // Most attributes are in one or two tables: a first push
+                // would make room for four, kept with the analysis.
+                if listed.len() == listed.capacity() && listed.len() < 4 {
+                    listed.reserve_exact(1);
+                }
                 listed.push((name.clone(), c.role.is_key()));
             }
         }
@@ -166,6 +171,9 @@ pub(crate) fn empty_paths(graph: &Graph) -> Vec<WritePath> {
     let p = graph.project;
     let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
     nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
+    // Attribute names repeat across entities (`id`, `name`, `created_at`):
+    // one shared name per text, not one per attribute.
+    let mut names: HashMap<&str, Name> = HashMap::default();
     nodes
         .iter()
         .map(|&n| WritePath {
@@ -177,7 +185,10 @@ pub(crate) fn empty_paths(graph: &Graph) -> Vec<WritePath> {
                 .attributes(n)
                 .iter()
                 .map(|a| AttrWrites {
-                    attribute: Name::from(&a.name),
+                    attribute: names
+                        .entry(a.name.as_str())
+                        .or_insert_with(|| Name::from(&a.name))
+                        .clone(),
                     tables: vec![],
                 })
                 .collect(),
