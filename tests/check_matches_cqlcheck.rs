@@ -14,10 +14,7 @@ use cqlmodel::model::{load, CqlType, Decision, Field, Project, UserType};
 use std::path::PathBuf;
 use std::process::Command;
 
-const CQLCHECK: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/tools/cqlcheck/cqlcheck"
-);
+mod support;
 
 /// How many valid projects are checked (one batch).
 const CASES: usize = 48;
@@ -86,18 +83,6 @@ fn risky_project(seed: u64) -> Project {
     p
 }
 
-fn cqlcheck_ready() -> Option<PathBuf> {
-    let tool = PathBuf::from(CQLCHECK);
-    let venv = tool.parent().map(|d| d.join(".venv/bin/python"));
-    let ok = tool.exists() && venv.is_some_and(|v| v.exists());
-    assert!(
-        ok || std::env::var_os("CQLMODEL_SKIP_CQLCHECK").is_some(),
-        "{} is not set up (run its setup.sh, or set CQLMODEL_SKIP_CQLCHECK=1)",
-        tool.display()
-    );
-    ok.then_some(tool)
-}
-
 struct Case {
     seed: u64,
     file: PathBuf,
@@ -109,7 +94,7 @@ struct Case {
 
 #[test]
 fn check_agrees_with_cqlcheck_on_random_projects() {
-    let Some(tool) = cqlcheck_ready() else {
+    let Some(tool) = support::cqlcheck() else {
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");

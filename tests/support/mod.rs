@@ -62,7 +62,11 @@ const CQLCHECK: &str = concat!(
 
 /// The cqlcheck executable, set up on first use; `None` only when opted out.
 pub fn cqlcheck() -> Option<PathBuf> {
-    require("cqlcheck", SKIP_CQLCHECK, set_up_cqlcheck)
+    // Set up (or found complete) once per test binary.
+    static READY: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    require("cqlcheck", SKIP_CQLCHECK, || {
+        READY.get_or_init(set_up_cqlcheck).clone()
+    })
 }
 
 fn set_up_cqlcheck() -> Result<PathBuf, String> {
@@ -71,20 +75,28 @@ fn set_up_cqlcheck() -> Result<PathBuf, String> {
         return Err(format!("{} does not exist", tool.display()));
     }
     let dir = tool.parent().expect("tool directory");
-    if !dir.join(".venv/bin/python").exists() {
-        let setup = dir.join("setup.sh");
-        let out = Command::new("bash")
-            .arg(&setup)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", setup.display()))?;
-        if !out.status.success() {
-            return Err(format!(
-                "{} failed: {}{}",
-                setup.display(),
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
+    // Test binaries run in parallel processes: the first to get here sets
+    // the tool up while the others wait on the lock, so none runs it half
+    // installed (its venv exists before its packages do). `setup.sh` does
+    // nothing when the venv is complete.
+    let lock_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cqlcheck-setup.lock");
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+    let setup = dir.join("setup.sh");
+    let out = Command::new("bash")
+        .arg(&setup)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", setup.display()))?;
+    drop(lock);
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed: {}{}",
+            setup.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(tool)
 }
