@@ -80,7 +80,7 @@ fn hotel_availability_crosses_the_threshold_past_1100_days() {
     assert!(d.message().contains(t), "{}", d.message());
     // A year bucket of the date is enough.
     assert!(matches!(
-        &d.refinement,
+        d.refinement.as_deref(),
         Some(Refinement::AddBucket { period: Period::Year, source, .. }) if source == "date"
     ));
     assert_eq!(
@@ -134,7 +134,7 @@ fn logs_without_a_day_bucket_grow_without_bound() {
     // Seed 000's choice: a day.
     assert!(
         matches!(
-            &d.refinement,
+            d.refinement.as_deref(),
             Some(Refinement::AddBucket {
                 period: Period::Day,
                 ..

@@ -140,7 +140,7 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
             let offered: Vec<Refinement> = a
                 .diagnostics
                 .iter()
-                .filter_map(|d| d.refinement.clone())
+                .filter_map(|d| d.refinement.as_deref().cloned())
                 .collect();
             match pick(rng, &offered) {
                 Some(r) => Edit::Refine(r.clone()),

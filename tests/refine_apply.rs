@@ -375,7 +375,7 @@ fn overwriting_candidate_keys_and_wide_indexes_offer_their_fix() {
         .iter()
         .find(|x| x.rule == "rows-overwrite")
         .expect("rows-overwrite fires for option 1");
-    let fix = over.refinement.clone().expect("a one-key fix");
+    let fix = *over.refinement.clone().expect("a one-key fix");
     assert_eq!(
         fix,
         Refinement::UseDerivedKey {
@@ -399,7 +399,7 @@ fn retention_without_ttl_offers_the_ttl_and_it_undoes() {
         .iter()
         .find(|d| d.rule == "retention-without-ttl")
         .expect("hotel keeps reservations 365 days without a TTL");
-    let fix = d.refinement.clone().expect("a one-key fix");
+    let fix = *d.refinement.clone().expect("a one-key fix");
     assert!(matches!(fix, Refinement::Ttl { .. }), "{fix:?}");
     let next = apply(&p, &fix).expect("applies");
     let after = analyze(&next);

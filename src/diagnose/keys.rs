@@ -136,10 +136,10 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             );
             // A hand-written key goes back to the derived one, which MR5
             // makes unique.
-            diag.refinement = t.candidate.as_ref().map(|c| Refinement::UseDerivedKey {
+            diag.set_refinement(t.candidate.as_ref().map(|c| Refinement::UseDerivedKey {
                 query: t.origin.clone(),
                 candidate: c.clone(),
-            });
+            }));
             out.push(diag);
         }
         for c in &t.columns {
@@ -166,10 +166,10 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                     ),
                     format!("Make {} a timeuuid (time plus a unique node and sequence part).", c.name),
                 );
-                d.refinement = Some(Refinement::Timeuuid {
+                d.set_refinement(Some(Refinement::Timeuuid {
                     query: t.origin.clone(),
                     column: c.name.to_string(),
-                });
+                }));
                 out.push(d);
             }
             if attr.mutable {
@@ -197,10 +197,10 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                         "Push {relationship} up into a collection so {} is a collection element rather than a clustering key; or key the table by attributes that never change (seed 000).",
                         c.name
                     ));
-                    d.refinement = Some(Refinement::Collection {
+                    d.set_refinement(Some(Refinement::Collection {
                         query: t.origin.clone(),
                         relationship,
-                    });
+                    }));
                 }
                 out.push(d);
             }

@@ -274,7 +274,10 @@ pub struct Diagnostic {
     pub words: Words,
     /// Where the guidance comes from (a seed article or a Cassandra limit).
     pub source: &'static str,
-    pub refinement: Option<Refinement>,
+    /// The one-key fix, when there is one. Boxed: few findings have one,
+    /// and every finding is kept twice while a large project is open
+    /// (the review and the incremental analysis' copy).
+    pub refinement: Option<Box<Refinement>>,
 }
 
 /// A rule's documentation: what `cqlmodel check` can report.
@@ -569,6 +572,11 @@ fn finding(rule: &'static str, subject: Subject, words: Words) -> Diagnostic {
 }
 
 impl Diagnostic {
+    /// Sets the one-key fix.
+    pub(crate) fn set_refinement(&mut self, refinement: Option<Refinement>) {
+        self.refinement = refinement.map(Box::new);
+    }
+
     /// What goes wrong in production, in one sentence.
     pub fn message(&self) -> &str {
         self.words.message()

@@ -59,7 +59,7 @@ pub(super) fn entities(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ),
                 format!("Set `ttl: true` on {} so its tables get default_time_to_live; a TTL is hard to add to data already written.", ent.name),
             );
-            d.refinement = refinement;
+            d.set_refinement(refinement);
             out.push(d);
         }
     }
@@ -101,7 +101,7 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
     let mut d = ctx.diag(rule, Subject::Table(t.name.clone()), message, String::new());
     let (fix, refinement) = split_fix(ctx, t, e, th);
     d.set_fix(fix);
-    d.refinement = refinement;
+    d.set_refinement(refinement);
     out.push(d);
 }
 
@@ -251,12 +251,12 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             "Add {} bucket of {source} to the partition key{about}, or state a retention with a TTL.",
             a_period(period),
         ));
-        d.refinement = Some(Refinement::AddBucket {
+        d.set_refinement(Some(Refinement::AddBucket {
             query: t.origin.clone(),
             column: extra_name(t, period.name()),
             source,
             period,
-        });
+        }));
     }
     out.push(d);
 }
@@ -364,7 +364,7 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                     crate::derive::Rule::Filter | crate::derive::Rule::Constant
                 )
             });
-            d.refinement = Some(if filter {
+            d.set_refinement(Some(if filter {
                 Refinement::PlaceEquality {
                     query: t.origin.clone(),
                     column,
@@ -375,14 +375,14 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
                     query: t.origin.clone(),
                     column,
                 }
-            });
+            }));
         }
         None => {
-            d.refinement = Some(Refinement::AddShard {
+            d.set_refinement(Some(Refinement::AddShard {
                 query: t.origin.clone(),
                 column: extra_name(t, "shard"),
                 count: n,
-            });
+            }));
         }
     }
     out.push(d);
@@ -536,7 +536,7 @@ fn large_values(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             ),
             "Store the elements as clustering rows instead of a collection.".into(),
         );
-        d.refinement = refinement;
+        d.set_refinement(refinement);
         out.push(d);
     }
 }

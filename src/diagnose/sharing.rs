@@ -22,10 +22,10 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 h.query, h.with, h.with
             ),
         );
-        d.refinement = Some(Refinement::ShareTable {
+        d.set_refinement(Some(Refinement::ShareTable {
             query: h.query,
             with: h.with,
-        });
+        }));
         out.push(d);
     }
 }

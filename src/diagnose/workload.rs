@@ -41,12 +41,12 @@ fn queues(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ) {
                 let period = super::choose_bucket_for(&ctx.est, t, &ctx.project.thresholds)
                     .unwrap_or(crate::model::Period::Hour);
-                d.refinement = Some(Refinement::AddBucket {
+                d.set_refinement(Some(Refinement::AddBucket {
                     query: t.origin.clone(),
                     column: super::partition::extra_name(t, period.name()),
                     source,
                     period,
-                });
+                }));
             }
         }
         out.push(d);
@@ -227,7 +227,7 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         ),
                         format!("Drop the index and add a table with {} in its partition key for the queries that search by it.", c.name),
                     );
-                    diag.refinement.clone_from(&drop);
+                    diag.set_refinement(drop.clone());
                     out.push(diag);
                 }
             }
@@ -241,7 +241,7 @@ fn indexes(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     ),
                     "Index only values that rarely change, or keep a table keyed by the value and update it explicitly.".into(),
                 );
-                diag.refinement = drop;
+                diag.set_refinement(drop);
                 out.push(diag);
             }
         }

@@ -115,8 +115,8 @@ pub fn fix(app: &mut App) -> Vec<Action> {
         app.info("no diagnostics: nothing to fix");
         return vec![];
     };
-    if let Some(r) = x.refinement.clone() {
-        vec![Action::PreviewRefinement(r)]
+    if let Some(r) = x.refinement.as_deref() {
+        vec![Action::PreviewRefinement(r.clone())]
     } else {
         let msg = format!("no one-key fix for [{}]; by hand: {}", x.rule, x.fix());
         app.error(msg);
