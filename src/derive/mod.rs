@@ -1003,9 +1003,8 @@ fn build<'g, 'p>(
             None
         }
     };
-    // Sized by the query's lists (a `filter_map` collect grows by
-    // doubling): the lists are kept, in the build's `Resolved`, until the
-    // query changes.
+    // Sized by the query's lists (a `filter_map` collect would grow them
+    // by doubling).
     let mut equality: Vec<Reached> = Vec::with_capacity(q.equality.len());
     equality.extend(
         q.equality
@@ -1179,17 +1178,10 @@ fn build<'g, 'p>(
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
     let resolved = complete.then(|| {
-        std::sync::Arc::new(serve::Resolved {
-            constants,
-            eq: equality,
-            range,
-            order: {
-                let mut keys = Vec::with_capacity(order.len());
-                keys.extend(order.into_iter().map(|(r, _)| r));
-                keys
-            },
-            returns,
-        })
+        let order = order.into_iter().map(|(r, _)| r).collect();
+        std::sync::Arc::new(serve::Resolved::new(
+            equality, constants, range, order, returns,
+        ))
     });
     Some(Draft {
         table: t,

@@ -383,33 +383,89 @@ fn push_equality(s: &mut String, col: &Name, req: &Request) {
 }
 
 /// A query's attribute references resolved from its rows' node.
+///
+/// A build keeps its query's for as long as the query is unchanged (the
+/// next derivation's sharing reads them): one list, part after part.
 #[derive(Clone, Debug, Default)]
 pub struct Resolved {
-    pub eq: Vec<Reached>,
-    /// The query's constant equalities, in its order.
-    pub constants: Vec<Reached>,
+    /// Equality, constants, order and returns, one after the other.
+    all: Box<[Reached]>,
+    /// Where constants, order and returns start in `all`.
+    starts: [u32; 3],
     pub range: Option<Reached>,
-    pub order: Vec<Reached>,
-    pub returns: Vec<Reached>,
+}
+
+impl Resolved {
+    /// `order` are the order attributes as encoded (see `encoded_by`).
+    pub fn new(
+        eq: Vec<Reached>,
+        constants: Vec<Reached>,
+        range: Option<Reached>,
+        order: Vec<Reached>,
+        returns: Vec<Reached>,
+    ) -> Resolved {
+        let mut all = Vec::with_capacity(eq.len() + constants.len() + order.len() + returns.len());
+        let mut starts = [0u32; 3];
+        let at = |all: &Vec<Reached>| u32::try_from(all.len()).unwrap_or(u32::MAX);
+        all.extend(eq);
+        starts[0] = at(&all);
+        all.extend(constants);
+        starts[1] = at(&all);
+        all.extend(order);
+        starts[2] = at(&all);
+        all.extend(returns);
+        Resolved {
+            all: all.into_boxed_slice(),
+            starts,
+            range,
+        }
+    }
+
+    fn part(&self, k: usize) -> &[Reached] {
+        let len = self.all.len();
+        let bound = |k: usize| match k {
+            0 => 0,
+            1..=3 => (self.starts[k - 1] as usize).min(len),
+            _ => len,
+        };
+        self.all.get(bound(k)..bound(k + 1)).unwrap_or_default()
+    }
+
+    /// The equality attributes, in the query's order.
+    pub fn eq(&self) -> &[Reached] {
+        self.part(0)
+    }
+
+    /// The query's constant equalities, in its order.
+    pub fn constants(&self) -> &[Reached] {
+        self.part(1)
+    }
+
+    pub fn order(&self) -> &[Reached] {
+        self.part(2)
+    }
+
+    pub fn returns(&self) -> &[Reached] {
+        self.part(3)
+    }
 }
 
 pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved, String> {
     let r = |text: &str| graph.resolve(root, text).map(normalize);
-    Ok(Resolved {
-        eq: q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
-        constants: q
-            .constants
-            .iter()
-            .map(|k| r(&k.attr))
-            .collect::<Result<_, _>>()?,
-        range: q.range.as_ref().map(|x| r(&x.attr)).transpose()?,
-        order: q
-            .order
-            .iter()
-            .map(|o| r(&o.attr).map(|x| super::encoded_by(graph, x)))
-            .collect::<Result<_, _>>()?,
-        returns: q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?,
-    })
+    let eq: Vec<Reached> = q.equality.iter().map(|e| r(e)).collect::<Result<_, _>>()?;
+    let constants: Vec<Reached> = q
+        .constants
+        .iter()
+        .map(|k| r(&k.attr))
+        .collect::<Result<_, _>>()?;
+    let range = q.range.as_ref().map(|x| r(&x.attr)).transpose()?;
+    let order: Vec<Reached> = q
+        .order
+        .iter()
+        .map(|o| r(&o.attr).map(|x| super::encoded_by(graph, x)))
+        .collect::<Result<_, _>>()?;
+    let returns: Vec<Reached> = q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?;
+    Ok(Resolved::new(eq, constants, range, order, returns))
 }
 
 /// Where a table holds each attribute: the position of the column holding
@@ -466,10 +522,10 @@ pub(crate) fn request_returning(
         limit: q.limit,
         ..Request::default()
     };
-    for (r, text) in res.eq.iter().zip(&q.equality) {
+    for (r, text) in res.eq().iter().zip(&q.equality) {
         req.eq.push(col(r, text)?);
     }
-    for (r, k) in res.constants.iter().zip(&q.constants) {
+    for (r, k) in res.constants().iter().zip(&q.constants) {
         let c = col(r, &k.attr)?;
         let ty = table.column(&c).map(|x| &x.ty);
         let literal = ty
@@ -481,14 +537,19 @@ pub(crate) fn request_returning(
     if let (Some(r), Some(range)) = (&res.range, &q.range) {
         req.range = Some((col(r, &range.attr)?, range.op));
     }
-    for (r, o) in res.order.iter().zip(&q.order) {
+    for (r, o) in res.order().iter().zip(&q.order) {
         let c = col(r, &o.attr)?;
         // Ordering by an equality-restricted column orders nothing.
         if !req.eq.contains(&c) {
             req.order.push((c, o.dir));
         }
     }
-    for (r, text) in res.returns.iter().zip(&q.returns).filter(|(r, _)| keep(r)) {
+    for (r, text) in res
+        .returns()
+        .iter()
+        .zip(&q.returns)
+        .filter(|(r, _)| keep(r))
+    {
         // A child pushed up into a collection is read through that column.
         let c = match table.collected.iter().find(|(x, _)| x == r) {
             Some((_, name)) => name.clone(),

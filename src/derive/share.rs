@@ -28,8 +28,13 @@ pub(super) fn answers(guest: &Query, g: &Draft, host: &Draft) -> bool {
     }
     // Most pairs fail here, before any column name is looked up.
     let held = |r: &Reached| host.ids.iter().any(|x| x.as_ref() == Some(r));
-    let key_held = res.eq.iter().chain(&res.range).chain(&res.order).all(held);
-    if !key_held || !res.returns.iter().all(held) {
+    let key_held = res
+        .eq()
+        .iter()
+        .chain(&res.range)
+        .chain(res.order())
+        .all(held);
+    if !key_held || !res.returns().iter().all(held) {
         return false;
     }
     match request(guest, res, &host.table, &host.ids) {
@@ -260,7 +265,7 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
             let Some(res) = res.as_ref() else { break };
             let mut missing = Vec::new();
             let mut mergeable = true;
-            for (r, text) in res.returns.iter().zip(&q.returns) {
+            for (r, text) in res.returns().iter().zip(&q.returns) {
                 if !held(r) {
                     mergeable &=
                         !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();

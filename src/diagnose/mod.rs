@@ -638,12 +638,45 @@ pub(crate) fn diagnose_in(
 /// whose plans use the table and those it names (origin, served), and the
 /// origin's decision: nothing else (`analysis::incremental` reuses them
 /// when all of that is unchanged).
+///
+/// Kept for every table of a large project while it is open, and most
+/// tables have none: one exact list, rule group after rule group.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TableFindings {
-    partition: Vec<Diagnostic>,
-    defaults: Vec<Diagnostic>,
-    keys: Vec<Diagnostic>,
-    schema: Vec<Diagnostic>,
+    all: Box<[Diagnostic]>,
+    /// Where the defaults, keys and schema groups start in `all`.
+    starts: [u32; 3],
+}
+
+impl TableFindings {
+    /// The findings of the four rule groups about table `i`.
+    fn judge(ctx: &Ctx, types: &schema::Types, i: usize) -> TableFindings {
+        let mut all = Vec::new();
+        let mut starts = [0u32; 3];
+        let at = |all: &Vec<Diagnostic>| u32::try_from(all.len()).unwrap_or(u32::MAX);
+        partition::table(ctx, i, &mut all);
+        starts[0] = at(&all);
+        counts::defaults(ctx, i, &mut all);
+        starts[1] = at(&all);
+        keys::table(ctx, i, &mut all);
+        starts[2] = at(&all);
+        schema::table(ctx, types, i, &mut all);
+        TableFindings {
+            all: all.into_boxed_slice(),
+            starts,
+        }
+    }
+
+    /// Group `g` (0 partition, 1 defaults, 2 keys, 3 schema).
+    fn group(&self, g: usize) -> &[Diagnostic] {
+        let len = self.all.len();
+        let bound = |k: usize| match k {
+            0 => 0,
+            1..=3 => (self.starts[k - 1] as usize).min(len),
+            _ => len,
+        };
+        self.all.get(bound(g)..bound(g + 1)).unwrap_or_default()
+    }
 }
 
 /// Findings that read the schema alone (entities, relationships and
@@ -805,14 +838,7 @@ pub(crate) fn diagnose_reusing(
             // the estimator's memo is per thread (a cache, not an input).
             let indexes: Vec<usize> = (0..model.tables.len()).collect();
             crate::parallel::par_map_with(&indexes, thread_ctx, |ctx, &i| {
-                reuse_table(i).unwrap_or_else(|| {
-                    let mut f = TableFindings::default();
-                    partition::table(ctx, i, &mut f.partition);
-                    counts::defaults(ctx, i, &mut f.defaults);
-                    keys::table(ctx, i, &mut f.keys);
-                    schema::table(ctx, &types, i, &mut f.schema);
-                    f
-                })
+                reuse_table(i).unwrap_or_else(|| TableFindings::judge(ctx, &types, i))
             })
         },
     );
@@ -830,13 +856,14 @@ pub(crate) fn diagnose_reusing(
         .collect();
     // The same order as rule by rule over every table: a stable sort
     // keeps it among findings that compare equal.
-    out.extend(tables.iter().flat_map(|f| f.partition.iter().cloned()));
+    let group = |g: usize| tables.iter().flat_map(move |f| f.group(g).iter().cloned());
+    out.extend(group(0));
     partition::entities(&ctx, &mut out);
-    out.extend(tables.iter().flat_map(|f| f.defaults.iter().cloned()));
+    out.extend(group(1));
     out.extend(schema_findings.contradictions.iter().cloned());
-    out.extend(tables.iter().flat_map(|f| f.keys.iter().cloned()));
+    out.extend(group(2));
     schema::types(&ctx, &types, &mut out);
-    out.extend(tables.iter().flat_map(|f| f.schema.iter().cloned()));
+    out.extend(group(3));
     schema::full_scans(&ctx, &mut out);
     workload::check(&ctx, &mut out);
     writes::check(&ctx, &mut out);

@@ -68,13 +68,65 @@ pub enum Row {
     Query(usize),
     QuerySummary(usize),
     TreeHeading,
-    TreeQuery { query: usize, prefix: String },
-    TreeTransition { transition: usize, prefix: String },
+    /// An entry point of the workflow tree.
+    TreeQuery {
+        query: usize,
+    },
+    TreeTransition {
+        transition: usize,
+        place: TreePlace,
+    },
     Table(usize),
     Column(usize, usize),
     Estimate(usize),
     TableEnd(usize),
     Empty(EmptyHint),
+}
+
+/// Where a transition sits in the workflow tree, drawn as branch lines:
+/// one bit per level says whether the branch there is the last of its
+/// siblings (kept as bits, not drawn text: a large workflow has thousands
+/// of rows). [`TreePlace::UNREACHED`] marks a transition no entry point
+/// leads to; its source's id is drawn instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreePlace(u64);
+
+impl TreePlace {
+    /// Deeper levels are not drawn (a cycle-free workflow this deep is
+    /// not read as a tree anyway).
+    pub const MAX_DEPTH: usize = 32;
+    pub const UNREACHED: TreePlace = TreePlace(u64::MAX);
+    /// The low bits count the levels; the flags follow.
+    const COUNT_BITS: u32 = 6;
+
+    /// The place of a branch whose levels, outermost first, are or are not
+    /// the last of their siblings (at most `MAX_DEPTH + 1` levels).
+    pub fn branch(lasts: &[bool]) -> TreePlace {
+        let levels = lasts.len().min(Self::MAX_DEPTH + 1);
+        let flags = lasts[..levels]
+            .iter()
+            .enumerate()
+            .fold(0u64, |bits, (i, &last)| bits | (u64::from(last) << i));
+        TreePlace(levels as u64 | flags << Self::COUNT_BITS)
+    }
+
+    /// The branch lines before the transition's target: `from` (its
+    /// source's id, terminal-safe) for an unreached transition.
+    pub fn prefix(self, from: &str) -> String {
+        if self == Self::UNREACHED {
+            return format!("{} ", crate::terminal_text::for_terminal(from));
+        }
+        let levels = (self.0 & ((1 << Self::COUNT_BITS) - 1)) as usize;
+        let last = |i: usize| self.0 >> (Self::COUNT_BITS as usize + i) & 1 == 1;
+        let mut out = String::with_capacity(levels * 6);
+        for i in 0..levels.saturating_sub(1) {
+            out.push_str(if last(i) { "  " } else { "│ " });
+        }
+        if levels > 0 {
+            out.push_str(if last(levels - 1) { "└─" } else { "├─" });
+        }
+        out
+    }
 }
 
 /// What an empty list says to do; drawn with the live key bindings, so a
@@ -812,12 +864,9 @@ impl App {
             let Some(&qi) = index.get(e.as_str()) else {
                 continue;
             };
-            rows.push(Row::TreeQuery {
-                query: qi,
-                prefix: String::new(),
-            });
+            rows.push(Row::TreeQuery { query: qi });
             seen.insert(qi);
-            self.tree(&index, &out, e, "", &mut seen, &mut rows, 0);
+            self.tree(&index, &out, e, &mut Vec::new(), &mut seen, &mut rows);
         }
         // Transitions not reachable from an entry point still show, so none
         // can be lost from sight.
@@ -827,29 +876,30 @@ impl App {
                 shown[*transition] = true;
             }
         }
-        for (ti, t) in transitions.iter().enumerate() {
-            if !shown[ti] {
+        for (ti, shown) in shown.into_iter().enumerate() {
+            if !shown {
                 rows.push(Row::TreeTransition {
                     transition: ti,
-                    prefix: format!("{} ", t.from),
+                    place: TreePlace::UNREACHED,
                 });
             }
         }
         rows
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The transitions out of `from` and, depth first, the ones out of the
+    /// queries they lead to. `lasts` says, per level above, whether that
+    /// branch was the last of its siblings.
     fn tree(
         &self,
         index: &HashMap<&str, usize>,
         out: &HashMap<&str, Vec<usize>>,
         from: &str,
-        indent: &str,
+        lasts: &mut Vec<bool>,
         seen: &mut HashSet<usize>,
         rows: &mut Vec<Row>,
-        depth: usize,
     ) {
-        if depth > 32 {
+        if lasts.len() > TreePlace::MAX_DEPTH {
             return;
         }
         let Some(next) = out.get(from) else {
@@ -857,18 +907,18 @@ impl App {
         };
         for (k, ti) in next.iter().enumerate() {
             let last = k + 1 == next.len();
-            let branch = if last { "└─" } else { "├─" };
+            lasts.push(last);
             rows.push(Row::TreeTransition {
                 transition: *ti,
-                prefix: format!("{indent}{branch}"),
+                place: TreePlace::branch(lasts),
             });
             let to = &self.project.workflow.transitions[*ti].to;
             if let Some(&qi) = index.get(to.as_str()) {
                 if seen.insert(qi) {
-                    let indent = format!("{indent}{}", if last { "  " } else { "│ " });
-                    self.tree(index, out, to, &indent, seen, rows, depth + 1);
+                    self.tree(index, out, to, lasts, seen, rows);
                 }
             }
+            lasts.pop();
         }
     }
 
@@ -1277,5 +1327,43 @@ mod row_tests {
                 "step {i} changes something shown"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tree_place_tests {
+    use super::{Row, TreePlace};
+
+    #[test]
+    fn branch_lines_follow_the_levels_above() {
+        assert_eq!(TreePlace::branch(&[false]).prefix("Q1"), "├─");
+        assert_eq!(TreePlace::branch(&[true]).prefix("Q1"), "└─");
+        assert_eq!(
+            TreePlace::branch(&[false, true, false]).prefix("Q1"),
+            "│   ├─"
+        );
+        assert_eq!(
+            TreePlace::branch(&[true, false, true]).prefix("Q1"),
+            "  │ └─"
+        );
+        let deepest = vec![true; TreePlace::MAX_DEPTH + 1];
+        assert_eq!(
+            TreePlace::branch(&deepest).prefix("Q1"),
+            format!("{}└─", "  ".repeat(TreePlace::MAX_DEPTH))
+        );
+    }
+
+    #[test]
+    fn an_unreached_transition_names_its_source_made_safe() {
+        assert_eq!(TreePlace::UNREACHED.prefix("Q7"), "Q7 ");
+        let drawn = TreePlace::UNREACHED.prefix("Q\u{1b}[2J7");
+        assert!(!drawn.contains('\u{1b}'), "{drawn:?}");
+    }
+
+    /// A large project keeps a row per line of every pane (190,000 at
+    /// 10,000 queries).
+    #[test]
+    fn a_row_stays_small() {
+        assert!(std::mem::size_of::<Row>() <= 24);
     }
 }

@@ -298,7 +298,7 @@ pub(crate) fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             }
             Line::from(spans)
         }
-        Row::TreeQuery { query, prefix } => {
+        Row::TreeQuery { query } => {
             let Some(q) = p.queries.get(*query) else {
                 return Line::default();
             };
@@ -308,21 +308,14 @@ pub(crate) fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
                 Style::new()
             };
             Line::from(vec![
-                s(prefix.clone()),
                 Span::styled(
                     format!("{ENTRY_MARK} {} ", safe(&q.id)),
                     Style::new().fg(t.key).add_modifier(Modifier::BOLD),
                 ),
-                Span::styled(
-                    fit(
-                        &safe(&q.text),
-                        width.saturating_sub(prefix.chars().count() + 6),
-                    ),
-                    style,
-                ),
+                Span::styled(fit(&safe(&q.text), width.saturating_sub(6)), style),
             ])
         }
-        Row::TreeTransition { transition, prefix } => {
+        Row::TreeTransition { transition, place } => {
             let Some(tr) = p.workflow.transitions.get(*transition) else {
                 return Line::default();
             };
@@ -337,7 +330,7 @@ pub(crate) fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
             } else {
                 format!(" ({})", safe(&tr.feeds.join(", ")))
             };
-            let head = format!("{prefix}{} ", safe(&tr.to));
+            let head = format!("{}{} ", place.prefix(&tr.from), safe(&tr.to));
             let used = head.chars().count() + feeds.chars().count();
             Line::from(vec![
                 Span::styled(head, Style::new().fg(t.key)),
