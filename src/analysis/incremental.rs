@@ -30,8 +30,9 @@
 //! and estimates of tables that come out identical are still reused.
 
 use super::Analysis;
+use crate::derive::share::{Answered, MergeHint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, share::Answered, Built, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
@@ -113,6 +114,9 @@ struct Cache {
     /// Parallel to the analysis' tables: each table's own findings.
     findings: Vec<TableFindings>,
     schema_findings: SchemaFindings,
+    /// Parallel to the analysis' tables: each table's merge hint (boxed:
+    /// most tables have none).
+    hints: Vec<Option<Box<MergeHint>>>,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
     /// The graph's schema half: the next analysis starts from it while the
@@ -162,6 +166,8 @@ pub struct Reused {
     pub judged: usize,
     /// The findings about the schema alone were reused.
     pub schema_findings: bool,
+    /// Tables whose merge hint was reused.
+    pub hints: usize,
 }
 
 /// Whether no two queries share an id and no two decisions a query.
@@ -171,6 +177,109 @@ fn unique_ids(p: &Project) -> bool {
         seen.clear();
         p.decisions.iter().all(|d| seen.insert(d.query.as_str()))
     }
+}
+
+/// Each table's estimate, taken from `earlier` (the last analysis, when
+/// the schema is unchanged) for a table found there unchanged: at its
+/// position (`same_table_at`) or by its name.
+fn estimates_reusing(
+    graph: &Graph,
+    model: &crate::derive::LogicalModel,
+    earlier: Option<&Analysis>,
+    same_table_at: &[bool],
+    reused: &mut Reused,
+) -> Vec<Estimate> {
+    let est = Estimator::new(graph);
+    let mut by_name: Option<HashMap<&str, usize>> = None;
+    model
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(ti, t)| {
+            let found = earlier.and_then(|prev| {
+                let at = if same_table_at.get(ti).copied().unwrap_or(false) {
+                    Some(ti)
+                } else {
+                    let names = by_name.get_or_insert_with(|| {
+                        prev.model
+                            .tables
+                            .iter()
+                            .enumerate()
+                            .map(|(i, t)| (t.name.as_str(), i))
+                            .collect()
+                    });
+                    names
+                        .get(t.name.as_str())
+                        .copied()
+                        .filter(|&i| prev.model.tables.get(i) == Some(t))
+                };
+                at.and_then(|i| prev.estimates.get(i)).cloned()
+            });
+            if let Some(e) = found {
+                reused.estimates += 1;
+                e
+            } else {
+                reused.estimated += 1;
+                est.table(t)
+            }
+        })
+        .collect()
+}
+
+/// Whether each table of `model` is the one at its position last time
+/// (`same_table_at`), used by the same queries (`users` as `old_users`),
+/// all unchanged (`unchanged`, with their decisions), and naming no other
+/// query: what its findings and merge hint read of the project besides
+/// the schema and its estimate.
+fn stable_tables(
+    project: &Project,
+    model: &crate::derive::LogicalModel,
+    same_table_at: &[bool],
+    users: &[Vec<usize>],
+    old_users: &[Vec<usize>],
+    unchanged: &dyn Fn(usize) -> bool,
+) -> Vec<bool> {
+    model
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let Some(using) = users.get(i) else {
+                return false;
+            };
+            let named = t.queries.iter().chain([&t.origin]).all(|id| {
+                using
+                    .iter()
+                    .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
+            });
+            same_table_at.get(i).copied().unwrap_or(false)
+                && old_users.get(i) == Some(using)
+                && named
+                && using.iter().all(|&qi| unchanged(qi))
+        })
+        .collect()
+}
+
+/// The rows (entity or relationship) whose tables in `model` are all
+/// stable, as many as in `previous`: none came or went.
+fn stable_rows<'m>(
+    previous: &crate::derive::LogicalModel,
+    model: &'m crate::derive::LogicalModel,
+    stable: &[bool],
+) -> HashSet<&'m str> {
+    let mut count: HashMap<&str, isize> = HashMap::default();
+    for t in &previous.tables {
+        *count.entry(t.rows.as_str()).or_default() -= 1;
+    }
+    let mut all: HashMap<&str, bool> = HashMap::default();
+    for (t, &s) in model.tables.iter().zip(stable) {
+        *count.entry(t.rows.as_str()).or_default() += 1;
+        *all.entry(t.rows.as_str()).or_insert(true) &= s;
+    }
+    all.into_iter()
+        .filter(|&(rows, s)| s && count.get(rows) == Some(&0))
+        .map(|(rows, _)| rows)
+        .collect()
 }
 
 /// Keeps what the last analysis computed so the next one, after an edit,
@@ -277,6 +386,7 @@ impl IncrementalAnalysis {
             findings: tables,
             judged: 0,
             schema_findings: true,
+            hints: tables,
         };
         Some(analysis)
     }
@@ -409,8 +519,6 @@ impl IncrementalAnalysis {
 
         // 3. Estimates: a table unchanged in an unchanged schema keeps its
         // estimate.
-        let est = Estimator::new(&graph);
-        let mut by_name: Option<HashMap<&str, usize>> = None;
         // Whether each table is the one at its position last time (the
         // findings below ask again).
         let same_table_at: Vec<bool> = match &old {
@@ -422,43 +530,11 @@ impl IncrementalAnalysis {
                 .collect(),
             None => vec![false; model.tables.len()],
         };
-        let estimates: Vec<Estimate> = model
-            .tables
-            .iter()
-            .enumerate()
-            .map(|(ti, t)| {
-                let found = old
-                    .as_ref()
-                    .filter(|_| same_schema)
-                    .and_then(|(_, prev, _)| {
-                        let at = if same_table_at[ti] {
-                            Some(ti)
-                        } else {
-                            let names = by_name.get_or_insert_with(|| {
-                                prev.model
-                                    .tables
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(i, t)| (t.name.as_str(), i))
-                                    .collect()
-                            });
-                            names
-                                .get(t.name.as_str())
-                                .copied()
-                                .filter(|&i| prev.model.tables.get(i) == Some(t))
-                        };
-                        at.and_then(|i| prev.estimates.get(i)).cloned()
-                    });
-                if let Some(e) = found {
-                    reused.estimates += 1;
-                    e
-                } else {
-                    reused.estimated += 1;
-                    est.table(t)
-                }
-            })
-            .collect();
-        drop(est);
+        let earlier = old
+            .as_ref()
+            .filter(|_| same_schema)
+            .map(|(_, prev, _)| *prev);
+        let estimates = estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused);
 
         // 4. Diagnostics: each table's own findings are reused when the
         // table, its position and estimate, the schema, and the queries
@@ -472,29 +548,55 @@ impl IncrementalAnalysis {
             .as_ref()
             .map(|(_, prev, _)| prev.model.plans_by_table())
             .unwrap_or_default();
+        let comparable = old
+            .as_ref()
+            .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
+        let stable: Vec<bool> = if comparable {
+            stable_tables(
+                project,
+                &model,
+                &same_table_at,
+                &users,
+                &old_users,
+                &unchanged,
+            )
+        } else {
+            vec![false; model.tables.len()]
+        };
         let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
             let (c, prev, _) = old.as_ref()?;
-            if !(same_schema && unique && c.unique) {
-                return None;
-            }
-            let t = model.tables.get(i)?;
-            let using = users.get(i)?;
-            let named = t.queries.iter().chain([&t.origin]).all(|id| {
-                using
-                    .iter()
-                    .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
-            });
-            let same = same_table_at.get(i).copied().unwrap_or(false)
-                && prev.estimates.get(i) == estimates.get(i)
-                && old_users.get(i) == Some(using)
-                && named
-                && using.iter().all(|&qi| unchanged(qi));
+            let same = stable.get(i).copied().unwrap_or(false)
+                && prev.estimates.get(i) == estimates.get(i);
             let kept = c.findings.get(i).filter(|_| same).cloned();
             if kept.is_some() {
                 findings_reused.fetch_add(1, Ordering::Relaxed);
             }
             kept
+        };
+        // A merge hint reads its guest and every table of the same rows.
+        let rows_stable = match &old {
+            Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
+            _ => HashSet::default(),
+        };
+        let group_stable = |rows: &str| rows_stable.contains(rows);
+        let hints_reused = AtomicUsize::new(0);
+        let reuse_hint = |gi: usize| -> Option<Option<MergeHint>> {
+            let (c, _, _) = old.as_ref()?;
+            let t = model.tables.get(gi)?;
+            let q_rows = graph
+                .query(&t.origin)
+                .map_or(t.rows.as_str(), |q| q.rows.as_str());
+            let kept = stable.get(gi).copied().unwrap_or(false)
+                && group_stable(&t.rows)
+                && group_stable(q_rows);
+            let hint = kept
+                .then(|| c.hints.get(gi).map(|h| h.as_deref().cloned()))
+                .flatten();
+            if hint.is_some() {
+                hints_reused.fetch_add(1, Ordering::Relaxed);
+            }
+            hint
         };
         // Contradicting counts read the schema alone.
         let schema_findings = old
@@ -515,11 +617,18 @@ impl IncrementalAnalysis {
             table: &reuse_findings,
             schema: schema_findings,
             workflow: earlier,
+            hints: &reuse_hint,
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;
         let findings = reviewed.tables;
+        let hints = reviewed
+            .hints
+            .into_iter()
+            .map(|h| h.map(Box::new))
+            .collect();
         reused.findings = findings_reused.into_inner();
+        reused.hints = hints_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;
 
         let analysis = Analysis {
@@ -537,6 +646,7 @@ impl IncrementalAnalysis {
             roots: assembled.roots,
             findings,
             schema_findings: reviewed.schema,
+            hints,
             unique,
             stamp: Stamp::of(&analysis),
         });
@@ -624,6 +734,65 @@ mod tests {
         assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
         assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
         assert!(r.findings > 0 && r.judged >= 1, "{r:?}");
+    }
+
+    /// Merge hints are kept for tables whose rows' tables all stayed the
+    /// same, and worked out again when the guest, a host or any table of
+    /// the same rows changes: always as a full analysis finds them.
+    #[test]
+    fn merge_hints_follow_edits_of_their_tables() {
+        let p = crate::model::synthetic::project(300, 300, 7);
+        let first = analyze(&p);
+        let hint = crate::derive::share::merge_hints(&Graph::new(&p), &first.model)
+            .into_iter()
+            .find(|h| h.missing.len() > 1)
+            .expect("the synthetic project has a table two columns short of sharing");
+        let at = |id: &str| p.queries.iter().position(|q| q.id == id).expect("query");
+        let (guest, host) = (at(&hint.query), at(&hint.with));
+        let rows = &p.queries[guest].rows;
+        let elsewhere = (0..p.queries.len())
+            .find(|&i| p.queries[i].rows != *rows && p.queries[i].returns.len() > 1)
+            .expect("a query of other rows");
+        let shorter = |p: &Project, i: usize| {
+            let mut returns = p.queries[i].returns.clone();
+            returns.pop();
+            edited(p, &Edit::SetReturns(i, returns))
+        };
+        // The host gaining one of the columns the guest misses: the guest's
+        // table is the same, its hint is not.
+        let mut returns = p.queries[host].returns.clone();
+        returns.push(hint.missing[0].clone());
+        let closer = edited(&p, &Edit::SetReturns(host, returns));
+        let steps = [
+            shorter(&p, elsewhere),
+            p.clone(),
+            closer,
+            p.clone(),
+            shorter(&p, guest),
+            p.clone(),
+        ];
+        let changed = |a: &Analysis| {
+            a.diagnostics.iter().any(|d| {
+                d.rule == "shareable-table"
+                    && d.message().contains(&format!("holds {}", hint.missing[1]))
+            })
+        };
+        assert!(
+            changed(&analyze(&steps[2])),
+            "the host's new column shortens the hint"
+        );
+        let mut inc = IncrementalAnalysis::new();
+        let mut last = inc.analyze(&p);
+        for (step, next) in steps.iter().enumerate() {
+            last = inc.reanalyze(next, &last);
+            assert_eq!(last, analyze(next), "step {step}");
+            let kept = inc.reused().hints;
+            assert!(
+                kept > 0 && kept < last.model.tables.len(),
+                "step {step}: {kept} of {} hints kept",
+                last.model.tables.len()
+            );
+        }
     }
 
     /// Sharing keeps its answers about kept builds from one edit to the

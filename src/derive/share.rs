@@ -190,110 +190,128 @@ pub struct MergeHint {
 /// the table's rows stay the same): the one lacking the fewest, then by
 /// query id.
 pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
-    // Queries and decisions by id through the graph's index (the first
-    // with an id, as everywhere).
-    let queries = |id: &str| graph.query(id);
+    merge_hints_reusing(graph, model, &|_| None)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// [`merge_hints`] per table (`None` for a table that is no guest),
+/// taking a table's hint from `reuse` when it has it: the hint reads the
+/// guest's table and query and the tables of the same rows with their
+/// queries and decisions, besides the schema.
+pub(crate) fn merge_hints_reusing(
+    graph: &Graph,
+    model: &LogicalModel,
+    reuse: &(dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
+) -> Vec<Option<MergeHint>> {
     let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, t) in model.tables.iter().enumerate() {
         by_rows.entry(t.rows.as_str()).or_default().push(i);
     }
-    let mut out = Vec::new();
-    for (gi, guest) in model.tables.iter().enumerate() {
-        if guest.queries.len() != 1 || graph.decision(&guest.origin).is_some() {
-            continue;
-        }
-        let Some(q) = queries(&guest.origin) else {
-            continue;
-        };
-        if q.consumes {
-            continue;
-        }
-        // Nothing to share with: the only table of its rows.
-        if by_rows.get(q.rows.as_str()).is_none_or(|g| g.len() < 2) {
-            continue;
-        }
-        let Some(root) = graph.node(&q.rows) else {
-            continue;
-        };
-        // The guest's search, as its own table's key columns hold it.
-        let key: Vec<&Reached> = guest
-            .columns
-            .iter()
-            .filter(|c| {
-                matches!(
-                    c.rule,
-                    Rule::Equality | Rule::Filter | Rule::Range | Rule::Order
-                ) && c.query == q.id
-            })
-            .filter_map(|c| match &c.source {
-                Source::Attr { reached, .. } => Some(reached),
-                _ => None,
-            })
-            .collect();
-        let mut res: Option<super::serve::Resolved> = None;
-        let mut best: Option<MergeHint> = None;
-        for &hi in by_rows.get(q.rows.as_str()).into_iter().flatten() {
-            let host = &model.tables[hi];
-            if hi == gi || host.is_counter_table() {
-                continue;
-            }
-            let Some(hq) = queries(&host.origin) else {
-                continue;
-            };
-            if hq.consumes
-                || hq.written_by_job != q.written_by_job
-                || host
-                    .partition_key()
-                    .any(|c| matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
-            {
-                continue;
-            }
-            let ids = SourceIds(&host.columns);
-            let held = |r: &Reached| {
-                ids.position(r).is_some() || host.collected.iter().any(|(x, _)| x == r)
-            };
-            // The search must be there already: only returned columns join.
-            if !key.iter().all(|r| held(r)) {
-                continue;
-            }
-            if res.is_none() {
-                match resolve_query(graph, root, q) {
-                    Ok(r) => res = Some(r),
-                    Err(_) => break,
-                }
-            }
-            let Some(res) = res.as_ref() else { break };
-            let mut missing = Vec::new();
-            let mut mergeable = true;
-            for (r, text) in res.returns().iter().zip(&q.returns) {
-                if !held(r) {
-                    mergeable &=
-                        !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
-                    missing.push(text.clone());
-                }
-            }
-            if !mergeable || missing.is_empty() {
-                continue;
-            }
-            // The query as the host would answer it: the columns it holds.
-            let direct = request_returning(q, res, host, &ids, held)
-                .is_ok_and(|req| access(&KeyShape::of(host), &req).0.is_direct());
-            if !direct {
-                continue;
-            }
-            let better = best.as_ref().is_none_or(|b| {
-                (missing.len(), hq.id.as_str()) < (b.missing.len(), b.with.as_str())
-            });
-            if better {
-                best = Some(MergeHint {
-                    query: guest.origin.clone(),
-                    with: hq.id.clone(),
-                    table: host.name.to_string(),
-                    missing,
-                });
-            }
-        }
-        out.extend(best);
+    (0..model.tables.len())
+        .map(|gi| reuse(gi).unwrap_or_else(|| hint_for(graph, model, &by_rows, gi)))
+        .collect()
+}
+
+/// The merge hint for the query that table `gi` was built for, if any.
+fn hint_for(
+    graph: &Graph,
+    model: &LogicalModel,
+    by_rows: &HashMap<&str, Vec<usize>>,
+    gi: usize,
+) -> Option<MergeHint> {
+    // Queries and decisions by id through the graph's index (the first
+    // with an id, as everywhere).
+    let queries = |id: &str| graph.query(id);
+    let guest = model.tables.get(gi)?;
+    if guest.queries.len() != 1 || graph.decision(&guest.origin).is_some() {
+        return None;
     }
-    out
+    let q = queries(&guest.origin)?;
+    if q.consumes {
+        return None;
+    }
+    // Nothing to share with: the only table of its rows.
+    if by_rows.get(q.rows.as_str()).is_none_or(|g| g.len() < 2) {
+        return None;
+    }
+    let root = graph.node(&q.rows)?;
+    // The guest's search, as its own table's key columns hold it.
+    let key: Vec<&Reached> = guest
+        .columns
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.rule,
+                Rule::Equality | Rule::Filter | Rule::Range | Rule::Order
+            ) && c.query == q.id
+        })
+        .filter_map(|c| match &c.source {
+            Source::Attr { reached, .. } => Some(reached),
+            _ => None,
+        })
+        .collect();
+    let mut res: Option<super::serve::Resolved> = None;
+    let mut best: Option<MergeHint> = None;
+    for &hi in by_rows.get(q.rows.as_str()).into_iter().flatten() {
+        let host = &model.tables[hi];
+        if hi == gi || host.is_counter_table() {
+            continue;
+        }
+        let Some(hq) = queries(&host.origin) else {
+            continue;
+        };
+        if hq.consumes
+            || hq.written_by_job != q.written_by_job
+            || host
+                .partition_key()
+                .any(|c| matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
+        {
+            continue;
+        }
+        let ids = SourceIds(&host.columns);
+        let held =
+            |r: &Reached| ids.position(r).is_some() || host.collected.iter().any(|(x, _)| x == r);
+        // The search must be there already: only returned columns join.
+        if !key.iter().all(|r| held(r)) {
+            continue;
+        }
+        if res.is_none() {
+            match resolve_query(graph, root, q) {
+                Ok(r) => res = Some(r),
+                Err(_) => break,
+            }
+        }
+        let Some(res) = res.as_ref() else { break };
+        let mut missing = Vec::new();
+        let mut mergeable = true;
+        for (r, text) in res.returns().iter().zip(&q.returns) {
+            if !held(r) {
+                mergeable &= !graph.path_is_many(&r.path) && !graph.attr(r.attr).ty.is_counter();
+                missing.push(text.clone());
+            }
+        }
+        if !mergeable || missing.is_empty() {
+            continue;
+        }
+        // The query as the host would answer it: the columns it holds.
+        let direct = request_returning(q, res, host, &ids, held)
+            .is_ok_and(|req| access(&KeyShape::of(host), &req).0.is_direct());
+        if !direct {
+            continue;
+        }
+        let better = best
+            .as_ref()
+            .is_none_or(|b| (missing.len(), hq.id.as_str()) < (b.missing.len(), b.with.as_str()));
+        if better {
+            best = Some(MergeHint {
+                query: guest.origin.clone(),
+                with: hq.id.clone(),
+                table: host.name.to_string(),
+                missing,
+            });
+        }
+    }
+    best
 }

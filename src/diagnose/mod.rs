@@ -24,6 +24,7 @@ pub(crate) use partition::{
 };
 pub use schema::INVALID_CQL;
 
+use crate::derive::share::{merge_hints_reusing, MergeHint};
 use crate::derive::{LogicalModel, Source, Table};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::name::Name;
@@ -628,6 +629,7 @@ pub(crate) fn diagnose_in(
         table: &|_| None,
         schema: None,
         workflow: None,
+        hints: &|_| None,
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -694,6 +696,9 @@ pub(crate) struct Reuse<'a> {
     pub schema: Option<SchemaFindings>,
     /// The earlier input-gap findings of queries whose inputs are unchanged.
     pub workflow: Option<workflow::Earlier<'a>>,
+    /// Table `i`'s merge hint (`Some(None)`: it has none), when nothing it
+    /// reads changed (see `derive::share::merge_hints_reusing`).
+    pub hints: &'a (dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
 }
 
 /// A review with the parts it may reuse kept apart.
@@ -702,6 +707,8 @@ pub(crate) struct Reviewed {
     /// Parallel to `model.tables`.
     pub tables: Vec<TableFindings>,
     pub schema: SchemaFindings,
+    /// Parallel to `model.tables`: each table's merge hint.
+    pub hints: Vec<Option<MergeHint>>,
 }
 
 /// [`diagnose_in`], taking each table's [`TableFindings`] and the
@@ -793,6 +800,7 @@ pub(crate) fn diagnose_reusing(
         table: reuse_table,
         schema: reuse_schema,
         workflow: earlier,
+        hints: reuse_hints,
     } = reuse;
     let thread_ctx = || Ctx {
         project,
@@ -807,7 +815,7 @@ pub(crate) fn diagnose_reusing(
     // below, so the result does not depend on scheduling.
     let large =
         model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
-    let ((schema_findings, flow, shareable), tables) = crate::parallel::join(
+    let ((schema_findings, flow, (shareable, hints)), tables) = crate::parallel::join(
         large,
         || {
             // The shareable-table rule on a thread of its own: on a large
@@ -826,9 +834,10 @@ pub(crate) fn diagnose_reusing(
                     (schema, flow)
                 },
                 || {
+                    let hints = merge_hints_reusing(graph, model, reuse_hints);
                     let mut shareable = Vec::new();
-                    sharing::check(&thread_ctx(), &mut shareable);
-                    shareable
+                    sharing::check(&thread_ctx(), &hints, &mut shareable);
+                    (shareable, hints)
                 },
             );
             (schema, flow, shareable)
@@ -875,6 +884,7 @@ pub(crate) fn diagnose_reusing(
         diagnostics: out,
         tables,
         schema: schema_findings,
+        hints,
     }
 }
 

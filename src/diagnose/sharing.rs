@@ -3,10 +3,12 @@
 //! table of its own, written on every insert.
 
 use super::{Ctx, Diagnostic, Refinement, Subject};
-use crate::derive::share::merge_hints;
+use crate::derive::share::MergeHint;
 
-pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for h in merge_hints(ctx.graph, ctx.model) {
+/// One finding per table with a merge hint (`hints`, parallel to the
+/// tables).
+pub(super) fn check(ctx: &Ctx, hints: &[Option<MergeHint>], out: &mut Vec<Diagnostic>) {
+    for h in hints.iter().flatten().cloned() {
         let mut d = ctx.diag(
             "shareable-table",
             Subject::Query(h.query.clone()),
