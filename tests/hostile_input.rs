@@ -78,7 +78,7 @@ fn hostile_names() -> String {
     for (i, e) in p.entities.iter_mut().enumerate() {
         e.short = Some(format!("s{i}{EVIL}"));
         e.plural = Some(format!("p{i}{EVIL}"));
-        e.attributes[0].column = Some(format!("c{i}{EVIL}"));
+        e.attributes[0].column = Some(format!("c{i}{EVIL}").into());
     }
     p.types.push(cqlmodel::model::UserType {
         name: "evil".into(),

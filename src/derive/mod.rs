@@ -974,7 +974,7 @@ fn encoded_by(graph: &Graph, r: Reached) -> Reached {
     let carrier = graph
         .attributes(node)
         .iter()
-        .position(|a| a.encodes.as_ref() == Some(name));
+        .position(|a| a.encodes.as_deref() == Some(name.as_str()));
     match carrier.and_then(|i| graph.attr_id(node, &graph.attributes(node)[i].name)) {
         Some(attr) => Reached { attr, path: r.path },
         None => r,

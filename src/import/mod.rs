@@ -75,7 +75,7 @@ fn attr_name(column: &str) -> String {
 fn attribute(column: &str, ty: &crate::model::CqlType) -> Attribute {
     let mut a = Attribute::new(&attr_name(column), ty.clone());
     if a.name != column {
-        a.column = Some(column.to_string());
+        a.column = Some(column.into());
     }
     a
 }
@@ -185,7 +185,7 @@ fn add_owned(p: &mut Project, t: &TableDef) {
         if c.is_static || t.partition.contains(&c.name) {
             // Columns reached through the owner get its name as a prefix;
             // the schema's name is kept.
-            a.column = Some(c.name.clone());
+            a.column = Some(c.name.as_str().into());
             owner_e.attributes.push(a);
         } else {
             row_e.attributes.push(a);

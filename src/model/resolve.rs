@@ -999,7 +999,7 @@ impl<'p> Graph<'p> {
     pub(crate) fn column_base(&self, a: AttrId, own: bool) -> String {
         let attr = self.attr(a);
         if let Some(c) = &attr.column {
-            return c.clone();
+            return c.to_string();
         }
         if own {
             return attr.name.clone();

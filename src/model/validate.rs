@@ -961,7 +961,7 @@ fn check_identifiers(c: &mut Checker, graph: &Graph, path: &dyn Fn() -> String, 
     }
     for (j, a) in ent.attributes.iter().enumerate() {
         if let Some(target) = &a.encodes {
-            if target == &a.name || !ent.attributes.iter().any(|x| &x.name == target) {
+            if **target == *a.name || !ent.attributes.iter().any(|x| *x.name == **target) {
                 c.add(
                     format!("{}.attributes[{j}].encodes", path()),
                     format!(
