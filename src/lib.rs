@@ -23,6 +23,7 @@ pub mod migrate;
 pub mod model;
 pub mod naming;
 mod parallel;
+mod parts;
 pub mod quantity;
 pub mod refine;
 pub mod report;

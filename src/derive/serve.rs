@@ -7,6 +7,7 @@ use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Dir, Project, Query, RangeOp};
 use crate::naming::{push_quoted, quote};
+use crate::parts::Parts;
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -388,10 +389,8 @@ fn push_equality(s: &mut String, col: &Name, req: &Request) {
 /// next derivation's sharing reads them): one list, part after part.
 #[derive(Clone, Debug, Default)]
 pub struct Resolved {
-    /// Equality, constants, order and returns, one after the other.
-    all: Box<[Reached]>,
-    /// Where constants, order and returns start in `all`.
-    starts: [u32; 3],
+    /// Equality, constants, order and returns.
+    parts: Parts<Reached, 4>,
     pub range: Option<Reached>,
 }
 
@@ -404,31 +403,19 @@ impl Resolved {
         order: Vec<Reached>,
         returns: Vec<Reached>,
     ) -> Resolved {
-        let mut all = Vec::with_capacity(eq.len() + constants.len() + order.len() + returns.len());
-        let mut starts = [0u32; 3];
-        let at = |all: &Vec<Reached>| u32::try_from(all.len()).unwrap_or(u32::MAX);
-        all.extend(eq);
-        starts[0] = at(&all);
-        all.extend(constants);
-        starts[1] = at(&all);
-        all.extend(order);
-        starts[2] = at(&all);
-        all.extend(returns);
+        let mut parts = Parts::builder(eq.len() + constants.len() + order.len() + returns.len());
+        for list in [eq, constants, order, returns] {
+            parts.items().extend(list);
+            parts.end_part();
+        }
         Resolved {
-            all: all.into_boxed_slice(),
-            starts,
+            parts: parts.finish(),
             range,
         }
     }
 
     fn part(&self, k: usize) -> &[Reached] {
-        let len = self.all.len();
-        let bound = |k: usize| match k {
-            0 => 0,
-            1..=3 => (self.starts[k - 1] as usize).min(len),
-            _ => len,
-        };
-        self.all.get(bound(k)..bound(k + 1)).unwrap_or_default()
+        self.parts.part(k)
     }
 
     /// The equality attributes, in the query's order.

@@ -30,6 +30,7 @@ use crate::estimate::{Estimate, Estimator};
 use crate::model::name::Name;
 use crate::model::resolve::Graph;
 use crate::model::{Period, Project};
+use crate::parts::Parts;
 use serde::Serialize;
 pub use words::Words;
 
@@ -644,40 +645,26 @@ pub(crate) fn diagnose_in(
 /// Kept for every table of a large project while it is open, and most
 /// tables have none: one exact list, rule group after rule group.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct TableFindings {
-    all: Box<[Diagnostic]>,
-    /// Where the defaults, keys and schema groups start in `all`.
-    starts: [u32; 3],
-}
+pub(crate) struct TableFindings(Parts<Diagnostic, 4>);
 
 impl TableFindings {
     /// The findings of the four rule groups about table `i`.
     fn judge(ctx: &Ctx, types: &schema::Types, i: usize) -> TableFindings {
-        let mut all = Vec::new();
-        let mut starts = [0u32; 3];
-        let at = |all: &Vec<Diagnostic>| u32::try_from(all.len()).unwrap_or(u32::MAX);
-        partition::table(ctx, i, &mut all);
-        starts[0] = at(&all);
-        counts::defaults(ctx, i, &mut all);
-        starts[1] = at(&all);
-        keys::table(ctx, i, &mut all);
-        starts[2] = at(&all);
-        schema::table(ctx, types, i, &mut all);
-        TableFindings {
-            all: all.into_boxed_slice(),
-            starts,
-        }
+        let mut groups = Parts::builder(0);
+        partition::table(ctx, i, groups.items());
+        groups.end_part();
+        counts::defaults(ctx, i, groups.items());
+        groups.end_part();
+        keys::table(ctx, i, groups.items());
+        groups.end_part();
+        schema::table(ctx, types, i, groups.items());
+        groups.end_part();
+        TableFindings(groups.finish())
     }
 
     /// Group `g` (0 partition, 1 defaults, 2 keys, 3 schema).
     fn group(&self, g: usize) -> &[Diagnostic] {
-        let len = self.all.len();
-        let bound = |k: usize| match k {
-            0 => 0,
-            1..=3 => (self.starts[k - 1] as usize).min(len),
-            _ => len,
-        };
-        self.all.get(bound(g)..bound(g + 1)).unwrap_or_default()
+        self.0.part(g)
     }
 }
 
