@@ -587,9 +587,9 @@ impl IncrementalAnalysis {
             let q_rows = graph
                 .query(&t.origin)
                 .map_or(t.rows.as_str(), |q| q.rows.as_str());
-            let kept = stable.get(gi).copied().unwrap_or(false)
-                && group_stable(&t.rows)
-                && group_stable(q_rows);
+            // The guest is in its own rows' group: that group being stable
+            // covers the guest too.
+            let kept = group_stable(&t.rows) && group_stable(q_rows);
             let hint = kept
                 .then(|| c.hints.get(gi).map(|h| h.as_deref().cloned()))
                 .flatten();

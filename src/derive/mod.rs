@@ -350,20 +350,20 @@ impl LogicalModel {
 
 /// A table under construction, with column identities kept for matching.
 #[derive(Clone)]
-pub(crate) struct Draft {
-    pub(crate) table: Table,
+struct Draft {
+    table: Table,
     /// The attribute each column holds, parallel to `table.columns`
     /// (shared with the assembled model's, see `Assembled::ids`).
-    pub(crate) ids: Shared<Vec<Option<Reached>>>,
+    ids: Shared<Vec<Option<Reached>>>,
     root: NodeId,
     /// Pinned name, if any.
     pinned: Option<String>,
     /// Names for the table, best first (see [`naming_rules::table_names`]).
     /// Shared, as is `resolved`: a build kept for the next edit is cloned
     /// into every derivation and neither changes after the build.
-    pub(crate) names: std::sync::Arc<[String]>,
+    names: std::sync::Arc<[String]>,
     /// The building query's references, when all of them resolved.
-    pub(crate) resolved: Option<std::sync::Arc<serve::Resolved>>,
+    resolved: Option<std::sync::Arc<serve::Resolved>>,
     /// The designer keeps this table apart from identical ones.
     separate: bool,
     /// The hash of [`signature`], set by [`build_query`] (a build kept for
@@ -435,8 +435,8 @@ pub(crate) fn own_queries<'p>(
 /// `analysis::incremental`, which reuses it across edits).
 #[derive(Clone)]
 pub(crate) struct Built {
-    pub(crate) draft: Option<Draft>,
-    pub(crate) problems: Vec<Problem>,
+    draft: Option<Draft>,
+    problems: Vec<Problem>,
 }
 
 /// Step 1 of derivation for one query; `est` is a lazily made estimator

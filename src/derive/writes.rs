@@ -167,7 +167,7 @@ pub(crate) fn frame(graph: &Graph, earlier: Option<&[WritePath]>) -> Vec<WritePa
 }
 
 /// One empty write path per entity, then per relationship, in project order.
-pub(crate) fn empty_paths(graph: &Graph) -> Vec<WritePath> {
+fn empty_paths(graph: &Graph) -> Vec<WritePath> {
     let p = graph.project;
     let mut nodes: Vec<NodeId> = (0..p.entities.len()).map(NodeId::Entity).collect();
     nodes.extend((0..p.relationships.len()).map(NodeId::Rel));
