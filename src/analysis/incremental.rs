@@ -32,7 +32,7 @@
 use super::Analysis;
 use crate::derive::share::{Answered, MergeHint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput,
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput, PlansByTable,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
@@ -117,6 +117,8 @@ struct Cache {
     /// Parallel to the analysis' tables: each table's merge hint (boxed:
     /// most tables have none).
     hints: Vec<Option<Box<MergeHint>>>,
+    /// The plans reading each of the analysis' tables.
+    users: PlansByTable,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
     /// The graph's schema half: the next analysis starts from it while the
@@ -235,8 +237,8 @@ fn stable_tables(
     project: &Project,
     model: &crate::derive::LogicalModel,
     same_table_at: &[bool],
-    users: &[Vec<usize>],
-    old_users: &[Vec<usize>],
+    users: &PlansByTable,
+    old_users: &PlansByTable,
     unchanged: &dyn Fn(usize) -> bool,
 ) -> Vec<bool> {
     model
@@ -244,16 +246,17 @@ fn stable_tables(
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let Some(using) = users.get(i) else {
+            if i >= users.tables() || i >= old_users.tables() {
                 return false;
-            };
+            }
+            let using = users.reading(i);
             let named = t.queries.iter().chain([&t.origin]).all(|id| {
                 using
                     .iter()
                     .any(|&qi| project.queries.get(qi).is_some_and(|q| &q.id == id))
             });
             same_table_at.get(i).copied().unwrap_or(false)
-                && old_users.get(i) == Some(using)
+                && old_users.reading(i) == using
                 && named
                 && using.iter().all(|&qi| unchanged(qi))
         })
@@ -504,14 +507,30 @@ impl IncrementalAnalysis {
                     && Shared::same(&c.project.relationships, &project.relationships)
             })
             .map(|(_, prev, _)| prev.model.writes.as_slice());
-        let assembled = assemble(
-            &graph,
-            &decisions,
-            &own,
-            built,
-            &reuse_plan,
-            Some(answered),
-            earlier_writes,
+        // Which queries' workflow inputs changed (the review's input-gap
+        // rule reuses the rest) reads the two projects only: worked out
+        // beside the derivation on large projects.
+        let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
+        // (The derivation stays on this thread: what a thread that ends
+        // allocates costs more to free.)
+        let (dirty_inputs, assembled) = crate::parallel::join(
+            large,
+            || {
+                old.as_ref()
+                    .filter(|(c, _, _)| unique && c.unique)
+                    .and_then(|(c, _, _)| changed_inputs(&c.project, project))
+            },
+            || {
+                assemble(
+                    &graph,
+                    &decisions,
+                    &own,
+                    built,
+                    &reuse_plan,
+                    Some(answered),
+                    earlier_writes,
+                )
+            },
         );
         let model = assembled.model;
         reused.plans = plans_reused.into_inner();
@@ -544,10 +563,9 @@ impl IncrementalAnalysis {
         // project that does not validate) get no reuse.
         // Plans are parallel to the queries: positions of either.
         let users = model.plans_by_table();
-        let old_users = old
-            .as_ref()
-            .map(|(_, prev, _)| prev.model.plans_by_table())
-            .unwrap_or_default();
+        // The last analysis' were kept (the stamp says it is that one).
+        let no_users = PlansByTable::default();
+        let old_users = old.as_ref().map_or(&no_users, |(c, _, _)| &c.users);
         let comparable = old
             .as_ref()
             .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
@@ -557,7 +575,7 @@ impl IncrementalAnalysis {
                 &model,
                 &same_table_at,
                 &users,
-                &old_users,
+                old_users,
                 &unchanged,
             )
         } else {
@@ -606,18 +624,17 @@ impl IncrementalAnalysis {
         reused.schema_findings = schema_findings.is_some();
         let earlier = old
             .as_ref()
-            .filter(|(c, _, _)| unique && c.unique)
-            .and_then(|(c, prev, _)| {
-                changed_inputs(&c.project, project).map(|dirty| Earlier {
-                    findings: &prev.diagnostics,
-                    dirty,
-                })
+            .zip(dirty_inputs)
+            .map(|((_, prev, _), dirty)| Earlier {
+                findings: &prev.diagnostics,
+                dirty,
             });
         let reuse = Reuse {
             table: &reuse_findings,
             schema: schema_findings,
             workflow: earlier,
             hints: &reuse_hint,
+            users: Some(&users),
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;
@@ -647,6 +664,7 @@ impl IncrementalAnalysis {
             findings,
             schema_findings: reviewed.schema,
             hints,
+            users,
             unique,
             stamp: Stamp::of(&analysis),
         });

@@ -328,14 +328,31 @@ impl LogicalModel {
 
     /// For each table, the positions of the plans that read it, in plan
     /// order.
-    pub(crate) fn plans_by_table(&self) -> Vec<Vec<usize>> {
-        let mut users = vec![Vec::new(); self.tables.len()];
-        for (i, p) in self.plans.iter().enumerate() {
-            if let Some(u) = p.table.and_then(|t| users.get_mut(t)) {
-                u.push(i);
-            }
+    pub(crate) fn plans_by_table(&self) -> PlansByTable {
+        let tables = self.tables.len();
+        let table_of = |p: &Plan| p.table.filter(|&t| t < tables);
+        // Counted first, then placed: one list for all tables (a list per
+        // table was ten thousand allocations on every edit of a large
+        // project).
+        let mut starts = vec![0usize; tables + 1];
+        for t in self.plans.iter().filter_map(table_of) {
+            starts[t + 1] += 1;
         }
-        users
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut plans = vec![0usize; starts[tables]];
+        for (i, t) in self
+            .plans
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| table_of(p).map(|t| (i, t)))
+        {
+            plans[next[t]] = i;
+            next[t] += 1;
+        }
+        PlansByTable { starts, plans }
     }
 
     /// Ids of the queries no table serves, in the project's order.
@@ -345,6 +362,30 @@ impl LogicalModel {
             .filter(|p| p.table.is_none())
             .map(|p| p.query.as_str())
             .collect()
+    }
+}
+
+/// The plans reading each table: positions in [`LogicalModel::plans`], in
+/// plan order, table after table in one list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlansByTable {
+    /// Table `t`'s plans are `plans[starts[t]..starts[t + 1]]`.
+    starts: Vec<usize>,
+    plans: Vec<usize>,
+}
+
+impl PlansByTable {
+    /// The plans reading table `table` (none for a table it does not know).
+    pub(crate) fn reading(&self, table: usize) -> &[usize] {
+        match (self.starts.get(table), self.starts.get(table + 1)) {
+            (Some(&from), Some(&to)) => self.plans.get(from..to).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// How many tables it knows.
+    pub(crate) fn tables(&self) -> usize {
+        self.starts.len().saturating_sub(1)
     }
 }
 
@@ -554,15 +595,17 @@ pub(crate) fn assemble(
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     // Write paths read the tables only: they are worked out beside the
     // plans on large projects.
-    let (writes, plans) = crate::parallel::join(
+    // The write paths stay with the model: made on this thread, as what a
+    // thread that ends allocates costs more to free.
+    let (plans, writes) = crate::parallel::join(
         large,
-        || writes::write_paths(graph, frame, &tables, &ids_by_table, &roots),
         || {
             plans_of(
                 graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
                 reuse_plan,
             )
         },
+        || writes::write_paths(graph, frame, &tables, &ids_by_table, &roots),
     );
     #[cfg(test)]
     writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);

@@ -897,3 +897,43 @@ fn a_table_shared_by_identical_queries_moves_only_when_the_host_answers_all() {
 fn names(list: &[crate::derive::writes::TableName]) -> Vec<&str> {
     list.iter().map(|t| &**t).collect()
 }
+
+/// Each table's readers in plan order, none for a plan without a table or
+/// pointing past the tables, the same as collecting them table by table.
+#[test]
+fn plans_by_table_lists_each_tables_readers_in_plan_order() {
+    let plan = |table: Option<usize>| Plan {
+        query: Name::from("q"),
+        table,
+        select: String::new(),
+        access: Access::Impossible("test".into()),
+        computed: vec![],
+    };
+    let model = LogicalModel {
+        tables: vec![Table::default(); 4],
+        plans: [Some(2), None, Some(0), Some(2), Some(9), Some(3), Some(2)]
+            .into_iter()
+            .map(plan)
+            .collect(),
+        ..LogicalModel::default()
+    };
+    let users = model.plans_by_table();
+    assert_eq!(users.tables(), 4);
+    let naive: Vec<Vec<usize>> = (0..4)
+        .map(|t| {
+            (0..model.plans.len())
+                .filter(|&i| model.plans[i].table == Some(t))
+                .collect()
+        })
+        .collect();
+    for (t, expected) in naive.iter().enumerate() {
+        assert_eq!(users.reading(t), expected.as_slice(), "table {t}");
+    }
+    assert_eq!(users.reading(2), [0, 3, 6]);
+    assert!(users.reading(1).is_empty());
+    assert!(users.reading(4).is_empty(), "past the tables");
+    assert!(LogicalModel::default()
+        .plans_by_table()
+        .reading(0)
+        .is_empty());
+}

@@ -25,7 +25,7 @@ pub(crate) use partition::{
 pub use schema::INVALID_CQL;
 
 use crate::derive::share::{merge_hints_reusing, MergeHint};
-use crate::derive::{LogicalModel, Source, Table};
+use crate::derive::{LogicalModel, PlansByTable, Source, Table};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::name::Name;
 use crate::model::resolve::Graph;
@@ -515,15 +515,16 @@ pub(crate) struct Ctx<'a> {
     pub graph: &'a Graph<'a>,
     pub est: Estimator<'a, 'a>,
     /// The plans reading each table, made on first use (a scan of every
-    /// plan per table makes a large project's review quadratic).
-    pub users: std::sync::OnceLock<Vec<Vec<usize>>>,
+    /// plan per table makes a large project's review quadratic) or given.
+    pub users: std::sync::OnceLock<PlansByTable>,
 }
 
 impl<'a> Ctx<'a> {
     /// Positions of the plans that read table `table`, in plan order.
     pub fn plans_reading(&self, table: usize) -> &[usize] {
-        let users = self.users.get_or_init(|| self.model.plans_by_table());
-        users.get(table).map_or(&[], Vec::as_slice)
+        self.users
+            .get_or_init(|| self.model.plans_by_table())
+            .reading(table)
     }
 
     pub fn estimate(&self, table: usize) -> Option<&'a Estimate> {
@@ -631,6 +632,7 @@ pub(crate) fn diagnose_in(
         schema: None,
         workflow: None,
         hints: &|_| None,
+        users: None,
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -686,6 +688,8 @@ pub(crate) struct Reuse<'a> {
     /// Table `i`'s merge hint (`Some(None)`: it has none), when nothing it
     /// reads changed (see `derive::share::merge_hints_reusing`).
     pub hints: &'a (dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
+    /// The plans reading each table, when the caller has them.
+    pub users: Option<&'a PlansByTable>,
 }
 
 /// A review with the parts it may reuse kept apart.
@@ -774,70 +778,82 @@ pub(crate) fn diagnose_reusing(
     reuse: Reuse,
 ) -> Reviewed {
     let project = graph.project;
-    let ctx = Ctx {
-        project,
-        model,
-        estimates,
-        graph,
-        est: Estimator::new(graph),
-        users: std::sync::OnceLock::new(),
-    };
     let types = schema::Types::new(&project.types);
     let Reuse {
         table: reuse_table,
         schema: reuse_schema,
         workflow: earlier,
         hints: reuse_hints,
+        users: given_users,
     } = reuse;
+    // Made once for every thread's rules (most read it).
+    let made;
+    let users = if let Some(u) = given_users {
+        u
+    } else {
+        made = model.plans_by_table();
+        &made
+    };
     let thread_ctx = || Ctx {
         project,
         model,
         estimates,
         graph,
         est: Estimator::new(graph),
-        users: std::sync::OnceLock::new(),
+        users: std::sync::OnceLock::from(users.clone()),
     };
+    let ctx = thread_ctx();
     // Three rules that read the whole project run beside each table's own
     // findings on large projects; every part keeps its place in the order
     // below, so the result does not depend on scheduling.
     let large =
         model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
-    let ((schema_findings, flow, (shareable, hints)), tables) = crate::parallel::join(
-        large,
-        || {
-            // The shareable-table rule on a thread of its own: on a large
-            // project it costs as much as the other two together.
-            let ((schema, flow), shareable) = crate::parallel::join(
-                large,
-                || {
-                    let ctx = thread_ctx();
-                    let schema = reuse_schema.unwrap_or_else(|| {
-                        let mut contradictions = Vec::new();
-                        counts::contradictions(&ctx, &mut contradictions);
-                        SchemaFindings { contradictions }
-                    });
-                    let mut flow = Vec::new();
-                    workflow::check(&ctx, earlier.as_ref(), &mut flow);
-                    (schema, flow)
-                },
-                || {
-                    let hints = merge_hints_reusing(graph, model, reuse_hints);
-                    let mut shareable = Vec::new();
-                    sharing::check(&thread_ctx(), &hints, &mut shareable);
-                    (shareable, hints)
-                },
-            );
-            (schema, flow, shareable)
-        },
-        || {
-            // Each table's own findings on every core for large projects:
-            // the estimator's memo is per thread (a cache, not an input).
-            let indexes: Vec<usize> = (0..model.tables.len()).collect();
-            crate::parallel::par_map_with(&indexes, thread_ctx, |ctx, &i| {
-                reuse_table(i).unwrap_or_else(|| TableFindings::judge(ctx, &types, i))
-            })
-        },
-    );
+    let ((schema_findings, flow, (shareable, hints)), (tables, workload, writes)) =
+        crate::parallel::join(
+            large,
+            || {
+                // The shareable-table rule on a thread of its own: on a large
+                // project it costs as much as the other two together.
+                let ((schema, flow), shareable) = crate::parallel::join(
+                    large,
+                    || {
+                        let ctx = thread_ctx();
+                        let schema = reuse_schema.unwrap_or_else(|| {
+                            let mut contradictions = Vec::new();
+                            counts::contradictions(&ctx, &mut contradictions);
+                            SchemaFindings { contradictions }
+                        });
+                        let mut flow = Vec::new();
+                        workflow::check(&ctx, earlier.as_ref(), &mut flow);
+                        (schema, flow)
+                    },
+                    || {
+                        let hints = merge_hints_reusing(graph, model, reuse_hints);
+                        let mut shareable = Vec::new();
+                        sharing::check(&thread_ctx(), &hints, &mut shareable);
+                        (shareable, hints)
+                    },
+                );
+                (schema, flow, shareable)
+            },
+            || {
+                // Each table's own findings on every core for large projects:
+                // the estimator's memo is per thread (a cache, not an input).
+                let indexes: Vec<usize> = (0..model.tables.len()).collect();
+                let tables = crate::parallel::par_map_with(&indexes, thread_ctx, |ctx, &i| {
+                    reuse_table(i).unwrap_or_else(|| TableFindings::judge(ctx, &types, i))
+                });
+                // Two rules over every table, here rather than after the
+                // join: after an edit most tables' findings are reused, and
+                // this side has time to spare.
+                let ctx = thread_ctx();
+                let mut workload = Vec::new();
+                workload::check(&ctx, &mut workload);
+                let mut writes = Vec::new();
+                writes::check(&ctx, &mut writes);
+                (tables, workload, writes)
+            },
+        );
     let mut out: Vec<Diagnostic> = model
         .problems
         .iter()
@@ -861,8 +877,8 @@ pub(crate) fn diagnose_reusing(
     schema::types(&ctx, &types, &mut out);
     out.extend(group(3));
     schema::full_scans(&ctx, &mut out);
-    workload::check(&ctx, &mut out);
-    writes::check(&ctx, &mut out);
+    out.extend(workload);
+    out.extend(writes);
     out.extend(flow);
     out.extend(shareable);
     let mut out = in_report_order(out);
