@@ -19,7 +19,11 @@
 //!   estimate, the schema, and the queries that use or name it with their
 //!   decisions;
 //! - the findings about the schema alone (contradicting counts): the
-//!   schema.
+//!   schema;
+//! - a table's merge hint (the shareable-table rule): every table of its
+//!   rows and of its query's rows stable as for its findings, none added
+//!   or removed;
+//! - which plans read each table: kept for the next edit's comparison.
 //!
 //! Sharing, `served_by` merges, names, write paths and the diagnostics
 //! that read across tables, queries or the workflow are cross-table

@@ -594,9 +594,8 @@ pub(crate) fn assemble(
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     // Write paths read the tables only: they are worked out beside the
-    // plans on large projects.
-    // The write paths stay with the model: made on this thread, as what a
-    // thread that ends allocates costs more to free.
+    // plans on large projects, on this thread, as they stay with the model
+    // and what a thread that ends allocates costs more to free.
     let (plans, writes) = crate::parallel::join(
         large,
         || {
@@ -927,6 +926,27 @@ fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
     candidate
 }
 
+/// Each of a query's references `texts` resolved by `resolve`, the ones
+/// that fail left out (`path(j)` names the j-th in its problem). Sized by
+/// the query's list: a `filter_map` collect would grow it by doubling, and
+/// the lists are kept with each build.
+fn resolve_each<'t, R>(
+    texts: impl ExactSizeIterator<Item = &'t str>,
+    path: &dyn Fn(usize) -> String,
+    resolve: &mut R,
+) -> Vec<Reached>
+where
+    R: FnMut(&dyn Fn() -> String, &str) -> Option<Reached>,
+{
+    let mut out = Vec::with_capacity(texts.len());
+    out.extend(
+        texts
+            .enumerate()
+            .filter_map(|(j, text)| resolve(&|| path(j), text)),
+    );
+    out
+}
+
 /// Removes "into a relationship and back out at the same end" detours, so
 /// equal attributes get equal paths. [`Graph::resolve`] and
 /// [`Graph::key_at`] already return paths normalized this way and more.
@@ -1046,36 +1066,30 @@ fn build<'g, 'p>(
             None
         }
     };
-    // Sized by the query's lists (a `filter_map` collect would grow them
-    // by doubling).
-    let mut equality: Vec<Reached> = Vec::with_capacity(q.equality.len());
-    equality.extend(
-        q.equality
-            .iter()
-            .enumerate()
-            .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].equality[{j}]"), a)),
+    let equality = resolve_each(
+        q.equality.iter().map(String::as_str),
+        &|j| format!("queries[{qi}].equality[{j}]"),
+        &mut resolve,
     );
     let range = q
         .range
         .as_ref()
         .and_then(|r| resolve(&|| format!("queries[{qi}].range.attr"), &r.attr));
+    // Sized by the query's list, as in `resolve_each`.
     let mut order: Vec<(Reached, Dir)> = Vec::with_capacity(q.order.len());
     order.extend(q.order.iter().enumerate().filter_map(|(j, o)| {
         resolve(&|| format!("queries[{qi}].order[{j}].attr"), &o.attr)
             .map(|r| (encoded_by(graph, r), o.dir))
     }));
-    let mut returns: Vec<Reached> = Vec::with_capacity(q.returns.len());
-    returns.extend(
-        q.returns
-            .iter()
-            .enumerate()
-            .filter_map(|(j, a)| resolve(&|| format!("queries[{qi}].returns[{j}]"), a)),
+    let returns = resolve_each(
+        q.returns.iter().map(String::as_str),
+        &|j| format!("queries[{qi}].returns[{j}]"),
+        &mut resolve,
     );
-    let mut constants: Vec<Reached> = Vec::with_capacity(q.constants.len());
-    constants.extend(
-        q.constants.iter().enumerate().filter_map(|(j, k)| {
-            resolve(&|| format!("queries[{qi}].constants[{j}].attr"), &k.attr)
-        }),
+    let constants = resolve_each(
+        q.constants.iter().map(|k| k.attr.as_str()),
+        &|j| format!("queries[{qi}].constants[{j}].attr"),
+        &mut resolve,
     );
     if !q.aggregates.is_empty() {
         let window = q.window.as_ref().and_then(|w| {

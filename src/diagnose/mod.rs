@@ -803,7 +803,7 @@ pub(crate) fn diagnose_reusing(
         users: std::sync::OnceLock::from(users.clone()),
     };
     let ctx = thread_ctx();
-    // Three rules that read the whole project run beside each table's own
+    // The rules that read the whole project run beside each table's own
     // findings on large projects; every part keeps its place in the order
     // below, so the result does not depend on scheduling.
     let large =

@@ -71,11 +71,6 @@ impl FreedMemory {
         }
         true
     }
-
-    /// Whether a block is held between the two collections.
-    pub fn holds_a_block(&self) -> bool {
-        self.held.is_some()
-    }
 }
 
 /// Makes the allocator collect this thread's heap and the segments no
@@ -102,10 +97,10 @@ mod tests {
         assert!(!m.tick(start + AFTER), "a newer change moves it on");
         let first = later + AFTER;
         assert!(m.tick(first));
-        assert!(m.holds_a_block());
+        assert!(m.held.is_some());
         assert!(!m.tick(first + AGAIN / 2), "the second waits its delay");
         assert!(m.tick(first + AGAIN));
-        assert!(!m.holds_a_block(), "the block goes at the second");
+        assert!(m.held.is_none(), "the block goes at the second");
         assert!(!m.tick(first + AGAIN * 10), "twice only");
     }
 
@@ -117,7 +112,7 @@ mod tests {
         assert!(m.tick(start + AFTER));
         let again = start + AFTER + AGAIN / 2;
         m.freed(again);
-        assert!(!m.holds_a_block(), "let go at the change");
+        assert!(m.held.is_none(), "let go at the change");
         assert!(!m.tick(start + AFTER + AGAIN), "moved on by the change");
         assert!(m.tick(again + AFTER));
         assert!(m.tick(again + AFTER + AGAIN));
