@@ -68,7 +68,7 @@ fn selects_are_direct_and_only_in_comments() {
             assert!(
                 script
                     .lines()
-                    .any(|l| l.starts_with("--") && l.contains(&plan.select)),
+                    .any(|l| l.starts_with("--") && l.contains(plan.select.as_str())),
                 "{stem} {}: SELECT missing from the script",
                 plan.query
             );

@@ -47,7 +47,7 @@ use crate::model::resolve::{Graph, NodeId, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Each query's decision, by query id.
@@ -267,13 +267,50 @@ fn stable_tables(
         .collect()
 }
 
+/// The rows (entity or relationship) whose tables are all stable, none
+/// having come or gone ([`stable_rows`]).
+enum StableRows<'m> {
+    /// Every rows but these (the tables' rows are as before, position by
+    /// position: the common case after an edit).
+    AllBut(HashSet<&'m str>),
+    Only(HashSet<&'m str>),
+}
+
+impl StableRows<'_> {
+    fn contains(&self, rows: &str) -> bool {
+        match self {
+            StableRows::AllBut(unstable) => !unstable.contains(rows),
+            StableRows::Only(stable) => stable.contains(rows),
+        }
+    }
+}
+
 /// The rows (entity or relationship) whose tables in `model` are all
 /// stable, as many as in `previous`: none came or went.
 fn stable_rows<'m>(
     previous: &crate::derive::LogicalModel,
     model: &'m crate::derive::LogicalModel,
     stable: &[bool],
-) -> HashSet<&'m str> {
+) -> StableRows<'m> {
+    // The same rows at every position: no group gained or lost a table,
+    // and a group is unstable when one of its tables is.
+    if previous.tables.len() == model.tables.len()
+        && previous
+            .tables
+            .iter()
+            .zip(&model.tables)
+            .all(|(a, b)| a.rows == b.rows)
+    {
+        return StableRows::AllBut(
+            model
+                .tables
+                .iter()
+                .zip(stable)
+                .filter(|(_, &s)| !s)
+                .map(|(t, _)| t.rows.as_str())
+                .collect(),
+        );
+    }
     let mut count: HashMap<&str, isize> = HashMap::default();
     for t in &previous.tables {
         *count.entry(t.rows.as_str()).or_default() -= 1;
@@ -283,10 +320,12 @@ fn stable_rows<'m>(
         *count.entry(t.rows.as_str()).or_default() += 1;
         *all.entry(t.rows.as_str()).or_insert(true) &= s;
     }
-    all.into_iter()
-        .filter(|&(rows, s)| s && count.get(rows) == Some(&0))
-        .map(|(rows, _)| rows)
-        .collect()
+    StableRows::Only(
+        all.into_iter()
+            .filter(|&(rows, s)| s && count.get(rows) == Some(&0))
+            .map(|(rows, _)| rows)
+            .collect(),
+    )
 }
 
 /// Keeps what the last analysis computed so the next one, after an edit,
@@ -414,6 +453,8 @@ impl IncrementalAnalysis {
             .as_mut()
             .map(|c| std::mem::take(&mut c.builds))
             .unwrap_or_default();
+        // Moved out too: sharing adds this derivation's answers to them.
+        let old_answered = cache.as_mut().map(|c| std::mem::take(&mut c.answered));
         let graph = match &cache {
             Some(c) => Graph::reusing(project, &c.schema),
             None => Graph::new(project),
@@ -477,6 +518,25 @@ impl IncrementalAnalysis {
 
         // 2. Sharing, names, plans (reused per query), write paths.
         let plans_reused = AtomicUsize::new(0);
+        // Whether each new table equals the last analysis' table at its
+        // position, once asked (0: not yet, 1: equal, 2: not): plans ask
+        // while they are made, the estimates and findings after. A table
+        // position is below the number of own queries.
+        let same_at: Vec<AtomicU8> = (0..own.len()).map(|_| AtomicU8::new(0)).collect();
+        let same_table_as_before = |ti: usize, t: &crate::derive::Table| -> bool {
+            let Some((_, prev, _)) = old.as_ref() else {
+                return false;
+            };
+            let known = same_at.get(ti).map_or(0, |s| s.load(Ordering::Relaxed));
+            if known != 0 {
+                return known == 1;
+            }
+            let same = prev.model.tables.get(ti) == Some(t);
+            if let Some(s) = same_at.get(ti) {
+                s.store(if same { 1 } else { 2 }, Ordering::Relaxed);
+            }
+            same
+        };
         let reuse_plan = |input: PlanInput| -> Option<Plan> {
             let (c, prev, _) = old.as_ref()?;
             let qi = input.index_in_project;
@@ -487,8 +547,8 @@ impl IncrementalAnalysis {
             let same_table = plan.table == Some(input.index)
                 && plan.query == input.query.id
                 && c.roots.get(input.index) == Some(&input.root)
-                && c.ids.get(input.index).map(|i| i.as_slice()) == Some(input.ids)
-                && prev.model.tables.get(input.index) == Some(input.table);
+                && c.ids.get(input.index) == Some(input.ids)
+                && same_table_as_before(input.index, input.table);
             same_table.then(|| {
                 plans_reused.fetch_add(1, Ordering::Relaxed);
                 plan.clone()
@@ -497,11 +557,9 @@ impl IncrementalAnalysis {
         // Sharing finds a build's query by its id: answers about builds are
         // reused only between projects whose query ids are unique.
         let unique = unique_ids(project);
-        let none = Answered::default();
-        let answered = cache
-            .as_ref()
-            .filter(|c| unique && c.unique)
-            .map_or(&none, |c| &c.answered);
+        let answered = old_answered
+            .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
+            .unwrap_or_default();
         // The write paths' names come from the last analysis while the
         // entity and relationship lists are the very same.
         let earlier_writes = old
@@ -544,15 +602,12 @@ impl IncrementalAnalysis {
         // estimate.
         // Whether each table is the one at its position last time (the
         // findings below ask again).
-        let same_table_at: Vec<bool> = match &old {
-            Some((_, prev, _)) => model
-                .tables
-                .iter()
-                .enumerate()
-                .map(|(ti, t)| prev.model.tables.get(ti) == Some(t))
-                .collect(),
-            None => vec![false; model.tables.len()],
-        };
+        let same_table_at: Vec<bool> = model
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| same_table_as_before(ti, t))
+            .collect();
         let earlier = old
             .as_ref()
             .filter(|_| same_schema)
@@ -599,7 +654,7 @@ impl IncrementalAnalysis {
         // A merge hint reads its guest and every table of the same rows.
         let rows_stable = match &old {
             Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
-            _ => HashSet::default(),
+            _ => StableRows::Only(HashSet::default()),
         };
         let group_stable = |rows: &str| rows_stable.contains(rows);
         let hints_reused = AtomicUsize::new(0);
@@ -691,6 +746,33 @@ mod tests {
         let mut next = p.clone();
         apply(&mut next, e).expect("the edit applies");
         next
+    }
+
+    /// Sharing's answers are carried from edit to edit; those about builds
+    /// that are gone are dropped once they outnumber the live ones, so a
+    /// long session does not grow them without end. (A schema edit
+    /// rebuilds every query: each one leaves all the earlier pairs stale.)
+    #[test]
+    fn sharing_answers_about_builds_gone_are_dropped() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let mut last = inc.analyze(&p);
+        let mut most = 0;
+        let mut next = p.clone();
+        for i in 0..300 {
+            next = p.clone();
+            next.entities[0].count = Some(f64::from(i % 2 + 7));
+            last = inc.reanalyze(&next, &last);
+            let held = inc.cache.as_ref().map_or(0, |c| c.answered.len());
+            most = most.max(held);
+        }
+        assert!(most > 0, "the hotel's tables answer each other's queries");
+        let queries = p.queries.len();
+        assert!(
+            most <= 2 * queries * queries + 1024,
+            "{most} answers held for {queries} queries"
+        );
+        assert_eq!(last, analyze(&next));
     }
 
     #[test]

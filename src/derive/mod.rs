@@ -294,7 +294,9 @@ pub struct Plan {
     pub query: Name,
     /// Index into `LogicalModel::tables`.
     pub table: Option<usize>,
-    pub select: String,
+    /// Shared: an edit's re-derivation hands an unchanged query's plan on
+    /// (a reference count, not a copy of the statement).
+    pub select: Name,
     pub access: Access,
     /// Partition key columns the application computes (buckets, shards)
     /// rather than takes from the search.
@@ -509,7 +511,9 @@ pub(crate) struct PlanInput<'a> {
     /// The table's position in the model.
     pub index: usize,
     pub table: &'a Table,
-    pub ids: &'a [Option<Reached>],
+    /// Shared with the draft: one kept from the last derivation compares
+    /// equal without a look at its items.
+    pub ids: &'a Shared<Vec<Option<Reached>>>,
     pub root: NodeId,
 }
 
@@ -534,7 +538,7 @@ pub(crate) fn assemble(
     own: &[(usize, &Query)],
     built: Vec<Built>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
-    answered: Option<&share::Answered>,
+    answered: Option<share::Answered>,
     earlier_writes: Option<&[WritePath]>,
 ) -> Assembled {
     let project = graph.project;
@@ -545,8 +549,10 @@ pub(crate) fn assemble(
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
     let mut own_draft: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
+    // The position in the project of each draft's query.
+    let mut query_at: Vec<usize> = Vec::with_capacity(own.len());
     for (
-        (_, q),
+        (qi, q),
         Built {
             draft,
             problems: found,
@@ -558,6 +564,7 @@ pub(crate) fn assemble(
             own_draft.insert(q.id.as_str(), drafts.len());
             draft_of.insert(q.id.as_str(), drafts.len());
             drafts.push(d);
+            query_at.push(*qi);
         }
     }
 
@@ -581,6 +588,7 @@ pub(crate) fn assemble(
                 graph,
                 decisions,
                 &mut drafts,
+                &query_at,
                 &mut draft_of,
                 &mut problems,
                 answered,
@@ -643,9 +651,10 @@ fn share_and_name<'a>(
     graph: &Graph<'a>,
     decisions: &HashMap<&str, &Decision>,
     drafts: &mut [Draft],
+    query_at: &[usize],
     draft_of: &mut HashMap<&'a str, usize>,
     problems: &mut Vec<Problem>,
-    answered: Option<&share::Answered>,
+    answered: Option<share::Answered>,
 ) -> Settled {
     let project = graph.project;
     // 2. Queries that need exactly the same table share it.
@@ -699,6 +708,7 @@ fn share_and_name<'a>(
     let (hosts, answered) = share::hosts(
         project,
         drafts,
+        query_at,
         &candidates,
         decisions,
         &companions,
@@ -907,7 +917,7 @@ fn plans_of(
             None => Plan {
                 query: graph.query_name(qi),
                 table: None,
-                select: String::new(),
+                select: Name::default(),
                 access: Access::Impossible("no table serves this query".into()),
                 computed: vec![],
             },

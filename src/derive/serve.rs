@@ -619,7 +619,7 @@ pub fn plan(
     Plan {
         query: id,
         table: Some(ti),
-        select,
+        select: select.into(),
         access,
         computed: shape.computed.clone(),
     }

@@ -14,7 +14,7 @@ use super::serve::{
 };
 use super::{Draft, LogicalModel, Rule, Source};
 use crate::model::name::Name;
-use crate::model::resolve::{Graph, Reached};
+use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -56,77 +56,132 @@ fn can_host(d: &Draft) -> bool {
 /// by the two builds' serial numbers. What the answer reads is fixed when
 /// the builds are made, so it holds for copies of the same builds: the
 /// next derivation after an edit reuses it for every pair of kept builds
-/// instead of matching their columns again.
+/// instead of matching their columns again. Carried from derivation to
+/// derivation (an edit adds the pairs of its new builds only), and pruned
+/// of builds gone once those outnumber the live pairs.
 #[derive(Default)]
 pub(crate) struct Answered(HashMap<(u64, u64), bool>);
+
+impl Answered {
+    /// How many pairs it holds.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// Pairs an [`Answered`] may hold beyond twice the live ones before it is
+/// pruned (a small project is never pruned for nothing).
+const ANSWERED_SLACK: usize = 1024;
 
 /// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
 /// host's table. A query with any decision keeps its own table (the
 /// designer shaped it; `separate` says so explicitly), and so does a queue
 /// or a job-written one.
+/// `query_at[i]`: the position in the project of the query draft `i` was
+/// built for.
 /// `companions[i]`: the drafts merged into draft `i` because their queries
 /// need an identical table; `i` moves only when the host answers them too.
-/// With `earlier` (the answers an earlier derivation gave, see
+/// With `earlier` (the answers earlier derivations gave, see
 /// [`Answered`]) also the answers this one gave, for the next; `None`
 /// neither reads nor keeps any.
 pub(super) fn hosts(
     project: &Project,
     drafts: &[Draft],
+    query_at: &[usize],
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
     companions: &HashMap<usize, Vec<usize>>,
-    earlier: Option<&Answered>,
+    earlier: Option<Answered>,
 ) -> (Vec<(usize, usize)>, Answered) {
-    let given = std::cell::RefCell::new(Answered::default());
+    let keeps = earlier.is_some();
+    let mut given = earlier.unwrap_or_default();
+    let mut pairs = 0usize;
     // A pair of builds numbered when made (never 0) may have an answer
-    // from the last derivation; each answer given is kept for the next.
-    let answer = |q: &Query, g: usize, h: usize| -> bool {
-        let Some(earlier) = earlier else {
+    // from an earlier derivation; each answer given is kept for the next.
+    let mut answer = |q: &Query, g: usize, h: usize| -> bool {
+        if !keeps {
             return answers(q, &drafts[g], &drafts[h]);
-        };
+        }
+        pairs += 1;
         let key = (drafts[g].serial, drafts[h].serial);
-        let known = (key.0 != 0 && key.1 != 0)
-            .then(|| earlier.0.get(&key).copied())
-            .flatten();
-        let a = known.unwrap_or_else(|| answers(q, &drafts[g], &drafts[h]));
-        given.borrow_mut().0.insert(key, a);
-        a
+        if key.0 == 0 || key.1 == 0 {
+            return answers(q, &drafts[g], &drafts[h]);
+        }
+        *given
+            .0
+            .entry(key)
+            .or_insert_with(|| answers(q, &drafts[g], &drafts[h]))
     };
-    let queries: HashMap<&str, &Query> =
-        project.queries.iter().map(|q| (q.id.as_str(), q)).collect();
-    let query = |i: usize| queries.get(drafts[i].table.origin.as_str()).copied();
+    // What the pairs below ask of each draft, looked up once: the pairs
+    // visit every draft many times, and a draft is large.
+    let query: Vec<&Query> = query_at.iter().map(|&qi| &project.queries[qi]).collect();
+    let host_ok: Vec<bool> = drafts.iter().map(can_host).collect();
     // A draft that already serves a query with an identical table moves
     // only if the host answers that one too: keep it where it is.
-    let movable = |i: usize| {
-        let d = &drafts[i];
-        d.resolved.is_some()
-            && decisions.get(d.table.origin.as_str()).is_none()
-            && query(i).is_some_and(|q| !q.consumes)
+    let movable: Vec<bool> = drafts
+        .iter()
+        .zip(&query)
+        .map(|(d, q)| {
+            d.resolved.is_some() && decisions.get(d.table.origin.as_str()).is_none() && !q.consumes
+        })
+        .collect();
+    // The kept drafts grouped by their rows' node, in `kept` order within
+    // a group (counted, then placed: no map of small lists).
+    let slot = |n: NodeId| match n {
+        NodeId::Entity(e) => e,
+        NodeId::Rel(r) => project.entities.len() + r,
     };
-    let mut by_root: HashMap<_, Vec<usize>> = HashMap::default();
+    let nodes = project.entities.len() + project.relationships.len();
+    let mut starts = vec![0usize; nodes + 1];
     for &i in kept {
-        by_root.entry(drafts[i].root).or_default().push(i);
+        if let Some(s) = starts.get_mut(slot(drafts[i].root) + 1) {
+            *s += 1;
+        }
+    }
+    for n in 1..starts.len() {
+        starts[n] += starts[n - 1];
+    }
+    let mut next = starts.clone();
+    let mut grouped = vec![0usize; starts[nodes]];
+    for &i in kept {
+        if let Some(at) = next.get_mut(slot(drafts[i].root)) {
+            grouped[*at] = i;
+            *at += 1;
+        }
     }
     // serves[i]: the drafts whose table answers i's query.
     let mut serves: HashMap<usize, Vec<usize>> = HashMap::default();
-    for group in by_root.values().filter(|g| g.len() > 1) {
+    for group in starts.windows(2).map(|w| &grouped[w[0]..w[1]]) {
+        if group.len() < 2 {
+            continue;
+        }
         for &i in group {
-            let Some(q) = query(i) else { continue };
+            let q = query[i];
             for &j in group {
-                if i == j || !can_host(&drafts[j]) {
+                if i == j || !host_ok[j] {
                     continue;
                 }
-                let same_writer =
-                    query(j).is_some_and(|h| h.written_by_job == q.written_by_job && !h.consumes);
-                let companions_answered = companions.get(&i).is_none_or(|ks| {
-                    ks.iter()
-                        .all(|&k| query(k).is_some_and(|qk| answer(qk, k, j)))
-                });
-                if same_writer && answer(q, i, j) && companions_answered {
+                let h = query[j];
+                let same_writer = h.written_by_job == q.written_by_job && !h.consumes;
+                if !same_writer {
+                    continue;
+                }
+                let companions_answered = companions
+                    .get(&i)
+                    .is_none_or(|ks| ks.iter().all(|&k| answer(query[k], k, j)));
+                if answer(q, i, j) && companions_answered {
                     serves.entry(i).or_default().push(j);
                 }
             }
         }
+    }
+    if keeps && given.0.len() > 2 * pairs + ANSWERED_SLACK {
+        let live: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> =
+            drafts.iter().map(|d| d.serial).collect();
+        given
+            .0
+            .retain(|(g, h), _| live.contains(g) && live.contains(h));
     }
     let origin = |i: usize| drafts[i].table.origin.as_str();
     // A draft stands for its companions too (the queries with an
@@ -147,10 +202,10 @@ pub(super) fn hosts(
     // Dominated: some table serves it and it cannot serve that one back,
     // or both serve each other and the other's query id is smaller.
     let dominated = |i: usize| {
-        movable(i)
+        movable[i]
             && serves.get(&i).is_some_and(|s| {
                 s.iter()
-                    .any(|&j| !serves_(i, j) || !movable(j) || rank(j) < rank(i))
+                    .any(|&j| !serves_(i, j) || !movable[j] || rank(j) < rank(i))
             })
     };
     let mut out = Vec::new();
@@ -168,7 +223,7 @@ pub(super) fn hosts(
         }
     }
     out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
-    (out, given.into_inner())
+    (out, given)
 }
 
 /// A query that could share another query's table if that table held the
@@ -205,12 +260,32 @@ pub(crate) fn merge_hints_reusing(
     model: &LogicalModel,
     reuse: &(dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
 ) -> Vec<Option<MergeHint>> {
+    let reused: Vec<Option<Option<MergeHint>>> = (0..model.tables.len()).map(reuse).collect();
+    // Only the groups of rows the hints still to work out read are made
+    // (after an edit, one or two among thousands).
+    let todo = reused.iter().filter(|h| h.is_none()).count();
+    let wanted: Option<std::collections::HashSet<&str, rustc_hash::FxBuildHasher>> =
+        (todo * 4 < model.tables.len()).then(|| {
+            reused
+                .iter()
+                .zip(&model.tables)
+                .filter(|(h, _)| h.is_none())
+                .filter_map(|(_, t)| graph.query(&t.origin))
+                .map(|q| q.rows.as_str())
+                .collect()
+        });
     let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
-    for (i, t) in model.tables.iter().enumerate() {
-        by_rows.entry(t.rows.as_str()).or_default().push(i);
+    if todo > 0 {
+        for (i, t) in model.tables.iter().enumerate() {
+            if wanted.as_ref().is_none_or(|w| w.contains(t.rows.as_str())) {
+                by_rows.entry(t.rows.as_str()).or_default().push(i);
+            }
+        }
     }
-    (0..model.tables.len())
-        .map(|gi| reuse(gi).unwrap_or_else(|| hint_for(graph, model, &by_rows, gi)))
+    reused
+        .into_iter()
+        .enumerate()
+        .map(|(gi, kept)| kept.unwrap_or_else(|| hint_for(graph, model, &by_rows, gi)))
         .collect()
 }
 
