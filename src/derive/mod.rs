@@ -19,6 +19,7 @@ use crate::model::{
 use crate::parallel::{par_map, par_map_with};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
+use std::sync::Arc;
 
 pub use serve::{Access, KeyShape};
 pub use writes::{AttrWrites, WritePath};
@@ -478,7 +479,10 @@ pub(crate) fn own_queries<'p>(
 /// `analysis::incremental`, which reuses it across edits).
 #[derive(Clone)]
 pub(crate) struct Built {
-    draft: Option<Draft>,
+    /// Shared: the incremental analysis keeps each build for the next
+    /// edit while the derivation reads it; the derivation copies the
+    /// table (and a draft it changes) only.
+    draft: Option<Arc<Draft>>,
     problems: Vec<Problem>,
 }
 
@@ -497,7 +501,7 @@ pub(crate) fn build_query<'g, 'p>(
         d.signature_hash =
             std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, signature(&d));
         d.serial = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        d
+        Arc::new(d)
     });
     Built { draft, problems }
 }
@@ -543,7 +547,7 @@ pub(crate) fn assemble(
 ) -> Assembled {
     let project = graph.project;
     let mut problems = Vec::new();
-    let mut drafts: Vec<Draft> = Vec::with_capacity(own.len());
+    let mut drafts: Vec<Arc<Draft>> = Vec::with_capacity(own.len());
     // Sized up front: growing maps of a thousand entries rehash often.
     let mut draft_of: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
@@ -619,7 +623,10 @@ pub(crate) fn assemble(
     drop(ids_by_table);
     let ids = kept
         .iter()
-        .map(|&i| std::mem::take(&mut drafts[i].ids))
+        .map(|&i| match Arc::get_mut(&mut drafts[i]) {
+            Some(d) => std::mem::take(&mut d.ids),
+            None => drafts[i].ids.clone(),
+        })
         .collect();
 
     Assembled {
@@ -650,7 +657,7 @@ struct Settled {
 fn share_and_name<'a>(
     graph: &Graph<'a>,
     decisions: &HashMap<&str, &Decision>,
-    drafts: &mut [Draft],
+    drafts: &mut [Arc<Draft>],
     query_at: &[usize],
     draft_of: &mut HashMap<&'a str, usize>,
     problems: &mut Vec<Problem>,
@@ -691,11 +698,15 @@ fn share_and_name<'a>(
             }
         }
     }
+    // The queries each draft's table gains beyond its own, in the order
+    // they join: kept apart so that a draft kept for the next edit is not
+    // copied to gain them.
+    let mut joined: Vec<Vec<Name>> = vec![Vec::new(); drafts.len()];
     let mut shared: Vec<(usize, usize)> = merged_into.iter().map(|(&i, &f)| (i, f)).collect();
     shared.sort_unstable();
     for (i, first) in shared {
         let q = drafts[i].table.queries[0].clone();
-        drafts[first].table.queries.push(q);
+        joined[first].push(q);
     }
     // 2b. A query another table already answers directly is served by it.
     let candidates: Vec<usize> = (0..drafts.len())
@@ -718,9 +729,10 @@ fn share_and_name<'a>(
     // its host in one step, once every guest is known.
     let mut host_of: HashMap<usize, usize> = HashMap::default();
     for (guest, host) in hosts {
-        let moved = std::mem::take(&mut drafts[guest].table.queries);
-        drafts[host].table.queries.extend(moved);
-        drafts[guest].table.queries = vec![drafts[guest].table.origin.clone()];
+        // The guest's table is dropped: its draft stays as built.
+        let mut moved = drafts[guest].table.queries.clone();
+        moved.append(&mut joined[guest]);
+        joined[host].extend(moved);
         host_of.insert(guest, host);
     }
     debug_assert!(host_of.values().all(|h| !host_of.contains_key(h)));
@@ -783,10 +795,10 @@ fn share_and_name<'a>(
             });
             continue;
         }
-        let d = &mut drafts[di];
         let id = graph.query_name(qi);
-        d.table.queries.push(id.clone());
-        if graph.node(&q.rows) == Some(d.root) {
+        joined[di].push(id.clone());
+        if graph.node(&q.rows) == Some(drafts[di].root) {
+            let d = Arc::make_mut(&mut drafts[di]);
             for r in &q.returns {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
@@ -851,7 +863,13 @@ fn share_and_name<'a>(
     let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
     let mut tables = Vec::with_capacity(kept.len());
     for &i in &kept {
-        let mut t = std::mem::take(&mut drafts[i].table);
+        // A draft kept for the next edit stays as built: its table is
+        // copied (its columns shared).
+        let mut t = match Arc::get_mut(&mut drafts[i]) {
+            Some(d) => std::mem::take(&mut d.table),
+            None => drafts[i].table.clone(),
+        };
+        t.queries.append(&mut joined[i]);
         t.name = final_name[i].take().unwrap_or_default().into();
         index_of[i] = Some(tables.len());
         tables.push(t);
@@ -870,7 +888,7 @@ fn share_and_name<'a>(
 fn plans_of(
     graph: &Graph,
     queries: &[(usize, &Query)],
-    drafts: &[Draft],
+    drafts: &[Arc<Draft>],
     kept: &[usize],
     tables: &[Table],
     draft_of: &HashMap<&str, usize>,

@@ -2,16 +2,38 @@
 //! tables, with the logged batch that keeps the copies consistent.
 
 use super::{Ctx, Diagnostic, Subject};
-use crate::derive::Table;
+use crate::derive::{Column, Table};
+use crate::model::name::Name;
 use crate::model::resolve::NodeId;
+use crate::model::Shared;
 use crate::naming::push_quoted;
 use rustc_hash::FxHashMap as HashMap;
+use std::fmt::Write as _;
 
 /// Copies from which a write is worth a review.
 pub(crate) const MANY_TABLES: usize = 3;
 
+/// A table as a batch writes it: its name, its columns (shared with the
+/// model, not copied) and whether it counts (a counter table cannot join
+/// a logged batch with other tables).
+struct Copied {
+    name: Name,
+    columns: Shared<Vec<Column>>,
+    counter: bool,
+}
+
+impl Copied {
+    fn of(t: &Table) -> Copied {
+        Copied {
+            name: t.name.clone(),
+            columns: t.columns.clone(),
+            counter: t.is_counter_table(),
+        }
+    }
+}
+
 /// `INSERT INTO ks.t (a, b) VALUES (?, ?);` and a newline.
-fn push_insert(s: &mut String, keyspace: &str, t: &Table) {
+fn push_insert(s: &mut String, keyspace: &str, t: &Copied) {
     s.push_str("INSERT INTO ");
     push_quoted(s, keyspace);
     s.push('.');
@@ -30,105 +52,102 @@ fn push_insert(s: &mut String, keyspace: &str, t: &Table) {
     s.push_str(");\n");
 }
 
-/// `BEGIN BATCH … APPLY BATCH;` inserting one row into each of the tables
-/// given by index, with `?` markers (counter tables are left out: they
-/// cannot join a logged batch with other tables); each table's INSERT is
-/// built once per review however many batches it joins.
-struct Batches<'a> {
-    keyspace: &'a str,
-    tables: &'a [Table],
-    inserts: Vec<Option<String>>,
-}
-
-impl<'a> Batches<'a> {
-    fn new(keyspace: &'a str, tables: &'a [Table]) -> Self {
-        Batches {
-            keyspace,
-            tables,
-            inserts: vec![None; tables.len()],
-        }
+/// `BEGIN BATCH … APPLY BATCH;` inserting one row into each table, with
+/// `?` markers (counter tables are left out: they cannot join a logged
+/// batch with other tables).
+fn push_batch(s: &mut String, keyspace: &str, tables: &[Copied]) {
+    s.push_str("BEGIN BATCH\n");
+    for t in tables.iter().filter(|t| !t.counter) {
+        push_insert(s, keyspace, t);
     }
-
-    fn batch(&mut self, tables: &[usize]) -> String {
-        let mut s = String::from("BEGIN BATCH\n");
-        for &i in tables {
-            let t = &self.tables[i];
-            if t.is_counter_table() {
-                continue;
-            }
-            let line = self.inserts[i].get_or_insert_with(|| {
-                let mut l = String::new();
-                push_insert(&mut l, self.keyspace, t);
-                l
-            });
-            s.push_str(line);
-        }
-        s.push_str("APPLY BATCH;");
-        s
-    }
+    s.push_str("APPLY BATCH;");
 }
 
 /// Counter tables cannot join a logged batch: say which are updated apart.
-fn counter_note(tables: &[&Table]) -> String {
-    let counters: Vec<&str> = tables
-        .iter()
-        .filter(|t| t.is_counter_table())
-        .map(|t| t.name.as_str())
-        .collect();
-    if counters.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (counters cannot join it: update {} separately)",
-            counters.join(", ")
-        )
+fn push_counter_note(s: &mut String, tables: &[Copied]) {
+    let mut counters = tables.iter().filter(|t| t.counter).map(|t| t.name.as_str());
+    if let Some(first) = counters.next() {
+        s.push_str(" (counters cannot join it: update ");
+        s.push_str(first);
+        for c in counters {
+            s.push_str(", ");
+            s.push_str(c);
+        }
+        s.push_str(" separately)");
     }
+}
+
+/// What an insert's finding is worded from (when first read: a large
+/// review has hundreds, each with a batch of every copy).
+struct Inserts {
+    keyspace: String,
+    item: Name,
+    copies: Vec<Copied>,
+}
+
+/// What a changing attribute's finding is worded from.
+struct Updates {
+    keyspace: String,
+    item: Name,
+    attribute: Name,
+    /// Every table the update touches, and whether the attribute is a key
+    /// column there.
+    touched: Vec<(Name, bool)>,
+    /// Those of them in the model, for the batch.
+    copies: Vec<Copied>,
 }
 
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let tables = &ctx.model.tables;
-    let mut batches = Batches::new(&ctx.project.keyspace.name, tables);
+    let keyspace = &ctx.project.keyspace.name;
     let mut by_name: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(tables.len(), rustc_hash::FxBuildHasher);
     for (i, t) in tables.iter().enumerate() {
         by_name.entry(t.name.as_str()).or_insert(i);
     }
+    let copy = |name: &str| by_name.get(name).map(|&i| Copied::of(&tables[i]));
     for w in &ctx.model.writes {
         // The tables an insert writes, as the write-path computation (and
         // every report) lists them; rows a job writes are not counted.
-        let copies: Vec<usize> = w
-            .insert
-            .iter()
-            .filter_map(|t| by_name.get(&**t).copied())
-            .collect();
+        let copies = || w.insert.iter().filter(|t| by_name.contains_key(t.as_str()));
         let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
-        if copies.len() < MANY_TABLES && mutable_updates().next().is_none() {
+        let inserted = copies().count();
+        if inserted < MANY_TABLES && mutable_updates().next().is_none() {
             continue;
         }
         let node = ctx.graph.node(&w.item);
-        if copies.len() >= MANY_TABLES {
-            let copied: Vec<&Table> = copies.iter().map(|&i| &tables[i]).collect();
-            let names: Vec<&str> = copied.iter().map(|t| t.name.as_str()).collect();
+        if inserted >= MANY_TABLES {
             let subject = if matches!(node, Some(NodeId::Entity(_))) {
-                Subject::Entity(w.item.as_str().into())
+                Subject::Entity(w.item.clone())
             } else {
-                Subject::Relationship(w.item.as_str().into())
+                Subject::Relationship(w.item.clone())
             };
-            out.push(ctx.diag(
+            let args = Inserts {
+                keyspace: keyspace.clone(),
+                item: w.item.clone(),
+                copies: copies().filter_map(|t| copy(t)).collect(),
+            };
+            out.push(ctx.diag_with(
                 "write-amplification",
                 subject,
-                format!(
-                    "Each new {} is written to {} tables ({}): every insert costs {} writes, and a failure part-way leaves the copies disagreeing.",
-                    w.item,
-                    copies.len(),
-                    names.join(", "),
-                    copies.len()
-                ),
-                format!(
-                    "Write the copies in one logged batch so they all apply eventually{}:\n{}",
-                    counter_note(&copied),
-                    batches.batch(&copies)
-                ),
+                args,
+                |a, m| {
+                    let n = a.copies.len();
+                    let _ = write!(m, "Each new {} is written to {n} tables (", a.item);
+                    for (i, t) in a.copies.iter().enumerate() {
+                        if i > 0 {
+                            m.push_str(", ");
+                        }
+                        m.push_str(&t.name);
+                    }
+                    let _ = write!(m, "): every insert costs {n} writes, and a failure part-way leaves the copies disagreeing.");
+                },
+                |a, f| {
+                    f.push_str("Write the copies in one logged batch so they all apply eventually");
+                    push_counter_note(f, &a.copies);
+                    f.push_str(":\n");
+                    push_batch(f, &a.keyspace, &a.copies);
+                },
             ));
         }
         // A changing attribute copied into many tables: every change is
@@ -136,42 +155,40 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let attributes = node.map_or(&[][..], |n| ctx.graph.attributes(n));
         let mutable = |name: &str| attributes.iter().any(|a| a.mutable && a.name == name);
         for u in mutable_updates().filter(|u| mutable(&u.attribute)) {
-            let names: Vec<String> = u
-                .tables
-                .iter()
-                .map(|(t, key)| {
-                    if *key {
-                        format!("{t} (key)")
-                    } else {
-                        t.to_string()
-                    }
-                })
-                .collect();
-            let found: Vec<usize> = u
-                .tables
-                .iter()
-                .filter_map(|(t, _)| by_name.get(&**t).copied())
-                .collect();
-            let copied: Vec<&Table> = found.iter().map(|&i| &tables[i]).collect();
-            out.push(ctx.diag(
+            let args = Updates {
+                keyspace: keyspace.clone(),
+                item: w.item.clone(),
+                attribute: u.attribute.clone(),
+                touched: u.tables.clone(),
+                copies: u.tables.iter().filter_map(|(t, _)| copy(t)).collect(),
+            };
+            out.push(ctx.diag_with(
                 "write-amplification",
                 Subject::Attribute {
                     item: w.item.clone(),
                     attribute: u.attribute.clone(),
                 },
-                format!(
-                    "{}.{} changes and is copied into {} tables ({}): every change is {} writes, and a failure part-way leaves them disagreeing.",
-                    w.item,
-                    u.attribute,
-                    u.tables.len(),
-                    names.join(", "),
-                    u.tables.len()
-                ),
-                format!(
-                    "Update every copy in one logged batch, or keep the attribute in fewer tables{}:\n{}",
-                    counter_note(&copied),
-                    batches.batch(&found)
-                ),
+                args,
+                |a, m| {
+                    let n = a.touched.len();
+                    let _ = write!(m, "{}.{} changes and is copied into {n} tables (", a.item, a.attribute);
+                    for (i, (t, key)) in a.touched.iter().enumerate() {
+                        if i > 0 {
+                            m.push_str(", ");
+                        }
+                        m.push_str(t);
+                        if *key {
+                            m.push_str(" (key)");
+                        }
+                    }
+                    let _ = write!(m, "): every change is {n} writes, and a failure part-way leaves them disagreeing.");
+                },
+                |a, f| {
+                    f.push_str("Update every copy in one logged batch, or keep the attribute in fewer tables");
+                    push_counter_note(f, &a.copies);
+                    f.push_str(":\n");
+                    push_batch(f, &a.keyspace, &a.copies);
+                },
             ));
         }
     }
