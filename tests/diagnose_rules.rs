@@ -231,7 +231,8 @@ fn retention_without_ttl_is_a_hint() {
 fn hot_partition_few_values() {
     let mut p = base();
     quiet(&p, "hot-partition");
-    p.queries.push(query("Q2", &["Source.kind"], &["body"]));
+    p.queries
+        .push(query("Q2", &["Source.kind"], &["body"]).into());
     p.workflow.entry.push("Q2".into());
     let d = fires(&p, "hot-partition");
     assert!(
@@ -254,7 +255,7 @@ fn hot_partition_time_alone() {
         dir: cqlmodel::model::Dir::Desc,
     }];
     q.returns = vec!["body".into()];
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q2".into());
     // No equality: one constant partition.
     let d = fires(&p, "hot-partition");
@@ -315,7 +316,8 @@ fn timestamp_key_and_timeuuid() {
 #[test]
 fn mutable_key() {
     let mut p = base();
-    p.queries.push(query("Q2", &["Source.kind"], &["body"]));
+    p.queries
+        .push(query("Q2", &["Source.kind"], &["body"]).into());
     p.workflow.entry.push("Q2".into());
     quiet(&p, "mutable-key");
     p.entities[0].attributes[1].mutable = true;
@@ -343,7 +345,7 @@ fn counter_project() -> Project {
     let mut q = Query::new("Q2", "Message count of a source", "Source");
     q.equality = vec!["source_id".into()];
     q.returns = vec!["messages".into()];
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q2".into());
     p
 }
@@ -377,7 +379,7 @@ fn counters_as_ids() {
 fn queries_that_need_filtering_or_cannot_be_served() {
     let mut p = base();
     quiet(&p, "query-needs-filtering");
-    p.queries.push(query("Q2", &["body"], &["body"]));
+    p.queries.push(query("Q2", &["body"], &["body"]).into());
     p.workflow.entry.push("Q2".into());
     p.decision_mut("Q2").served_by = Some("Q1".into());
     let d = fires(&p, "query-needs-filtering");
@@ -438,7 +440,7 @@ fn pushed_up_collection_too_large_suggests_rows_again() {
     let mut q = Query::new("Q2", "Source with its messages", "Source");
     q.equality = vec!["source_id".into()];
     q.returns = vec!["kind".into(), "Message.body".into()];
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q2".into());
     p.decision_mut("Q2").collections = vec!["emits".into()];
     let d = fires(&p, "large-collection");
@@ -457,12 +459,12 @@ fn pushed_up_collection_too_large_suggests_rows_again() {
 #[test]
 fn write_amplification_with_a_logged_batch() {
     let mut p = base();
-    p.queries.push(query("Q2", &["level"], &["body"]));
+    p.queries.push(query("Q2", &["level"], &["body"]).into());
     p.workflow.entry.push("Q2".into());
     quiet(&p, "write-amplification");
     let mut q3 = query("Q3", &["trace_id"], &["body"]);
     q3.id = "Q3".into();
-    p.queries.push(q3);
+    p.queries.push(q3.into());
     p.workflow.entry.push("Q3".into());
     let d = fires(&p, "write-amplification");
     assert_eq!(d.subject, Subject::Entity("Message".into()));
@@ -480,7 +482,7 @@ fn write_amplification_with_a_logged_batch() {
 fn workflow_gaps() {
     let mut p = base();
     quiet(&p, "workflow-input-gap");
-    p.queries.push(query("Q2", &["trace_id"], &["body"]));
+    p.queries.push(query("Q2", &["trace_id"], &["body"]).into());
     let d = fires(&p, "workflow-input-gap");
     assert_eq!(d.subject, Subject::Query("Q2".into()));
     // Reached from Q1, but nothing provides trace_id.
@@ -581,7 +583,7 @@ fn a_duration_in_the_primary_key_is_an_error() {
     let mut p = with_message_attr("spent", "duration");
     let mut q = query("Q2", &["spent"], &["body"]);
     q.text = "Messages by time spent".into();
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q2".into());
     let d = fires(&p, "duration-key");
     assert_eq!(d.severity, Severity::Error);
@@ -618,7 +620,7 @@ fn merging_regular_columns_into_a_counter_table_is_an_error() {
     let mut q = Query::new("Q3", "Kind of a source", "Source");
     q.equality = vec!["source_id".into()];
     q.returns = vec!["kind".into()];
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q3".into());
     p.decision_mut("Q3").served_by = Some("Q2".into());
     let d = fires(&p, "counter-merge");
@@ -631,7 +633,7 @@ fn a_query_with_no_search_is_a_full_scan() {
     quiet(&p, "full-scan");
     let mut q = query("Q2", &[], &["body"]);
     q.text = "Every message".into();
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q2".into());
     fires(&p, "full-scan");
 }
@@ -762,7 +764,7 @@ fn timestamp_key_is_quiet_on_counter_buckets() {
 fn hot_partition_promotes_a_searched_clustering_column() {
     let mut p = base();
     p.queries
-        .push(query("Q2", &["Source.kind", "Source.source_id"], &["body"]));
+        .push(query("Q2", &["Source.kind", "Source.source_id"], &["body"]).into());
     p.workflow.entry.push("Q2".into());
     quiet(&p, "hot-partition");
     let t = derive(&p).table_of("Q2").expect("Q2's table").clone();
@@ -816,7 +818,7 @@ fn mutable_clustering_key_of_children_offers_a_collection() {
     let mut q = Query::new("Q3", "Messages of a source", "Source");
     q.equality = vec!["source_id".into()];
     q.returns = vec!["Message.body".into()];
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.workflow.entry.push("Q3".into());
     p.entities[1].attributes[0].mutable = true;
     let hits = with(&p, "mutable-key");
@@ -855,7 +857,7 @@ fn shareable_table_when_another_table_lacks_only_returned_columns() {
         attr: "message_time".into(),
         dir: cqlmodel::model::Dir::Desc,
     }];
-    p.queries.push(q2);
+    p.queries.push(q2.into());
     let d = fires(&p, "shareable-table");
     let Some(r @ Refinement::ShareTable { query, with }) = d.refinement.as_deref() else {
         panic!("no share refinement: {d:?}");

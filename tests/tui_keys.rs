@@ -621,7 +621,7 @@ fn split_keeps_an_identical_query_apart_and_undoes() {
     let mut twin = p.query("Q1").expect("Q1").clone();
     twin.id = "Q99".into();
     twin.text = "Find hotels near a point of interest, again".into();
-    p.queries.push(twin);
+    p.queries.push(twin.into());
     let file = tmp.path().join("twins.cqlm.ron");
     std::fs::write(&file, load::to_string(&p)).expect("write");
     let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");

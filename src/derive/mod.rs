@@ -470,6 +470,7 @@ pub(crate) fn own_queries<'p>(
                 .and_then(|d| d.served_by.as_ref())
                 .is_none()
         })
+        .map(|(i, q)| (i, &**q))
         .collect()
 }
 
@@ -601,7 +602,7 @@ pub(crate) fn assemble(
     );
 
     // 5. Plans: the SELECT that answers each query from its table.
-    let queries: Vec<(usize, &Query)> = project.queries.iter().enumerate().collect();
+    let queries: Vec<(usize, &Query)> = project.queries.iter().map(|q| &**q).enumerate().collect();
     let ids_by_table: Vec<&[Option<Reached>]> =
         kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();

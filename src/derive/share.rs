@@ -115,7 +115,7 @@ pub(super) fn hosts(
     };
     // What the pairs below ask of each draft, looked up once: the pairs
     // visit every draft many times, and a draft is large.
-    let query: Vec<&Query> = query_at.iter().map(|&qi| &project.queries[qi]).collect();
+    let query: Vec<&Query> = query_at.iter().map(|&qi| &*project.queries[qi]).collect();
     let host_ok: Vec<bool> = drafts.iter().map(|d| can_host(d)).collect();
     // A draft that already serves a query with an identical table moves
     // only if the host answers that one too: keep it where it is.

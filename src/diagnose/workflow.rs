@@ -3,7 +3,7 @@
 
 use super::{Ctx, Diagnostic, Subject};
 use crate::derive::Access;
-use crate::model::{CqlType, Project};
+use crate::model::{CqlType, Project, Shared};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 
@@ -86,7 +86,7 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
             .queries
             .iter()
             .zip(new.queries.iter())
-            .any(|(a, b)| a.id != b.id)
+            .any(|(a, b)| !Shared::same(a, b) && a.id != b.id)
     {
         return None;
     }
@@ -115,10 +115,12 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
         .zip(new.queries.iter())
         .enumerate()
         .filter(|(_, (a, b))| {
-            a.equality != b.equality
-                || a.returns != b.returns
-                || a.range != b.range
-                || a.rows != b.rows
+            // An unchanged query is the very same one (see `Project::queries`).
+            !Shared::same(a, b)
+                && (a.equality != b.equality
+                    || a.returns != b.returns
+                    || a.range != b.range
+                    || a.rows != b.rows)
         })
         .map(|(i, _)| i)
         .collect();
@@ -657,7 +659,7 @@ mod tests {
         for id in ["Q1", "Q2"] {
             let mut q = Query::new(id, id, "Thing");
             q.equality = vec![format!("{id}_key")];
-            none.queries.push(q);
+            none.queries.push(q.into());
         }
         let mut stated = none.clone();
         stated.workflow.entry.push("Q1".into());
@@ -698,7 +700,7 @@ mod tests {
             } else {
                 format!("Q{i}")
             };
-            p.queries.push(Query {
+            p.queries.push(crate::model::Shared::new(Query {
                 id,
                 text: String::new(),
                 rows: "E".into(),
@@ -715,7 +717,7 @@ mod tests {
                 constants: vec![],
                 aggregates: vec![],
                 window: None,
-            });
+            }));
         }
         for _ in 0..edges {
             let end = |k: usize| {

@@ -193,7 +193,7 @@ pub(crate) fn delete_query(p: &mut Project, qi: usize) -> Result<(), String> {
     if qi >= p.queries.len() {
         return Err("no such query".into());
     }
-    let id = p.queries.remove(qi).id;
+    let id = p.queries.remove(qi).id.clone();
     p.workflow.entry.retain(|e| *e != id);
     p.workflow
         .transitions

@@ -291,7 +291,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             if q.returns.is_empty() {
                 q.returns = graph.offered(root, 1).into_iter().take(1).collect();
             }
-            p.queries.push(q);
+            p.queries.push(q.into());
             if p.workflow.entry.is_empty() {
                 p.workflow.entry.push(id);
             }

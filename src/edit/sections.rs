@@ -17,7 +17,7 @@ pub struct Sections {
     types: Option<Shared<Vec<UserType>>>,
     entities: Option<Shared<Vec<Entity>>>,
     relationships: Option<Shared<Vec<Relationship>>>,
-    queries: Option<Shared<Vec<Query>>>,
+    queries: Option<Shared<Vec<Shared<Query>>>>,
     workflow: Option<Shared<Workflow>>,
     decisions: Option<Shared<Vec<Decision>>>,
     notes: Option<Shared<Vec<Note>>>,

@@ -116,7 +116,7 @@ impl EditTarget {
                 *p.relationships.get_mut(*i).ok_or_else(missing)? = parse::<Relationship>(text)?;
             }
             EditTarget::Query(i) => {
-                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?;
+                *p.queries.get_mut(*i).ok_or_else(missing)? = parse::<Query>(text)?.into();
             }
             EditTarget::Transition(i) => {
                 *p.workflow.transitions.get_mut(*i).ok_or_else(missing)? =

@@ -124,7 +124,7 @@ fn add_query(
     d.use_candidate = Some(IMPORTED_KEY.into());
     d.separate = true;
     p.workflow.entry.push(id.clone());
-    p.queries.push(q);
+    p.queries.push(q.into());
     p.decisions.push(d);
     if let Some(c) = &t.comment {
         p.notes.push(Note {

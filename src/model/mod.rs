@@ -49,13 +49,29 @@ pub struct Project {
     #[serde(default)]
     pub relationships: Shared<Vec<Relationship>>,
     #[serde(default)]
-    pub queries: Shared<Vec<Query>>,
+    /// Each query shared on its own too: an edit of one query copies that
+    /// query (and the list of pointers), and the analysis tells an
+    /// unchanged query by its pointer.
+    pub queries: Shared<Vec<Shared<Query>>>,
     #[serde(default)]
     pub workflow: Shared<Workflow>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decisions: Shared<Vec<Decision>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Shared<Vec<Note>>,
+}
+
+/// A list of queries as the project holds them (each shared on its own).
+impl From<Vec<Query>> for Shared<Vec<Shared<Query>>> {
+    fn from(queries: Vec<Query>) -> Self {
+        queries.into_iter().collect()
+    }
+}
+
+impl FromIterator<Query> for Shared<Vec<Shared<Query>>> {
+    fn from_iter<I: IntoIterator<Item = Query>>(iter: I) -> Self {
+        Shared::new(iter.into_iter().map(Shared::new).collect())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -730,7 +746,7 @@ impl Project {
     }
 
     pub fn query(&self, id: &str) -> Option<&Query> {
-        self.queries.iter().find(|q| q.id == id)
+        self.queries.iter().find(|q| q.id == id).map(|q| &**q)
     }
 
     pub fn decision(&self, query: &str) -> Option<&Decision> {

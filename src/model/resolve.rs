@@ -379,12 +379,12 @@ impl<'p> Graph<'p> {
 
     /// [`Project::query`] (the first query with the id), by an index.
     pub fn query(&self, id: &str) -> Option<&'p Query> {
-        let queries: &'p [Query] = &self.project.queries;
+        let queries: &'p [Shared<Query>] = &self.project.queries;
         let key = |i: usize| queries[i].id.as_str();
         let index = self
             .queries
             .get_or_init(|| NameIndex::new(queries.len(), key));
-        index.get(id, key).map(|i| &queries[i])
+        index.get(id, key).map(|i| &*queries[i])
     }
 
     /// The id of the query at `index` in the project, shared by everything

@@ -180,7 +180,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
         for a in attrs.iter().take(n_ret) {
             q.returns.push(a.clone());
         }
-        p.queries.push(q);
+        p.queries.push(q.into());
     }
     if let Some(first) = p.queries.first() {
         p.workflow.entry.push(first.id.clone());

@@ -326,7 +326,7 @@ struct ConceptInputs {
 }
 
 struct WorkflowInputs {
-    queries: Shared<Vec<Query>>,
+    queries: Shared<Vec<Shared<Query>>>,
     workflow: Shared<Workflow>,
     filter: String,
 }
