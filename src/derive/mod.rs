@@ -405,7 +405,7 @@ struct Draft {
     /// Names for the table, best first (see [`naming_rules::table_names`]).
     /// Shared, as is `resolved`: a build kept for the next edit is cloned
     /// into every derivation and neither changes after the build.
-    names: std::sync::Arc<[String]>,
+    names: std::sync::Arc<[Name]>,
     /// The building query's references, when all of them resolved.
     resolved: Option<std::sync::Arc<serve::Resolved>>,
     /// The designer keeps this table apart from identical ones.
@@ -745,17 +745,17 @@ fn share_and_name<'a>(
         }
         merged_into.extend(host_of);
     }
-    for q in &project.queries {
-        if let Some(i) = draft_of.get_mut(q.id.as_str()) {
-            if let Some(&first) = merged_into.get(i) {
-                *i = first;
-            }
+    // (Hosts are never merged away: one step reaches the table.)
+    for i in draft_of.values_mut() {
+        if let Some(&first) = merged_into.get(i) {
+            *i = first;
         }
     }
 
     // 3. Designer merges: a query served by another query's table brings its
-    // returned attributes along.
-    for (qi, q) in project.queries.iter().enumerate() {
+    // returned attributes along. (Most projects have none: no pass then.)
+    let merges = decisions.values().any(|d| d.served_by.is_some());
+    for (qi, q) in project.queries.iter().enumerate().filter(|_| merges) {
         let Some(target) = decisions
             .get(q.id.as_str())
             .and_then(|d| d.served_by.as_deref())
@@ -826,13 +826,14 @@ fn share_and_name<'a>(
     let kept: Vec<usize> = (0..drafts.len())
         .filter(|i| !merged_into.contains_key(i))
         .collect();
-    let mut used: HashSet<String> =
+    // Shared names: a build's names are made once and kept with it.
+    let mut used: HashSet<Name> =
         HashSet::with_capacity_and_hasher(kept.len(), rustc_hash::FxBuildHasher);
     // By draft position.
-    let mut final_name: Vec<Option<String>> = vec![None; drafts.len()];
+    let mut final_name: Vec<Option<Name>> = vec![None; drafts.len()];
     for &i in &kept {
         if let Some(p) = &drafts[i].pinned {
-            let mut name = p.clone();
+            let mut name = Name::from(p.as_str());
             if used.contains(&name) {
                 problems.push(Problem {
                     path: format!("decisions({}).name", drafts[i].table.origin),
@@ -851,7 +852,10 @@ fn share_and_name<'a>(
         let names = &drafts[i].names;
         let mut name = match names.iter().find(|n| !used.contains(*n)) {
             Some(free) => free.clone(),
-            None => names.first().cloned().unwrap_or_else(|| "table".into()),
+            None => names
+                .first()
+                .cloned()
+                .unwrap_or_else(|| Name::from("table")),
         };
         if used.contains(&name) {
             name = disambiguate(&name, &drafts[i].table.origin, &used);
@@ -871,7 +875,7 @@ fn share_and_name<'a>(
             None => drafts[i].table.clone(),
         };
         t.queries.append(&mut joined[i]);
-        t.name = final_name[i].take().unwrap_or_default().into();
+        t.name = final_name[i].take().unwrap_or_default();
         index_of[i] = Some(tables.len());
         tables.push(t);
     }
@@ -944,15 +948,15 @@ fn plans_of(
     })
 }
 
-fn disambiguate(name: &str, origin: &str, used: &HashSet<String>) -> String {
+fn disambiguate(name: &str, origin: &str, used: &HashSet<Name>) -> Name {
     let suffix = crate::naming::snake_case(origin);
     let mut candidate = format!("{name}_{suffix}");
     let mut n = 2;
-    while used.contains(&candidate) {
+    while used.contains(candidate.as_str()) {
         candidate = format!("{name}_{suffix}_{n}");
         n += 1;
     }
-    candidate
+    candidate.into()
 }
 
 /// Each of a query's references `texts` resolved by `resolve`, the ones
@@ -1274,7 +1278,7 @@ fn build<'g, 'p>(
         ids: ids.into(),
         root,
         pinned,
-        names: names.into(),
+        names: names.into_iter().map(Name::from).collect(),
         resolved,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
