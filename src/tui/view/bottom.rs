@@ -2,8 +2,8 @@
 //! review notes. Text is cached per analysis generation and target, and
 //! CQL is highlighted again only when its text changed.
 
-use super::pane_block;
 use super::wrap::wrap_styled;
+use super::{pane_block, pane_frame};
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
@@ -55,8 +55,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
         ));
     }
     let block = pane_block(app, Focus::Bottom, Line::from(spans));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = pane_frame::PaneFrame::inner(area);
+    block.render(area, frame.buffer_mut());
     if inner.height == 0 || inner.width == 0 {
         return None;
     }

@@ -24,10 +24,16 @@ pub(crate) fn put_line(buf: &mut Buffer, x: u16, y: u16, line: &Line<'_>, width:
         if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             let room = buf.area.right().saturating_sub(x).min(remaining);
             let n = room.min(u16::try_from(text.len()).unwrap_or(u16::MAX));
-            for &b in &text.as_bytes()[..usize::from(n)] {
-                buf[(x, y)].set_char(char::from(b)).set_style(style);
-                x += 1;
+            if n > 0 {
+                // The row's cells as one slice: one position lookup for
+                // the run rather than one per cell.
+                let start = buf.index_of(x, y);
+                let cells = &mut buf.content[start..start + usize::from(n)];
+                for (cell, &b) in cells.iter_mut().zip(text.as_bytes()) {
+                    cell.set_char(char::from(b)).set_style(style);
+                }
             }
+            x += n;
             remaining -= n;
         } else {
             let end = buf.set_stringn(x, y, text, usize::from(remaining), style).0;

@@ -1,7 +1,7 @@
 //! The three list panes: conceptual model, workflow and logical tables
 //! (Chebotko boxes with estimates). Each row becomes text only when visible.
 
-use super::{fit, pane_block};
+use super::{fit, pane_block, pane_frame};
 use crate::derive::Role;
 use crate::model::resolve::AttrId;
 use crate::naming::for_terminal;
@@ -29,8 +29,8 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
         ));
     }
     let block = pane_block(app, f, Line::from(title));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = pane_frame::PaneFrame::inner(area);
+    block.render(area, frame.buffer_mut());
     if inner.height == 0 || inner.width == 0 {
         return None;
     }

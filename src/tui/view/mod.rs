@@ -6,6 +6,7 @@
 mod bottom;
 mod line_out;
 mod lists;
+mod pane_frame;
 mod status;
 pub(crate) mod wrap;
 
@@ -13,7 +14,7 @@ use super::app::{App, Focus, Hits};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// At this width and above the three list panes stand side by side.
@@ -139,7 +140,7 @@ fn short_title(f: Focus) -> &'static str {
 }
 
 /// A pane's frame: the focused pane's border stands out.
-pub(crate) fn pane_block<'a>(app: &App, f: Focus, title: Line<'a>) -> Block<'a> {
+pub(crate) fn pane_block<'a>(app: &App, f: Focus, title: Line<'a>) -> pane_frame::PaneFrame<'a> {
     let focused = app.focus == f;
     let border = if focused {
         Style::new().fg(app.settings.theme.focus_border)
@@ -151,10 +152,7 @@ pub(crate) fn pane_block<'a>(app: &App, f: Focus, title: Line<'a>) -> Block<'a> 
     } else {
         title
     };
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(border)
-        .title(title)
+    pane_frame::PaneFrame { border, title }
 }
 
 /// Truncates to `width` display columns (by chars; wide glyphs are rare
