@@ -78,9 +78,11 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
     let same_schema = old.entities == new.entities
         && old.relationships == new.relationships
         && old.types == new.types;
+    // The very same workflow (an edit elsewhere) compares without a look.
+    let same_workflow = Shared::same(&old.workflow, &new.workflow);
     if !same_schema
         || states_workflow(old) != states_workflow(new)
-        || old.workflow.transitions != new.workflow.transitions
+        || (!same_workflow && old.workflow.transitions != new.workflow.transitions)
         || old.queries.len() != new.queries.len()
         || old
             .queries
@@ -96,13 +98,16 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
             return None;
         }
     }
-    let old_entry: HashSet<&str> = old.workflow.entry.iter().map(String::as_str).collect();
-    let new_entry: HashSet<&str> = new.workflow.entry.iter().map(String::as_str).collect();
-    let mut dirty: Vec<bool> = new
-        .queries
-        .iter()
-        .map(|q| old_entry.contains(q.id.as_str()) != new_entry.contains(q.id.as_str()))
-        .collect();
+    let mut dirty: Vec<bool> = if same_workflow {
+        vec![false; new.queries.len()]
+    } else {
+        let old_entry: HashSet<&str> = old.workflow.entry.iter().map(String::as_str).collect();
+        let new_entry: HashSet<&str> = new.workflow.entry.iter().map(String::as_str).collect();
+        new.queries
+            .iter()
+            .map(|q| old_entry.contains(q.id.as_str()) != new_entry.contains(q.id.as_str()))
+            .collect()
+    };
     let mut next: HashMap<&str, Vec<usize>> = HashMap::default();
     for t in &new.workflow.transitions {
         if let Some(&to) = at.get(t.to.as_str()) {
