@@ -447,8 +447,8 @@ impl IncrementalAnalysis {
             return analysis;
         }
         let mut cache = self.cache.take();
-        // Moved out so a reused build is cloned once (for the derivation)
-        // rather than twice.
+        // Moved out: a reused build goes on to the next cache, shared with
+        // this derivation (a build's draft is an `Arc`).
         let mut old_builds = cache
             .as_mut()
             .map(|c| std::mem::take(&mut c.builds))
@@ -512,6 +512,7 @@ impl IncrementalAnalysis {
             let b = k
                 .or_else(|| fresh.next())
                 .expect("one fresh build for each query without a kept one");
+            // A reference count: the draft itself is shared.
             builds[qi] = Some(b.clone());
             built.push(b);
         }

@@ -402,9 +402,9 @@ struct Draft {
     root: NodeId,
     /// Pinned name, if any.
     pinned: Option<String>,
-    /// Names for the table, best first (see [`naming_rules::table_names`]).
-    /// Shared, as is `resolved`: a build kept for the next edit is cloned
-    /// into every derivation and neither changes after the build.
+    /// Names for the table, best first (see [`naming_rules::table_names`]),
+    /// as shared names: the one chosen becomes the table's name without a
+    /// copy.
     names: std::sync::Arc<[Name]>,
     /// The building query's references, when all of them resolved.
     resolved: Option<std::sync::Arc<serve::Resolved>>,

@@ -77,6 +77,15 @@ fn push_counter_note(s: &mut String, tables: &[Copied]) {
     }
 }
 
+/// A fix that writes the copies in one batch: `lead`, which counters
+/// stay out, then the batch.
+fn push_batch_fix(f: &mut String, lead: &str, keyspace: &str, copies: &[Copied]) {
+    f.push_str(lead);
+    push_counter_note(f, copies);
+    f.push_str(":\n");
+    push_batch(f, keyspace, copies);
+}
+
 /// What an insert's finding is worded from (when first read: a large
 /// review has hundreds, each with a batch of every copy).
 struct Inserts {
@@ -143,10 +152,12 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     let _ = write!(m, "): every insert costs {n} writes, and a failure part-way leaves the copies disagreeing.");
                 },
                 |a, f| {
-                    f.push_str("Write the copies in one logged batch so they all apply eventually");
-                    push_counter_note(f, &a.copies);
-                    f.push_str(":\n");
-                    push_batch(f, &a.keyspace, &a.copies);
+                    push_batch_fix(
+                        f,
+                        "Write the copies in one logged batch so they all apply eventually",
+                        &a.keyspace,
+                        &a.copies,
+                    );
                 },
             ));
         }
@@ -184,10 +195,12 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     let _ = write!(m, "): every change is {n} writes, and a failure part-way leaves them disagreeing.");
                 },
                 |a, f| {
-                    f.push_str("Update every copy in one logged batch, or keep the attribute in fewer tables");
-                    push_counter_note(f, &a.copies);
-                    f.push_str(":\n");
-                    push_batch(f, &a.keyspace, &a.copies);
+                    push_batch_fix(
+                        f,
+                        "Update every copy in one logged batch, or keep the attribute in fewer tables",
+                        &a.keyspace,
+                        &a.copies,
+                    );
                 },
             ));
         }
