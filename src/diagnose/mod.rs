@@ -869,12 +869,20 @@ pub(crate) fn diagnose_reusing(
                 (schema, flow, shareable)
             },
             || {
-                // Each table's own findings on every core for large projects:
-                // the estimator's memo is per thread (a cache, not an input).
-                let indexes: Vec<usize> = (0..model.tables.len()).collect();
-                let tables = crate::parallel::par_map_with(&indexes, thread_ctx, |ctx, &i| {
-                    reuse_table(i).unwrap_or_else(|| TableFindings::judge(ctx, &types, i))
+                // Each table's own findings: the kept ones first, then those
+                // to judge, on every core when they are many (after an edit,
+                // a few: no thread then). The estimator's memo is per
+                // thread (a cache, not an input).
+                let mut kept: Vec<Option<TableFindings>> =
+                    (0..model.tables.len()).map(reuse_table).collect();
+                let todo: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
+                let judged = crate::parallel::par_map_with(&todo, thread_ctx, |ctx, &i| {
+                    TableFindings::judge(ctx, &types, i)
                 });
+                for (i, f) in todo.into_iter().zip(judged) {
+                    kept[i] = Some(f);
+                }
+                let tables: Vec<TableFindings> = kept.into_iter().flatten().collect();
                 // Two rules over every table, here rather than after the
                 // join: after an edit most tables' findings are reused, and
                 // this side has time to spare.
