@@ -177,6 +177,24 @@ pub struct Reused {
 }
 
 /// Whether no two queries share an id and no two decisions a query.
+/// [`unique_ids`] of `p`, known without a look at every id when `earlier`
+/// had unique ids and `p` has the very same decisions and, position by
+/// position, the very same queries or queries with the same ids.
+fn unique_ids_after(earlier: Option<(&Project, bool)>, p: &Project) -> bool {
+    let same_ids = |e: &Project| {
+        Shared::same(&e.decisions, &p.decisions)
+            && e.queries.len() == p.queries.len()
+            && e.queries
+                .iter()
+                .zip(p.queries.iter())
+                .all(|(a, b)| Shared::same(a, b) || a.id == b.id)
+    };
+    match earlier {
+        Some((e, true)) if same_ids(e) => true,
+        _ => unique_ids(p),
+    }
+}
+
 fn unique_ids(p: &Project) -> bool {
     let mut seen: HashSet<&str> = HashSet::default();
     p.queries.iter().all(|q| seen.insert(q.id.as_str())) && {
@@ -380,7 +398,7 @@ impl IncrementalAnalysis {
             && Schema(&c.project) == Schema(project)
             && c.project.queries == project.queries
             && c.project.decisions == project.decisions
-            && unique_ids(project);
+            && unique_ids_after(Some((&c.project, c.unique)), project);
         if !same_inputs {
             return None;
         }
@@ -557,7 +575,7 @@ impl IncrementalAnalysis {
         };
         // Sharing finds a build's query by its id: answers about builds are
         // reused only between projects whose query ids are unique.
-        let unique = unique_ids(project);
+        let unique = unique_ids_after(cache.as_ref().map(|c| (&c.project, c.unique)), project);
         let answered = old_answered
             .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
             .unwrap_or_default();
@@ -774,6 +792,29 @@ mod tests {
             "{most} answers held for {queries} queries"
         );
         assert_eq!(last, analyze(&next));
+    }
+
+    /// Unique ids are known from the last project when the ids stay where
+    /// they were, and looked at again otherwise: an id or a decision
+    /// made a duplicate is seen either way.
+    #[test]
+    fn unique_ids_follow_edits_of_ids_and_decisions() {
+        let p = hotel();
+        assert!(unique_ids(&p));
+        let mut returns = p.clone();
+        returns.queries[0].returns.pop();
+        assert!(unique_ids_after(Some((&p, true)), &returns));
+        let mut renamed = p.clone();
+        renamed.queries[1].id = p.queries[0].id.clone();
+        assert!(!unique_ids_after(Some((&p, true)), &renamed));
+        assert!(unique_ids_after(Some((&renamed, false)), &p));
+        let mut decided = p.clone();
+        let id = decided.queries[0].id.clone();
+        decided.decision_mut(&id).separate = true;
+        let twin = decided.decisions[0].clone();
+        decided.decisions.push(twin);
+        assert!(!unique_ids_after(Some((&p, true)), &decided));
+        assert!(!unique_ids_after(None, &decided));
     }
 
     #[test]
