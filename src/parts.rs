@@ -1,4 +1,5 @@
-//! Short lists kept together: one allocation, part after part.
+//! Short lists kept together: one allocation, part after part ([`Parts`],
+//! a fixed number of lists; [`Groups`], numbered groups of numbers).
 //!
 //! A large project keeps tens of thousands of small groups of lists (a
 //! query's resolved references, a table's findings rule group by rule
@@ -79,9 +80,81 @@ impl<T, const N: usize> PartsBuilder<T, N> {
     }
 }
 
+/// Numbered groups of numbers (the plans reading each table, the drafts
+/// of each rows' node) as one list: counted, then placed, so a group costs
+/// no allocation of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Groups {
+    /// Group `g` is `items[starts[g]..starts[g + 1]]`.
+    starts: Vec<usize>,
+    items: Vec<usize>,
+}
+
+impl Groups {
+    /// `groups` groups holding each `(group, item)` of `members` in its
+    /// order; a member of a group at or past `groups` is left out.
+    /// `members` is walked twice.
+    pub(crate) fn new<I>(groups: usize, members: I) -> Groups
+    where
+        I: Iterator<Item = (usize, usize)> + Clone,
+    {
+        let mut starts = vec![0usize; groups + 1];
+        for (g, _) in members.clone() {
+            if let Some(s) = starts.get_mut(g + 1) {
+                *s += 1;
+            }
+        }
+        for g in 1..starts.len() {
+            starts[g] += starts[g - 1];
+        }
+        let mut next = starts.clone();
+        let mut items = vec![0usize; starts[groups]];
+        for (g, item) in members {
+            if let Some(at) = next.get_mut(g).filter(|_| g < groups) {
+                items[*at] = item;
+                *at += 1;
+            }
+        }
+        Groups { starts, items }
+    }
+
+    /// Group `g`'s items (none for a group it does not have).
+    pub(crate) fn group(&self, g: usize) -> &[usize] {
+        match (self.starts.get(g), self.starts.get(g + 1)) {
+            (Some(&from), Some(&to)) => self.items.get(from..to).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// How many groups it has.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The groups in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        (0..self.len()).map(|g| self.group(g))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Parts;
+    use super::{Groups, Parts};
+
+    /// Each group holds its members in their order; members of groups it
+    /// does not have are left out.
+    #[test]
+    fn groups_hold_their_members_in_order() {
+        let members = [(2, 10), (0, 11), (2, 12), (5, 13), (0, 14)];
+        let g = Groups::new(3, members.iter().copied());
+        assert_eq!(g.len(), 3);
+        assert_eq!(g.group(0), [11, 14]);
+        assert!(g.group(1).is_empty());
+        assert_eq!(g.group(2), [10, 12]);
+        assert!(g.group(3).is_empty());
+        assert_eq!(g.iter().map(<[usize]>::len).collect::<Vec<_>>(), [2, 0, 2]);
+        assert!(Groups::default().group(0).is_empty());
+    }
 
     #[test]
     fn parts_come_back_as_pushed() {

@@ -176,7 +176,6 @@ pub struct Reused {
     pub hints: usize,
 }
 
-/// Whether no two queries share an id and no two decisions a query.
 /// [`unique_ids`] of `p`, known without a look at every id when `earlier`
 /// had unique ids and `p` has the very same decisions and, position by
 /// position, the very same queries or queries with the same ids.
@@ -195,6 +194,7 @@ fn unique_ids_after(earlier: Option<(&Project, bool)>, p: &Project) -> bool {
     }
 }
 
+/// Whether no two queries share an id and no two decisions a query.
 fn unique_ids(p: &Project) -> bool {
     let mut seen: HashSet<&str> = HashSet::default();
     p.queries.iter().all(|q| seen.insert(q.id.as_str())) && {

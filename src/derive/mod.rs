@@ -332,30 +332,15 @@ impl LogicalModel {
     /// For each table, the positions of the plans that read it, in plan
     /// order.
     pub(crate) fn plans_by_table(&self) -> PlansByTable {
-        let tables = self.tables.len();
-        let table_of = |p: &Plan| p.table.filter(|&t| t < tables);
-        // Counted first, then placed: one list for all tables (a list per
-        // table was ten thousand allocations on every edit of a large
-        // project).
-        let mut starts = vec![0usize; tables + 1];
-        for t in self.plans.iter().filter_map(table_of) {
-            starts[t + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut next = starts.clone();
-        let mut plans = vec![0usize; starts[tables]];
-        for (i, t) in self
-            .plans
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| table_of(p).map(|t| (i, t)))
-        {
-            plans[next[t]] = i;
-            next[t] += 1;
-        }
-        PlansByTable { starts, plans }
+        // One list for all tables (a list per table was ten thousand
+        // allocations on every edit of a large project).
+        PlansByTable(crate::parts::Groups::new(
+            self.tables.len(),
+            self.plans
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.table.map(|t| (t, i))),
+        ))
     }
 
     /// Ids of the queries no table serves, in the project's order.
@@ -371,24 +356,17 @@ impl LogicalModel {
 /// The plans reading each table: positions in [`LogicalModel::plans`], in
 /// plan order, table after table in one list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct PlansByTable {
-    /// Table `t`'s plans are `plans[starts[t]..starts[t + 1]]`.
-    starts: Vec<usize>,
-    plans: Vec<usize>,
-}
+pub(crate) struct PlansByTable(crate::parts::Groups);
 
 impl PlansByTable {
     /// The plans reading table `table` (none for a table it does not know).
     pub(crate) fn reading(&self, table: usize) -> &[usize] {
-        match (self.starts.get(table), self.starts.get(table + 1)) {
-            (Some(&from), Some(&to)) => self.plans.get(from..to).unwrap_or(&[]),
-            _ => &[],
-        }
+        self.0.group(table)
     }
 
     /// How many tables it knows.
     pub(crate) fn tables(&self) -> usize {
-        self.starts.len().saturating_sub(1)
+        self.0.len()
     }
 }
 

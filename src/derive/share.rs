@@ -14,7 +14,7 @@ use super::serve::{
 };
 use super::{Draft, LogicalModel, Rule, Source};
 use crate::model::name::Name;
-use crate::model::resolve::{Graph, NodeId, Reached};
+use crate::model::resolve::{Graph, Reached};
 use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -127,32 +127,15 @@ pub(super) fn hosts(
         })
         .collect();
     // The kept drafts grouped by their rows' node, in `kept` order within
-    // a group (counted, then placed: no map of small lists).
-    let slot = |n: NodeId| match n {
-        NodeId::Entity(e) => e,
-        NodeId::Rel(r) => project.entities.len() + r,
-    };
-    let nodes = project.entities.len() + project.relationships.len();
-    let mut starts = vec![0usize; nodes + 1];
-    for &i in kept {
-        if let Some(s) = starts.get_mut(slot(drafts[i].root) + 1) {
-            *s += 1;
-        }
-    }
-    for n in 1..starts.len() {
-        starts[n] += starts[n - 1];
-    }
-    let mut next = starts.clone();
-    let mut grouped = vec![0usize; starts[nodes]];
-    for &i in kept {
-        if let Some(at) = next.get_mut(slot(drafts[i].root)) {
-            grouped[*at] = i;
-            *at += 1;
-        }
-    }
+    // a group (no map of small lists).
+    let by_root = crate::parts::Groups::new(
+        project.entities.len() + project.relationships.len(),
+        kept.iter()
+            .map(|&i| (drafts[i].root.dense(project.entities.len()), i)),
+    );
     // serves[i]: the drafts whose table answers i's query.
     let mut serves: HashMap<usize, Vec<usize>> = HashMap::default();
-    for group in starts.windows(2).map(|w| &grouped[w[0]..w[1]]) {
+    for group in by_root.iter() {
         if group.len() < 2 {
             continue;
         }

@@ -200,10 +200,7 @@ fn empty_paths(graph: &Graph) -> Vec<WritePath> {
 
 /// The position of a node's write path: entities first, then relationships.
 fn slot_of(graph: &Graph, n: NodeId) -> usize {
-    match n {
-        NodeId::Entity(e) => e,
-        NodeId::Rel(r) => graph.project.entities.len() + r,
-    }
+    n.dense(graph.project.entities.len())
 }
 
 /// The node that owns an attribute and the attribute's index there.

@@ -514,17 +514,27 @@ pub(crate) struct Ctx<'a> {
     pub estimates: &'a [Estimate],
     pub graph: &'a Graph<'a>,
     pub est: Estimator<'a, 'a>,
-    /// The plans reading each table, made on first use (a scan of every
-    /// plan per table makes a large project's review quadratic) or given.
-    pub users: std::sync::OnceLock<PlansByTable>,
+    /// The plans reading each table (a scan of every plan per table makes
+    /// a large project's review quadratic).
+    pub users: Users<'a>,
+}
+
+/// The plans reading each table: given (one list shared by every thread's
+/// rules) or made on first use.
+pub(crate) enum Users<'a> {
+    Given(&'a PlansByTable),
+    Lazy(std::sync::OnceLock<PlansByTable>),
 }
 
 impl<'a> Ctx<'a> {
     /// Positions of the plans that read table `table`, in plan order.
     pub fn plans_reading(&self, table: usize) -> &[usize] {
-        self.users
-            .get_or_init(|| self.model.plans_by_table())
-            .reading(table)
+        match &self.users {
+            Users::Given(users) => users.reading(table),
+            Users::Lazy(made) => made
+                .get_or_init(|| self.model.plans_by_table())
+                .reading(table),
+        }
     }
 
     pub fn estimate(&self, table: usize) -> Option<&'a Estimate> {
@@ -779,7 +789,7 @@ pub(crate) fn rediagnose_workflow(
         estimates,
         graph,
         est: Estimator::new(graph),
-        users: std::sync::OnceLock::new(),
+        users: Users::Lazy(std::sync::OnceLock::new()),
     };
     let mut flow = Vec::new();
     workflow::check(&ctx, earlier, &mut flow);
@@ -832,7 +842,7 @@ pub(crate) fn diagnose_reusing(
         estimates,
         graph,
         est: Estimator::new(graph),
-        users: std::sync::OnceLock::from(users.clone()),
+        users: Users::Given(users),
     };
     let ctx = thread_ctx();
     // The rules that read the whole project run beside each table's own
@@ -1012,7 +1022,7 @@ mod tests {
                 estimates: &estimates,
                 graph: &graph,
                 est: Estimator::new(&graph),
-                users: std::sync::OnceLock::new(),
+                users: Users::Lazy(std::sync::OnceLock::new()),
             };
             let mut flow = Vec::new();
             workflow::check(&ctx, None, &mut flow);

@@ -22,6 +22,17 @@ pub enum NodeId {
     Rel(usize),
 }
 
+impl NodeId {
+    /// The node's number among all of them: entities first (`entities` of
+    /// them), then relationships.
+    pub fn dense(self, entities: usize) -> usize {
+        match self {
+            NodeId::Entity(e) => e,
+            NodeId::Rel(r) => entities + r,
+        }
+    }
+}
+
 /// One end of a relationship.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum End {
@@ -987,10 +998,7 @@ impl<'p> Graph<'p> {
             starts.push(text.len());
             ShortNames { text, starts }
         });
-        match n {
-            NodeId::Entity(e) => shorts.get(e),
-            NodeId::Rel(r) => shorts.get(self.project.entities.len() + r),
-        }
+        shorts.get(n.dense(self.project.entities.len()))
     }
 
     /// The column name of an attribute before de-duplication: the attribute

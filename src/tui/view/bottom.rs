@@ -3,7 +3,7 @@
 //! CQL is highlighted again only when its text changed.
 
 use super::wrap::wrap_styled;
-use super::{pane_block, pane_frame};
+use super::{pane_border, pane_frame};
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
@@ -54,9 +54,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
             app.settings.theme.dim(),
         ));
     }
-    let block = pane_block(app, Focus::Bottom, Line::from(spans));
+    let border = pane_border(app, Focus::Bottom, Line::from(spans));
     let inner = pane_frame::PaneFrame::inner(area);
-    block.render(area, frame.buffer_mut());
+    border.render(area, frame.buffer_mut());
     if inner.height == 0 || inner.width == 0 {
         return None;
     }

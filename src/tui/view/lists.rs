@@ -1,7 +1,7 @@
 //! The three list panes: conceptual model, workflow and logical tables
 //! (Chebotko boxes with estimates). Each row becomes text only when visible.
 
-use super::{fit, pane_block, pane_frame};
+use super::{fit, pane_border, pane_frame};
 use crate::derive::Role;
 use crate::model::resolve::AttrId;
 use crate::naming::for_terminal;
@@ -28,9 +28,9 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
             Style::new().fg(app.settings.theme.linked),
         ));
     }
-    let block = pane_block(app, f, Line::from(title));
+    let border = pane_border(app, f, Line::from(title));
     let inner = pane_frame::PaneFrame::inner(area);
-    block.render(area, frame.buffer_mut());
+    border.render(area, frame.buffer_mut());
     if inner.height == 0 || inner.width == 0 {
         return None;
     }

@@ -140,7 +140,7 @@ fn short_title(f: Focus) -> &'static str {
 }
 
 /// A pane's frame: the focused pane's border stands out.
-pub(crate) fn pane_block<'a>(app: &App, f: Focus, title: Line<'a>) -> pane_frame::PaneFrame<'a> {
+pub(crate) fn pane_border<'a>(app: &App, f: Focus, title: Line<'a>) -> pane_frame::PaneFrame<'a> {
     let focused = app.focus == f;
     let border = if focused {
         Style::new().fg(app.settings.theme.focus_border)
