@@ -132,7 +132,7 @@ pub struct Estimator<'g, 'p> {
     /// The 1:n relationships into each entity from another one, with the
     /// one side, by relationship name (not file order): the graph's, made
     /// once for every estimator of it.
-    parents: &'g [Vec<(usize, usize)>],
+    parents: &'g crate::model::resolve::Parents,
 }
 
 impl<'g, 'p> Estimator<'g, 'p> {
@@ -339,7 +339,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         }
         let mut best: Option<(bool, f64, Option<f64>, Vec<String>)> = None;
         if depth < 16 {
-            for &(r, p) in &self.parents[e] {
+            for &(r, p) in self.parents.of(e) {
                 let mut n = Vec::new();
                 let (pc, pspan) = self.count_span(NodeId::Entity(p), &mut n, depth + 1);
                 let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut n);
@@ -389,7 +389,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             return None;
         }
         let mut best: Option<(f64, bool)> = None;
-        for &(r, p) in &self.parents[e] {
+        for &(r, p) in self.parents.of(e) {
             let s = self.step(
                 NodeId::Entity(p),
                 Edge::Enter(r, End::From),

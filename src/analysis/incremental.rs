@@ -36,14 +36,15 @@
 use super::Analysis;
 use crate::derive::share::{Answered, MergeHint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlanInput, PlansByTable,
+    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, Plan, PlanInput,
+    PlansByTable, SameTable, Table, TableWrites,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
     TableFindings,
 };
 use crate::estimate::{Estimate, Estimator};
-use crate::model::resolve::{Graph, NodeId, Reached, SchemaIndex};
+use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -115,6 +116,8 @@ struct Cache {
     /// Parallel to the analysis' tables: column identities, rows' node.
     ids: Vec<Shared<Vec<Option<Reached>>>>,
     roots: Vec<NodeId>,
+    /// Parallel to the analysis' tables: what each added to the write paths.
+    writes_by_table: Vec<TableWrites>,
     /// Parallel to the analysis' tables: each table's own findings.
     findings: Vec<TableFindings>,
     schema_findings: SchemaFindings,
@@ -128,11 +131,22 @@ struct Cache {
     /// The graph's schema half: the next analysis starts from it while the
     /// entities and relationships stay the same.
     schema: Arc<SchemaIndex>,
+    /// The graph's queries half, taken over by the next graph while the
+    /// query ids stay where they are.
+    queries: Arc<QueryIndex>,
     /// Which built tables answer which built queries (sharing).
     answered: Answered,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
+}
+
+impl Cache {
+    /// The graph of `project`, starting from this one's halves where they
+    /// still hold.
+    fn graph<'p>(&self, project: &'p Project) -> Graph<'p> {
+        Graph::reusing(project, &self.schema).taking_queries(&self.project, &self.queries)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -346,6 +360,25 @@ fn stable_rows<'m>(
     )
 }
 
+/// The last analysis' write paths to patch, while the entity and
+/// relationship lists are the very same (the paths' positions and names
+/// are then the same).
+fn earlier_writes<'a>(
+    c: &Cache,
+    prev: &'a Analysis,
+    project: &Project,
+    parts: &mut Vec<TableWrites>,
+    same: &'a SameTable<'a>,
+) -> Option<EarlierWrites<'a>> {
+    let same_lists = Shared::same(&c.project.entities, &project.entities)
+        && Shared::same(&c.project.relationships, &project.relationships);
+    same_lists.then(|| EarlierWrites {
+        paths: prev.model.writes.as_slice(),
+        tables: std::mem::take(parts),
+        same,
+    })
+}
+
 /// Keeps what the last analysis computed so the next one, after an edit,
 /// recomputes only what the edit can change. Use [`IncrementalAnalysis::analyze`]
 /// for the first project (or any unrelated one) and
@@ -405,7 +438,7 @@ impl IncrementalAnalysis {
         let diagnostics = if c.project.workflow == project.workflow {
             prev.diagnostics.clone()
         } else {
-            let graph = Graph::reusing(project, &c.schema);
+            let graph = Graph::reusing(project, &c.schema).taking_queries(&c.project, &c.queries);
             // Each query's input-gap finding is kept unless its inputs changed.
             let earlier = changed_inputs(&c.project, project).map(|dirty| Earlier {
                 findings: &prev.diagnostics,
@@ -466,17 +499,19 @@ impl IncrementalAnalysis {
         }
         let mut cache = self.cache.take();
         // Moved out: a reused build goes on to the next cache, shared with
-        // this derivation (a build's draft is an `Arc`).
-        let mut old_builds = cache
-            .as_mut()
-            .map(|c| std::mem::take(&mut c.builds))
-            .unwrap_or_default();
-        // Moved out too: sharing adds this derivation's answers to them.
-        let old_answered = cache.as_mut().map(|c| std::mem::take(&mut c.answered));
-        let graph = match &cache {
-            Some(c) => Graph::reusing(project, &c.schema),
-            None => Graph::new(project),
+        // this derivation (a build's draft is an `Arc`); each table's part
+        // of the write paths is patched; sharing adds to its answers.
+        let (mut old_builds, mut old_writes_by_table, old_answered) = match cache.as_mut() {
+            Some(c) => (
+                std::mem::take(&mut c.builds),
+                std::mem::take(&mut c.writes_by_table),
+                Some(std::mem::take(&mut c.answered)),
+            ),
+            None => Default::default(),
         };
+        let graph = cache
+            .as_ref()
+            .map_or_else(|| Graph::new(project), |c| c.graph(project));
         let decisions = decisions_by_query(project);
         let own = own_queries(project, &decisions);
         let mut reused = Reused::default();
@@ -542,7 +577,7 @@ impl IncrementalAnalysis {
         // while they are made, the estimates and findings after. A table
         // position is below the number of own queries.
         let same_at: Vec<AtomicU8> = (0..own.len()).map(|_| AtomicU8::new(0)).collect();
-        let same_table_as_before = |ti: usize, t: &crate::derive::Table| -> bool {
+        let same_table_as_before = |ti: usize, t: &Table| -> bool {
             let Some((_, prev, _)) = old.as_ref() else {
                 return false;
             };
@@ -579,15 +614,16 @@ impl IncrementalAnalysis {
         let answered = old_answered
             .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
             .unwrap_or_default();
-        // The write paths' names come from the last analysis while the
-        // entity and relationship lists are the very same.
-        let earlier_writes = old
-            .as_ref()
-            .filter(|(c, _, _)| {
-                Shared::same(&c.project.entities, &project.entities)
-                    && Shared::same(&c.project.relationships, &project.relationships)
+        let same_writes = |ti: usize, t: &Table, ids: &Shared<_>, root: NodeId| {
+            old.as_ref().is_some_and(|(c, _, _)| {
+                c.roots.get(ti) == Some(&root)
+                    && c.ids.get(ti) == Some(ids)
+                    && same_table_as_before(ti, t)
             })
-            .map(|(_, prev, _)| prev.model.writes.as_slice());
+        };
+        let earlier_writes = old.as_ref().and_then(|(c, prev, _)| {
+            earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes)
+        });
         // Which queries' workflow inputs changed (the review's input-gap
         // rule reuses the rest) reads the two projects only: worked out
         // beside the derivation on large projects.
@@ -734,11 +770,13 @@ impl IncrementalAnalysis {
         self.reused = reused;
         self.cache = Some(Cache {
             schema: graph.schema_index(),
+            queries: graph.query_index(),
             answered: assembled.answered,
             project: project.clone(),
             builds,
             ids: assembled.ids,
             roots: assembled.roots,
+            writes_by_table: assembled.writes_by_table,
             findings,
             schema_findings: reviewed.schema,
             hints,
@@ -880,6 +918,60 @@ mod tests {
         assert!(r.plans >= own - 2 && r.planned >= 1, "{r:?}");
         assert!(r.estimates > 0 && r.estimated >= 1, "{r:?}");
         assert!(r.findings > 0 && r.judged >= 1, "{r:?}");
+    }
+
+    /// A query's edit lists again only the write paths its table is listed
+    /// in, before or after, and shares the others with the last analysis;
+    /// a query turned job-written moves its unchanged table from the
+    /// inserts to the job's list; a table gone lists every path again.
+    /// Each time the paths are a full analysis' paths.
+    #[test]
+    fn write_paths_are_patched_where_a_changed_table_is_listed() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let lists = |w: &crate::derive::WritePath, table: &str| {
+            w.insert
+                .iter()
+                .chain(&w.job)
+                .chain(&w.summaries)
+                .chain(
+                    w.update
+                        .iter()
+                        .flat_map(|u| u.tables.iter().map(|(t, _)| t)),
+                )
+                .any(|t| t.as_str() == table)
+        };
+
+        let mut returns = p.queries[0].returns.clone();
+        returns.pop();
+        let next = edited(&p, &Edit::SetReturns(0, returns));
+        let second = inc.reanalyze(&next, &first);
+        assert_eq!(second, analyze(&next));
+        let table = first.model.table_of(&p.queries[0].id).expect("Q1's table");
+        let mut shared = 0;
+        for (a, b) in first.model.writes.iter().zip(&second.model.writes) {
+            if Shared::same(a, b) {
+                shared += 1;
+            } else {
+                assert!(lists(a, &table.name) || lists(b, &table.name), "{}", a.item);
+            }
+        }
+        assert!(shared > 0 && shared < first.model.writes.len(), "{shared}");
+
+        let mut job = next.clone();
+        let (qi, table) = (1..job.queries.len())
+            .find_map(|qi| Some((qi, second.model.table_of(&job.queries[qi].id)?.name.clone())))
+            .expect("a query with a table");
+        job.queries[qi].written_by_job = true;
+        let third = inc.reanalyze(&job, &second);
+        assert_eq!(third, analyze(&job));
+        assert!(third.model.writes.iter().any(|w| w.job.contains(&table)));
+
+        let fewer = edited(&job, &Edit::Delete(crate::edit::Item::Query(0)));
+        let fourth = inc.reanalyze(&fewer, &third);
+        assert_eq!(fourth.model.tables.len() + 1, third.model.tables.len());
+        assert_eq!(fourth, analyze(&fewer));
     }
 
     /// Merge hints are kept for tables whose rows' tables all stayed the

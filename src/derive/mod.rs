@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 pub use serve::{Access, KeyShape};
 pub use writes::{AttrWrites, WritePath};
+pub(crate) use writes::{EarlierWrites, SameTable, TableWrites};
 
 /// Why a column is where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -308,7 +309,9 @@ pub struct Plan {
 pub struct LogicalModel {
     pub tables: Vec<Table>,
     pub plans: Vec<Plan>,
-    pub writes: Vec<WritePath>,
+    /// Shared: an edit's re-derivation hands the paths its tables did not
+    /// touch on from the last model.
+    pub writes: Vec<Shared<WritePath>>,
     /// What the derivation could not honour (broken references, decisions
     /// naming missing columns); loading reports most of these earlier.
     pub problems: Vec<Problem>,
@@ -510,6 +513,8 @@ pub(crate) struct Assembled {
     pub answered: share::Answered,
     pub ids: Vec<Shared<Vec<Option<Reached>>>>,
     pub roots: Vec<NodeId>,
+    /// What each table added to the write paths, parallel to the tables.
+    pub writes_by_table: Vec<TableWrites>,
 }
 
 /// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
@@ -522,7 +527,7 @@ pub(crate) fn assemble(
     built: Vec<Built>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
     answered: Option<share::Answered>,
-    earlier_writes: Option<&[WritePath]>,
+    earlier_writes: Option<EarlierWrites>,
 ) -> Assembled {
     let project = graph.project;
     let mut problems = Vec::new();
@@ -565,7 +570,8 @@ pub(crate) fn assemble(
         },
     ) = crate::parallel::join(
         large,
-        || writes::frame(graph, earlier_writes),
+        // Not needed when the last derivation's paths are patched.
+        || earlier_writes.is_none().then(|| writes::frame(graph, None)),
         || {
             share_and_name(
                 graph,
@@ -581,13 +587,13 @@ pub(crate) fn assemble(
 
     // 5. Plans: the SELECT that answers each query from its table.
     let queries: Vec<(usize, &Query)> = project.queries.iter().map(|q| &**q).enumerate().collect();
-    let ids_by_table: Vec<&[Option<Reached>]> =
-        kept.iter().map(|&i| drafts[i].ids.as_slice()).collect();
+    let ids_by_table: Vec<&Shared<Vec<Option<Reached>>>> =
+        kept.iter().map(|&i| &drafts[i].ids).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     // Write paths read the tables only: they are worked out beside the
     // plans on large projects, on this thread, as they stay with the model
     // and what a thread that ends allocates costs more to free.
-    let (plans, writes) = crate::parallel::join(
+    let (plans, (writes, writes_by_table)) = crate::parallel::join(
         large,
         || {
             plans_of(
@@ -595,10 +601,13 @@ pub(crate) fn assemble(
                 reuse_plan,
             )
         },
-        || writes::write_paths(graph, frame, &tables, &ids_by_table, &roots),
+        || writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots),
     );
     #[cfg(test)]
-    writes::tests::assert_matches_reference(graph, &tables, &ids_by_table, &roots, &writes);
+    {
+        let ids: Vec<&[Option<Reached>]> = ids_by_table.iter().map(|i| i.as_slice()).collect();
+        writes::tests::assert_matches_reference(graph, &tables, &ids, &roots, &writes);
+    }
     drop(ids_by_table);
     let ids = kept
         .iter()
@@ -618,6 +627,7 @@ pub(crate) fn assemble(
         answered,
         ids,
         roots,
+        writes_by_table,
     }
 }
 

@@ -6,7 +6,7 @@
 use super::Table;
 use crate::model::name::Name;
 use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
-use crate::model::Cardinality;
+use crate::model::{Cardinality, Shared};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
@@ -70,100 +70,291 @@ pub(crate) fn row_makers(graph: &Graph, root: NodeId, ids: &[Option<Reached>]) -
     out
 }
 
-/// Write paths of every entity, then every relationship, in project order.
-///
-/// One pass over the tables, with every lookup indexed (query ids, the
-/// tables an attribute already lists): linear in the size of the model, so
-/// 10,000 queries cost ten times 1,000, not a hundred.
-/// `frame` is [`frame`] of the graph (made beforehand, on another core
-/// while the tables are settled).
-pub(crate) fn write_paths(
-    graph: &Graph,
-    frame: Vec<WritePath>,
-    tables: &[Table],
-    ids: &[&[Option<Reached>]],
-    roots: &[NodeId],
-) -> Vec<WritePath> {
-    let p = graph.project;
-    let mut out = frame;
-    let slot = |n: NodeId| slot_of(graph, n);
-    // `Project::query` answers for the first query with an id: so does
-    // this. Most projects have no job-written query: no map then.
-    let mut by_job: HashMap<&str, bool> = HashMap::default();
-    if p.queries.iter().any(|q| q.written_by_job) {
-        for q in &p.queries {
-            by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
-        }
-    }
-    for (ti, t) in tables.iter().enumerate() {
-        let makers = row_makers(graph, roots[ti], ids[ti]);
-        let by_job = t
-            .queries
-            .iter()
-            .any(|q| by_job.get(q.as_str()).copied().unwrap_or(false))
+/// How a table's rows of a node are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Writer {
+    Insert,
+    Job,
+    Summary,
+}
+
+/// What one table adds to the write paths, by path position (entities
+/// first, then relationships). The incremental analysis keeps one per
+/// table: an edit re-lists only the paths its changed tables touch.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TableWrites {
+    /// The paths an insert of a row-making node writes this table from.
+    makers: Box<[u32]>,
+    writer: Writer,
+    /// A query of the table is written by a job: queries can change while
+    /// the table stays the same, so this is compared on its own.
+    job_query: bool,
+    /// Each attribute the table holds, once (its first column decides
+    /// whether it is a key there): path, attribute index, key.
+    attrs: Box<[(u32, u32, bool)]>,
+}
+
+impl TableWrites {
+    fn new(
+        graph: &Graph,
+        t: &Table,
+        ids: &[Option<Reached>],
+        root: NodeId,
+        job_query: bool,
+    ) -> Self {
+        let makers = row_makers(graph, root, ids);
+        let by_job = job_query
             || makers
                 .iter()
                 .any(|n| matches!(n, NodeId::Rel(r) if graph.rel(*r).written_by_job));
-        let summary = super::summary::updated_by_application(t);
-        let name = t.name.clone();
-        for n in makers {
-            let w = &mut out[slot(n)];
-            if summary {
-                w.summaries.push(name.clone());
-            } else if by_job {
-                w.job.push(name.clone());
-            } else {
-                w.insert.push(name.clone());
-            }
-        }
-        for (c, id) in t.columns.iter().zip(ids[ti]) {
+        let writer = if super::summary::updated_by_application(t) {
+            Writer::Summary
+        } else if by_job {
+            Writer::Job
+        } else {
+            Writer::Insert
+        };
+        let mut attrs: Vec<(u32, u32, bool)> = Vec::with_capacity(t.columns.len());
+        for (c, id) in t.columns.iter().zip(ids) {
             let Some(r) = id else { continue };
             let (node, idx) = attr_slot(r.attr);
-            let s = slot(node);
-            // An attribute two columns of this table hold is listed once.
-            // Tables are visited one after the other and their names are
-            // unique, so a repeat can only be the entry just pushed.
-            let listed = &mut out[s].update[idx].tables;
-            if listed
-                .last()
-                .is_none_or(|(last, _)| !Name::ptr_eq(last, &name))
-            {
-                // Most attributes are in one or two tables: a first push
-                // would make room for four, kept with the analysis.
-                if listed.len() == listed.capacity() && listed.len() < 4 {
-                    listed.reserve_exact(1);
+            let at = (slot32(graph, node), u32::try_from(idx).unwrap_or(u32::MAX));
+            // An attribute two columns hold is listed once, as its first.
+            if !attrs.iter().any(|&(s, i, _)| (s, i) == at) {
+                attrs.push((at.0, at.1, c.role.is_key()));
+            }
+        }
+        TableWrites {
+            makers: makers.into_iter().map(|n| slot32(graph, n)).collect(),
+            writer,
+            job_query,
+            attrs: attrs.into_boxed_slice(),
+        }
+    }
+
+    /// The paths this table is listed in.
+    fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.makers
+            .iter()
+            .copied()
+            .chain(self.attrs.iter().map(|a| a.0))
+    }
+
+    /// Lists `name` where this table goes in the path at `slot` (`w`).
+    fn list_in(&self, slot: u32, name: &TableName, w: &mut WritePath) {
+        if self.makers.contains(&slot) {
+            self.list_maker(name, w);
+        }
+        for &(s, idx, key) in &self.attrs {
+            if s == slot {
+                if let Some(u) = w.update.get_mut(idx as usize) {
+                    list_attribute(name, key, u);
                 }
-                listed.push((name.clone(), c.role.is_key()));
             }
         }
     }
-    out
+
+    /// Lists `name` among the tables an insert into `w`'s item writes.
+    fn list_maker(&self, name: &TableName, w: &mut WritePath) {
+        let list = match self.writer {
+            Writer::Summary => &mut w.summaries,
+            Writer::Job => &mut w.job,
+            Writer::Insert => &mut w.insert,
+        };
+        list.push(name.clone());
+    }
+}
+
+/// Lists `name` among the tables an update of `u`'s attribute touches.
+fn list_attribute(name: &TableName, key: bool, u: &mut AttrWrites) {
+    let listed = &mut u.tables;
+    // Most attributes are in one or two tables: a first push would make
+    // room for four, kept with the analysis.
+    if listed.len() == listed.capacity() && listed.len() < 4 {
+        listed.reserve_exact(1);
+    }
+    listed.push((name.clone(), key));
+}
+
+/// Whether the table at a position is the one there last time, with the
+/// same column identities and rows' node.
+pub(crate) type SameTable<'a> =
+    dyn Fn(usize, &Table, &Shared<Vec<Option<Reached>>>, NodeId) -> bool + Sync + 'a;
+
+/// The last derivation's write paths and what each of its tables added,
+/// for a derivation of a project with the very same entity and
+/// relationship lists (the paths' positions and names are the same).
+pub(crate) struct EarlierWrites<'a> {
+    pub paths: &'a [Shared<WritePath>],
+    /// Parallel to the last derivation's tables.
+    pub tables: Vec<TableWrites>,
+    pub same: &'a SameTable<'a>,
+}
+
+/// Whether some query of each table is written by a job. `Project::query`
+/// answers for the first query with an id: so does this.
+fn job_queries(graph: &Graph, tables: &[Table]) -> Vec<bool> {
+    let p = graph.project;
+    if !p.queries.iter().any(|q| q.written_by_job) {
+        return vec![false; tables.len()];
+    }
+    let mut by_job: HashMap<&str, bool> = HashMap::default();
+    for q in &p.queries {
+        by_job.entry(q.id.as_str()).or_insert(q.written_by_job);
+    }
+    tables
+        .iter()
+        .map(|t| {
+            t.queries
+                .iter()
+                .any(|q| by_job.get(q.as_str()).copied().unwrap_or(false))
+        })
+        .collect()
+}
+
+/// Write paths of every entity, then every relationship, in project order,
+/// with what each table added (for the next derivation).
+///
+/// One pass over the tables, with every lookup indexed: linear in the size
+/// of the model. With `earlier`, an edit that changed a few tables in
+/// place re-lists only the paths those tables touch (before or after) and
+/// shares the rest with the last derivation. `frame_made` is [`frame`] of
+/// the graph when made beforehand (on another core while the tables are
+/// settled).
+pub(crate) fn write_paths(
+    graph: &Graph,
+    frame_made: Option<Vec<WritePath>>,
+    earlier: Option<EarlierWrites>,
+    tables: &[Table],
+    ids: &[&Shared<Vec<Option<Reached>>>],
+    roots: &[NodeId],
+) -> (Vec<Shared<WritePath>>, Vec<TableWrites>) {
+    let job = job_queries(graph, tables);
+    let made = |ti: usize| TableWrites::new(graph, &tables[ti], ids[ti], roots[ti], job[ti]);
+    let Some(earlier) = earlier else {
+        let by_table: Vec<TableWrites> = (0..tables.len()).map(made).collect();
+        let empty = frame_made.unwrap_or_else(|| empty_paths(graph));
+        let paths = fill(empty, tables, &by_table);
+        return (paths.into_iter().map(Shared::new).collect(), by_table);
+    };
+    let EarlierWrites {
+        paths: earlier_paths,
+        tables: mut by_table,
+        same,
+    } = earlier;
+    let in_place = by_table.len() == tables.len();
+    // Paths a changed table is listed in, before or after the edit.
+    let mut touched: Vec<u32> = Vec::new();
+    by_table.resize_with(tables.len(), || TableWrites {
+        makers: Box::default(),
+        writer: Writer::Insert,
+        job_query: false,
+        attrs: Box::default(),
+    });
+    for (ti, t) in tables.iter().enumerate() {
+        let kept = in_place && by_table[ti].job_query == job[ti] && same(ti, t, ids[ti], roots[ti]);
+        if kept {
+            continue;
+        }
+        let now = made(ti);
+        if in_place {
+            touched.extend(by_table[ti].slots());
+            touched.extend(now.slots());
+        }
+        by_table[ti] = now;
+    }
+    if !in_place {
+        // Tables came, went or moved: every path is listed again (each
+        // table's part reused where it stayed in place).
+        let paths = fill(frame(graph, Some(earlier_paths)), tables, &by_table);
+        return (paths.into_iter().map(Shared::new).collect(), by_table);
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    // Each touched path listed again from every table's part, in table
+    // order as a full listing has it; the others are the last ones.
+    let mut fresh_at: Vec<u32> = vec![u32::MAX; earlier_paths.len()];
+    let mut fresh: Vec<WritePath> = Vec::with_capacity(touched.len());
+    for &s in &touched {
+        if let Some(w) = earlier_paths.get(s as usize) {
+            fresh_at[s as usize] = u32::try_from(fresh.len()).unwrap_or(u32::MAX);
+            fresh.push(emptied(w));
+        }
+    }
+    if !fresh.is_empty() {
+        for (t, part) in tables.iter().zip(&by_table) {
+            for (k, s) in part.slots().enumerate() {
+                let f = fresh_at.get(s as usize).copied().unwrap_or(u32::MAX);
+                // Once per path: `list_in` lists all of the table's entries
+                // there.
+                if f == u32::MAX || part.slots().take(k).any(|e| e == s) {
+                    continue;
+                }
+                part.list_in(s, &t.name, &mut fresh[f as usize]);
+            }
+        }
+    }
+    let mut fresh = fresh.into_iter();
+    let paths = earlier_paths
+        .iter()
+        .zip(&fresh_at)
+        .map(|(w, &f)| {
+            if f == u32::MAX {
+                w.clone()
+            } else {
+                Shared::new(fresh.next().unwrap_or_else(|| emptied(w)))
+            }
+        })
+        .collect();
+    (paths, by_table)
+}
+
+/// `paths` (empty) with every table listed where its part says.
+fn fill(mut paths: Vec<WritePath>, tables: &[Table], by_table: &[TableWrites]) -> Vec<WritePath> {
+    for (t, part) in tables.iter().zip(by_table) {
+        for &m in &part.makers {
+            if let Some(w) = paths.get_mut(m as usize) {
+                part.list_maker(&t.name, w);
+            }
+        }
+        for &(s, idx, key) in &part.attrs {
+            if let Some(u) = paths
+                .get_mut(s as usize)
+                .and_then(|w| w.update.get_mut(idx as usize))
+            {
+                list_attribute(&t.name, key, u);
+            }
+        }
+    }
+    paths
+}
+
+/// `w` with its names and no table listed.
+fn emptied(w: &WritePath) -> WritePath {
+    WritePath {
+        item: w.item.clone(),
+        insert: vec![],
+        update: w
+            .update
+            .iter()
+            .map(|u| AttrWrites {
+                attribute: u.attribute.clone(),
+                tables: vec![],
+            })
+            .collect(),
+        job: vec![],
+        summaries: vec![],
+    }
 }
 
 /// [`empty_paths`], its names taken from `earlier` (the write paths of a
 /// project with the very same entity and relationship lists) when given:
 /// an edit of a query re-derives write paths without making a name.
-pub(crate) fn frame(graph: &Graph, earlier: Option<&[WritePath]>) -> Vec<WritePath> {
-    let Some(earlier) = earlier else {
-        return empty_paths(graph);
-    };
-    earlier
-        .iter()
-        .map(|w| WritePath {
-            item: w.item.clone(),
-            insert: vec![],
-            update: w
-                .update
-                .iter()
-                .map(|u| AttrWrites {
-                    attribute: u.attribute.clone(),
-                    tables: vec![],
-                })
-                .collect(),
-            job: vec![],
-            summaries: vec![],
-        })
-        .collect()
+pub(crate) fn frame(graph: &Graph, earlier: Option<&[Shared<WritePath>]>) -> Vec<WritePath> {
+    match earlier {
+        Some(earlier) => earlier.iter().map(|w| emptied(w)).collect(),
+        None => empty_paths(graph),
+    }
 }
 
 /// One empty write path per entity, then per relationship, in project order.
@@ -201,6 +392,12 @@ fn empty_paths(graph: &Graph) -> Vec<WritePath> {
 /// The position of a node's write path: entities first, then relationships.
 fn slot_of(graph: &Graph, n: NodeId) -> usize {
     n.dense(graph.project.entities.len())
+}
+
+/// [`slot_of`] as stored in a [`TableWrites`] (a model has far fewer than
+/// 2^32 entities and relationships).
+fn slot32(graph: &Graph, n: NodeId) -> u32 {
+    u32::try_from(slot_of(graph, n)).unwrap_or(u32::MAX)
 }
 
 /// The node that owns an attribute and the attribute's index there.
@@ -264,11 +461,13 @@ pub(super) mod tests {
         tables: &[Table],
         ids: &[&[Option<Reached>]],
         roots: &[NodeId],
-        indexed: &[WritePath],
+        indexed: &[Shared<WritePath>],
     ) {
+        let indexed: Vec<&WritePath> = indexed.iter().map(|w| &**w).collect();
+        let reference = write_paths_by_scanning(graph, tables, ids, roots);
         assert_eq!(
             indexed,
-            write_paths_by_scanning(graph, tables, ids, roots).as_slice(),
+            reference.iter().collect::<Vec<_>>(),
             "indexed write paths differ from the scanning reference"
         );
     }

@@ -160,11 +160,8 @@ pub struct Graph<'p> {
     /// per lookup makes a large project's review quadratic. An index of
     /// positions rather than a map of borrowed names keeps the graph
     /// covariant in its lifetime.
-    queries: std::sync::OnceLock<NameIndex>,
+    queries: Arc<QueryIndex>,
     decisions: std::sync::OnceLock<NameIndex>,
-    /// Each query's id as a shared name, made when first asked: every
-    /// column, table and plan a query derives carries its id.
-    query_names: LazyNames,
     /// The shared names of each node's attributes (entities, then
     /// relationships), made for a node when one of its attributes is
     /// first asked: a small edit touches a few nodes of a large project.
@@ -180,10 +177,6 @@ pub struct Graph<'p> {
     uniques: Slots<Vec<Vec<Reached>>>,
     /// Each relationship's key relative to itself ([`Graph::node_key`]).
     rel_keys: Slots<Vec<Reached>>,
-    /// The 1:n relationships into each entity from another one, with the
-    /// one side, by relationship name (not file order); estimates count
-    /// through them.
-    parents: std::sync::OnceLock<Vec<Vec<(usize, usize)>>>,
     /// Each entity's and relationship's name as a shared name: findings
     /// carry their subjects' names.
     entity_names: LazyNames,
@@ -210,6 +203,27 @@ pub struct SchemaIndex {
     /// Short names of entities, then relationships (made on first use:
     /// they prefix most column names; validation never asks).
     shorts: std::sync::OnceLock<ShortNames>,
+    /// The 1:n relationships into each entity from another one, with the
+    /// one side, by relationship name (not file order); estimates count
+    /// through them. Made on first use.
+    parents: std::sync::OnceLock<Parents>,
+}
+
+/// Per entity, the 1:n relationships into it from another entity, with
+/// that entity: one list for all, like `incident`.
+pub(crate) struct Parents {
+    list: Vec<(usize, usize)>,
+    start: Vec<usize>,
+}
+
+impl Parents {
+    /// The (relationship, parent entity) pairs into entity `e`.
+    pub(crate) fn of(&self, e: usize) -> &[(usize, usize)] {
+        match (self.start.get(e), self.start.get(e + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a..b],
+            _ => &[],
+        }
+    }
 }
 
 /// Every node's short name in one text: a handful of allocations however
@@ -286,8 +300,19 @@ impl SchemaIndex {
             incident_start,
             ends,
             shorts: std::sync::OnceLock::new(),
+            parents: std::sync::OnceLock::new(),
         }
     }
+}
+
+/// The queries' half of a graph: the index of positions by query id and
+/// each query's id as a shared name (every column, table and plan a query
+/// derives carries its id), both made on first use. The graph of the next
+/// version takes it over while every query id stays at its position.
+#[derive(Default)]
+pub struct QueryIndex {
+    by_id: std::sync::OnceLock<NameIndex>,
+    names: LazyNames,
 }
 
 impl<'p> Graph<'p> {
@@ -312,17 +337,37 @@ impl<'p> Graph<'p> {
         Graph {
             project,
             schema,
-            queries: std::sync::OnceLock::new(),
+            queries: Arc::default(),
             decisions: std::sync::OnceLock::new(),
-            query_names: LazyNames::default(),
             attr_names: Slots::default(),
             keys: Slots::default(),
             uniques: Slots::default(),
             rel_keys: Slots::default(),
-            parents: std::sync::OnceLock::new(),
             entity_names: LazyNames::default(),
             rel_names: LazyNames::default(),
         }
+    }
+
+    /// Takes over `index`, the query index of `earlier`'s graph, when every
+    /// query of this graph's project has the id of `earlier`'s query at its
+    /// position (the index holds positions and ids only).
+    #[must_use]
+    pub fn taking_queries(mut self, earlier: &Project, index: &Arc<QueryIndex>) -> Graph<'p> {
+        let (old, new) = (&earlier.queries, &self.project.queries);
+        let same_ids = old.len() == new.len()
+            && old
+                .iter()
+                .zip(new.iter())
+                .all(|(a, b)| Shared::same(a, b) || a.id == b.id);
+        if same_ids {
+            self.queries = Arc::clone(index);
+        }
+        self
+    }
+
+    /// The queries' half of this graph, for the graph of the next version.
+    pub fn query_index(&self) -> Arc<QueryIndex> {
+        Arc::clone(&self.queries)
     }
 
     /// The schema's half of this graph, for the graph of the next version.
@@ -356,27 +401,41 @@ impl<'p> Graph<'p> {
     }
 
     /// Per entity, the 1:n relationships into it from another entity with
-    /// that entity, sorted by relationship name.
-    pub(crate) fn parents(&self) -> &[Vec<(usize, usize)>] {
-        self.parents.get_or_init(|| {
+    /// that entity, sorted by relationship name (made once per schema).
+    pub(crate) fn parents(&self) -> &Parents {
+        self.schema.parents.get_or_init(|| {
             let project = self.project;
-            let mut parents = vec![Vec::new(); project.entities.len()];
-            for (r, rel) in project.relationships.iter().enumerate() {
-                if rel.cardinality != Cardinality::OneToMany || rel.from == rel.to {
-                    continue;
-                }
-                if let Some(&(Some(f), Some(t))) = self.schema.ends.get(r) {
-                    parents[t].push((r, f));
-                }
+            let into: Vec<(usize, usize, usize)> = project
+                .relationships
+                .iter()
+                .enumerate()
+                .filter(|(_, rel)| rel.cardinality == Cardinality::OneToMany && rel.from != rel.to)
+                .filter_map(|(r, _)| match self.schema.ends.get(r) {
+                    Some(&(Some(f), Some(t))) => Some((t, r, f)),
+                    _ => None,
+                })
+                .collect();
+            let mut start = vec![0; project.entities.len() + 1];
+            for &(t, _, _) in &into {
+                start[t + 1] += 1;
             }
-            for list in &mut parents {
-                list.sort_by(|a, b| {
+            for e in 0..project.entities.len() {
+                start[e + 1] += start[e];
+            }
+            let mut list = vec![(0, 0); into.len()];
+            let mut next = start.clone();
+            for (t, r, f) in into {
+                list[next[t]] = (r, f);
+                next[t] += 1;
+            }
+            for e in 0..project.entities.len() {
+                list[start[e]..start[e + 1]].sort_by(|a, b| {
                     project.relationships[a.0]
                         .name
                         .cmp(&project.relationships[b.0].name)
                 });
             }
-            parents
+            Parents { list, start }
         })
     }
 
@@ -394,6 +453,7 @@ impl<'p> Graph<'p> {
         let key = |i: usize| queries[i].id.as_str();
         let index = self
             .queries
+            .by_id
             .get_or_init(|| NameIndex::new(queries.len(), key));
         index.get(id, key).map(|i| &*queries[i])
     }
@@ -402,7 +462,8 @@ impl<'p> Graph<'p> {
     /// derived from it.
     pub fn query_name(&self, index: usize) -> Name {
         let qs = &self.project.queries;
-        self.query_names
+        self.queries
+            .names
             .get(qs.len(), index, || Name::from(&qs[index].id))
     }
 
@@ -1189,6 +1250,47 @@ mod tests {
         copied.relationships = Shared::new(p.relationships.to_vec());
         let g = Graph::reusing(&copied, &index);
         assert!(!Arc::ptr_eq(&g.schema_index(), &index));
+    }
+
+    /// The next graph takes the query index over while every id stays at
+    /// its position (an edit of a query's search, say), and indexes the
+    /// queries anew when an id changes or two queries swap places.
+    #[test]
+    fn the_query_index_is_taken_over_while_the_ids_stay_in_place() {
+        let p = crate::model::synthetic::project(6, 8, 3);
+        let first = Graph::new(&p);
+        let index = first.query_index();
+        assert_eq!(
+            first.query(&p.queries[3].id).map(|q| &q.id),
+            Some(&p.queries[3].id)
+        );
+        let name = first.query_name(3);
+
+        let mut edited = p.clone();
+        edited.queries[3].returns.clear();
+        let g = Graph::new(&edited).taking_queries(&p, &index);
+        assert!(Arc::ptr_eq(&g.query_index(), &index));
+        assert!(Name::ptr_eq(&g.query_name(3), &name));
+        assert!(g
+            .query(&p.queries[3].id)
+            .is_some_and(|q| q.returns.is_empty()));
+
+        let mut renamed = p.clone();
+        renamed.queries[3].id = "Renamed".into();
+        let g = Graph::new(&renamed).taking_queries(&p, &index);
+        assert!(!Arc::ptr_eq(&g.query_index(), &index));
+        assert_eq!(&*g.query_name(3), "Renamed");
+        assert!(g.query(&p.queries[3].id).is_none());
+
+        let mut swapped = p.clone();
+        swapped.queries.swap(2, 3);
+        let g = Graph::new(&swapped).taking_queries(&p, &index);
+        assert!(!Arc::ptr_eq(&g.query_index(), &index));
+        assert_eq!(
+            g.query(&p.queries[3].id).map(|q| &q.id),
+            Some(&p.queries[3].id)
+        );
+        assert_eq!(&*g.query_name(2), p.queries[3].id.as_str());
     }
 
     #[test]
