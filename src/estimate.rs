@@ -5,7 +5,7 @@
 
 use crate::derive::{normalize, LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
-use crate::model::{Attribute, CqlType, Project};
+use crate::model::{Attribute, CqlType, Project, Shared};
 /// Number formatting moved to [`crate::quantity`]; these names stay for callers.
 pub(crate) use crate::quantity::{group_digits, human_bytes};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -61,10 +61,12 @@ pub struct Estimate {
     pub accumulates: bool,
     /// New rows a day across the whole table, when a stated rate says.
     pub rows_per_day: Option<f64>,
-    pub assumptions: Vec<String>,
+    /// Shared: an edit's re-analysis hands an unchanged table's estimate on
+    /// from the last analysis.
+    pub assumptions: Shared<Vec<String>>,
     /// The assumptions that are default numbers standing in for ones the
     /// project does not state (a subset of `assumptions`).
-    pub defaults: Vec<String>,
+    pub defaults: Shared<Vec<String>>,
 }
 
 /// Whether an assumption note stands for a number the project should state.
@@ -813,7 +815,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 .filter(|n| is_default_note(n))
                 .cloned()
                 .collect(),
-            assumptions: notes,
+            assumptions: notes.into(),
         }
     }
 }

@@ -352,8 +352,8 @@ fn the_printed_assumption_is_the_figure_used() {
     let a = analyze(&project(ROOMS));
     let (by_user, by_room) = (estimate(&a, "rooms_by_user"), estimate(&a, "users_by_room"));
     let note = "member_of: no count for Room per User; assumed 10";
-    assert_eq!(by_user.assumptions, [note]);
-    assert_eq!(by_room.assumptions, [note]);
+    assert_eq!(*by_user.assumptions, [note]);
+    assert_eq!(*by_room.assumptions, [note]);
     assert_eq!(by_user.rows_per_partition, 10.0);
     assert_eq!(by_user.rows, 10_000.0);
     assert_eq!(by_room.rows, 10_000.0);

@@ -678,6 +678,11 @@ impl TableFindings {
     fn group(&self, g: usize) -> &[Diagnostic] {
         self.0.part(g)
     }
+
+    /// Findings in all groups.
+    fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 /// Findings that read the schema alone (entities, relationships and
@@ -751,9 +756,11 @@ fn order_key(d: &Diagnostic) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
-/// `findings` sorted by [`report_order`] (stably). A finding is large and
-/// a large project has thousands: their positions are sorted with their
-/// [`order_key`], on both cores, and each finding is moved once.
+/// `findings` sorted by [`report_order`] (stably), each run of equal
+/// findings kept once. A finding is large and a large project has
+/// thousands: their positions are sorted with their [`order_key`], on both
+/// cores, and each finding is moved once. Equal findings have equal keys:
+/// only neighbours with the same key are compared whole.
 fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut order: Vec<(u128, usize)> = findings
         .iter()
@@ -764,10 +771,24 @@ fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
         a.0.cmp(&b.0)
             .then_with(|| report_order(&findings[a.1], &findings[b.1]))
     });
+    let mut kept = vec![true; order.len()];
+    for pair in order.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        // `a` is the kept one of its run when it equals `b`: equality is
+        // transitive, so comparing neighbours finds every repeat.
+        if a.0 == b.0 && findings[a.1] == findings[b.1] {
+            kept[b.1] = false;
+        }
+    }
     let mut slots: Vec<Option<Diagnostic>> = findings.into_iter().map(Some).collect();
     // Sized exactly: the review is kept as long as the analysis.
-    let mut sorted = Vec::with_capacity(slots.len());
-    sorted.extend(order.iter().filter_map(|&(_, i)| slots[i].take()));
+    let mut sorted = Vec::with_capacity(kept.iter().filter(|&&k| k).count());
+    sorted.extend(
+        order
+            .iter()
+            .filter(|&&(_, i)| kept[i])
+            .filter_map(|&(_, i)| slots[i].take()),
+    );
     sorted
 }
 
@@ -904,35 +925,44 @@ pub(crate) fn diagnose_reusing(
                 (tables, workload, writes)
             },
         );
-    let mut out: Vec<Diagnostic> = model
-        .problems
-        .iter()
-        .map(|p| {
-            ctx.diag(
-                "derivation",
-                Subject::Path(p.path.clone()),
-                p.message.clone(),
-                "Correct the reference or the decision in the project.".into(),
-            )
-        })
-        .collect();
+    // Sized once (findings are large; the rules over the whole model add
+    // a few more).
+    let gathered = model.problems.len()
+        + tables.iter().map(TableFindings::len).sum::<usize>()
+        + schema_findings.contradictions.len()
+        + workload.len()
+        + writes.len()
+        + flow.len()
+        + shareable.len();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(gathered + 64);
+    out.extend(model.problems.iter().map(|p| {
+        ctx.diag(
+            "derivation",
+            Subject::Path(p.path.clone()),
+            p.message.clone(),
+            "Correct the reference or the decision in the project.".into(),
+        )
+    }));
     // The same order as rule by rule over every table: a stable sort
     // keeps it among findings that compare equal.
-    let group = |g: usize| tables.iter().flat_map(move |f| f.group(g).iter().cloned());
-    out.extend(group(0));
+    let group = |g: usize, out: &mut Vec<Diagnostic>| {
+        for f in &tables {
+            out.extend_from_slice(f.group(g));
+        }
+    };
+    group(0, &mut out);
     partition::entities(&ctx, &mut out);
-    out.extend(group(1));
-    out.extend(schema_findings.contradictions.iter().cloned());
-    out.extend(group(2));
+    group(1, &mut out);
+    out.extend_from_slice(&schema_findings.contradictions);
+    group(2, &mut out);
     schema::types(&ctx, &types, &mut out);
-    out.extend(group(3));
+    group(3, &mut out);
     schema::full_scans(&ctx, &mut out);
     out.extend(workload);
     out.extend(writes);
     out.extend(flow);
     out.extend(shareable);
-    let mut out = in_report_order(out);
-    out.dedup();
+    let out = in_report_order(out);
     Reviewed {
         diagnostics: out,
         tables,
@@ -946,9 +976,10 @@ mod tests {
     use super::*;
 
     /// Sorting by the key first gives exactly the stable sort by
-    /// [`report_order`]: subjects that share a long prefix, one text a
-    /// prefix of another, a NUL byte, text beyond ASCII, every kind of
-    /// subject and severity, and equal findings (kept in their order).
+    /// [`report_order`] with repeats dropped: subjects that share a long
+    /// prefix, one text a prefix of another, a NUL byte, text beyond ASCII,
+    /// every kind of subject and severity, findings equal in report order
+    /// (kept in their order) and findings repeated (kept once).
     #[test]
     fn the_order_key_sorts_as_the_report_order() {
         let texts = [
@@ -998,8 +1029,18 @@ mod tests {
             d.severity = [Severity::Error, Severity::Warning, Severity::Hint][next(3)];
             findings.push(d);
         }
+        // Repeats: some next to their twin, some far from it, some thrice.
+        for i in (0..findings.len()).step_by(7) {
+            let twin = findings[i].clone();
+            let at = (i * 31) % findings.len();
+            findings.insert(at, twin.clone());
+            if i % 3 == 0 {
+                findings.push(twin);
+            }
+        }
         let mut expected = findings.clone();
         expected.sort_by(report_order);
+        expected.dedup();
         let got = in_report_order(findings);
         let fixes = |v: &[Diagnostic]| v.iter().map(|d| d.fix().to_string()).collect::<Vec<_>>();
         assert_eq!(fixes(&got), fixes(&expected));

@@ -97,7 +97,7 @@ pub(crate) fn assumed_picker(app: &mut App, t: usize) {
     if est.defaults.is_empty() {
         return app.info("this estimate rests on stated figures only");
     }
-    let notes = est.defaults.clone();
+    let notes = est.defaults.to_vec();
     let items = notes
         .iter()
         .map(|n| crate::edit::numbers::assumed_item(&app.project, n))
