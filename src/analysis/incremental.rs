@@ -40,8 +40,8 @@ use crate::derive::{
     PlansByTable, SameTable, Table, TableWrites,
 };
 use crate::diagnose::{
-    changed_inputs, diagnose_reusing, rediagnose_workflow, Earlier, Reuse, SchemaFindings,
-    TableFindings,
+    changed_inputs, diagnose_reusing, input_gaps, rediagnose_workflow, Diagnostic, Earlier, Reuse,
+    SchemaFindings, TableFindings,
 };
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
@@ -379,6 +379,20 @@ fn earlier_writes<'a>(
     })
 }
 
+/// The review's input-gap findings, those of the queries whose inputs did
+/// not change taken from `last` (the last project, with unique query ids,
+/// and its analysis).
+fn input_gaps_after(graph: &Graph, last: Option<(&Project, &Analysis)>) -> Vec<Diagnostic> {
+    let earlier = last.and_then(|(old, prev)| {
+        let dirty = changed_inputs(old, graph.project)?;
+        Some(Earlier {
+            findings: &prev.diagnostics,
+            dirty,
+        })
+    });
+    input_gaps(graph, earlier.as_ref())
+}
+
 /// Keeps what the last analysis computed so the next one, after an edit,
 /// recomputes only what the edit can change. Use [`IncrementalAnalysis::analyze`]
 /// for the first project (or any unrelated one) and
@@ -624,18 +638,17 @@ impl IncrementalAnalysis {
         let earlier_writes = old.as_ref().and_then(|(c, prev, _)| {
             earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes)
         });
-        // Which queries' workflow inputs changed (the review's input-gap
-        // rule reuses the rest) reads the two projects only: worked out
+        // The review's input-gap rule reads the project alone (and reuses
+        // the findings of queries whose inputs did not change): worked out
         // beside the derivation on large projects.
         let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
         // (The derivation stays on this thread: what a thread that ends
         // allocates costs more to free.)
-        let (dirty_inputs, assembled) = crate::parallel::join(
+        let (input_gaps, assembled) = crate::parallel::join(
             large,
             || {
-                old.as_ref()
-                    .filter(|(c, _, _)| unique && c.unique)
-                    .and_then(|(c, _, _)| changed_inputs(&c.project, project))
+                let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
+                input_gaps_after(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
             },
             || {
                 assemble(
@@ -736,17 +749,11 @@ impl IncrementalAnalysis {
             .filter(|_| same_schema)
             .map(|(c, _, _)| c.schema_findings.clone());
         reused.schema_findings = schema_findings.is_some();
-        let earlier = old
-            .as_ref()
-            .zip(dirty_inputs)
-            .map(|((_, prev, _), dirty)| Earlier {
-                findings: &prev.diagnostics,
-                dirty,
-            });
         let reuse = Reuse {
             table: &reuse_findings,
             schema: schema_findings,
-            workflow: earlier,
+            workflow: None,
+            input_gaps: Some(input_gaps),
             hints: &reuse_hint,
             users: Some(&users),
         };

@@ -12,7 +12,7 @@ mod partition;
 mod schema;
 mod sharing;
 mod workflow;
-pub(crate) use workflow::{changed_inputs, Earlier};
+pub(crate) use workflow::{changed_inputs, input_gaps, Earlier};
 mod words;
 mod workload;
 mod writes;
@@ -566,8 +566,20 @@ impl<'a> Ctx<'a> {
         message: words::Write<A>,
         fix: words::Write<A>,
     ) -> Diagnostic {
-        finding(rule, subject, Words::lazy(args, message, fix))
+        finding_with(rule, subject, args, message, fix)
     }
+}
+
+/// A finding worded from `args` when first read (see [`Ctx::diag_with`]),
+/// for rules that read the project alone.
+fn finding_with<A: Send + Sync + 'static>(
+    rule: &'static str,
+    subject: Subject,
+    args: A,
+    message: words::Write<A>,
+    fix: words::Write<A>,
+) -> Diagnostic {
+    finding(rule, subject, Words::lazy(args, message, fix))
 }
 
 /// A diagnostic of a rule, with the rule's severity and source.
@@ -641,6 +653,7 @@ pub(crate) fn diagnose_in(
         table: &|_| None,
         schema: None,
         workflow: None,
+        input_gaps: None,
         hints: &|_| None,
         users: None,
     };
@@ -700,6 +713,8 @@ pub(crate) struct Reuse<'a> {
     pub schema: Option<SchemaFindings>,
     /// The earlier input-gap findings of queries whose inputs are unchanged.
     pub workflow: Option<workflow::Earlier<'a>>,
+    /// The input-gap findings, when worked out already (`input_gaps`).
+    pub input_gaps: Option<Vec<Diagnostic>>,
     /// Table `i`'s merge hint (`Some(None)`: it has none), when nothing it
     /// reads changed (see `derive::share::merge_hints_reusing`).
     pub hints: &'a (dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
@@ -813,7 +828,7 @@ pub(crate) fn rediagnose_workflow(
         users: Users::Lazy(std::sync::OnceLock::new()),
     };
     let mut flow = Vec::new();
-    workflow::check(&ctx, earlier, &mut flow);
+    workflow::check(&ctx, earlier, None, &mut flow);
     flow.sort_by(report_order);
     flow.dedup();
     // Sized exactly: the review is kept as long as the analysis.
@@ -846,6 +861,7 @@ pub(crate) fn diagnose_reusing(
         table: reuse_table,
         schema: reuse_schema,
         workflow: earlier,
+        input_gaps,
         hints: reuse_hints,
         users: given_users,
     } = reuse;
@@ -887,7 +903,7 @@ pub(crate) fn diagnose_reusing(
                             SchemaFindings { contradictions }
                         });
                         let mut flow = Vec::new();
-                        workflow::check(&ctx, earlier.as_ref(), &mut flow);
+                        workflow::check(&ctx, earlier.as_ref(), input_gaps, &mut flow);
                         (schema, flow)
                     },
                     || {
@@ -1066,7 +1082,7 @@ mod tests {
                 users: Users::Lazy(std::sync::OnceLock::new()),
             };
             let mut flow = Vec::new();
-            workflow::check(&ctx, None, &mut flow);
+            workflow::check(&ctx, None, None, &mut flow);
             assert!(
                 flow.iter().all(|d| workflow::RULES.contains(&d.rule)),
                 "{}",

@@ -1,8 +1,9 @@
 //! The application workflow: can each query get its inputs, does every
 //! query have a table, does every table serve a query?
 
-use super::{Ctx, Diagnostic, Subject};
+use super::{finding_with, Ctx, Diagnostic, Subject};
 use crate::derive::Access;
+use crate::model::resolve::Graph;
 use crate::model::{CqlType, Project, Shared};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
@@ -142,7 +143,14 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
     Some(dirty)
 }
 
-pub(super) fn check(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
+/// The workflow's rules. `gaps` are the input-gap findings when worked
+/// out already ([`input_gaps`]), else they are worked out here.
+pub(super) fn check(
+    ctx: &Ctx,
+    earlier: Option<&Earlier>,
+    gaps: Option<Vec<Diagnostic>>,
+    out: &mut Vec<Diagnostic>,
+) {
     tables(ctx, out);
     let p = ctx.project;
     if !states_workflow(p) {
@@ -156,7 +164,22 @@ pub(super) fn check(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnost
         }
         return;
     }
-    inputs(ctx, earlier, out);
+    match gaps {
+        Some(gaps) => out.extend(gaps),
+        None => inputs(ctx.graph, earlier, out),
+    }
+}
+
+/// The input-gap rule's findings (none when the project states no
+/// workflow: [`check`] reports that instead). They read the project
+/// alone, so the incremental analysis works them out beside the
+/// derivation.
+pub(crate) fn input_gaps(graph: &Graph, earlier: Option<&Earlier>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if states_workflow(graph.project) {
+        inputs(graph, earlier, &mut out);
+    }
+    out
 }
 
 fn tables(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -359,10 +382,10 @@ impl Flow {
 }
 
 /// The type of a reference from a query's rows, if it resolves.
-fn type_of(ctx: &Ctx, rows: &str, reference: &str) -> Option<CqlType> {
-    let root = ctx.graph.node(rows)?;
-    let r = ctx.graph.resolve(root, reference).ok()?;
-    Some(ctx.graph.attr(r.attr).ty.clone())
+fn type_of(graph: &Graph, rows: &str, reference: &str) -> Option<CqlType> {
+    let root = graph.node(rows)?;
+    let r = graph.resolve(root, reference).ok()?;
+    Some(graph.attr(r.attr).ty.clone())
 }
 
 /// The workflow's transitions by the query they lead into, for walking
@@ -548,8 +571,8 @@ impl<'p> Known<'p> {
 
 /// Equality inputs are what the workflow must supply; range bounds are
 /// free parameters the user picks (a date range) and are not checked.
-fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
-    let p = ctx.project;
+fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
+    let p = graph.project;
     // The earlier findings of the queries whose inputs did not change.
     let earlier = earlier.filter(|e| e.dirty.len() == p.queries.len());
     let mut kept: HashMap<&str, &Diagnostic> = HashMap::default();
@@ -582,8 +605,8 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         if known.transitions.incoming(qi).is_empty() {
             // Worded when shown, like the gap below: thousands on large
             // projects.
-            let id = ctx.graph.query_name(qi);
-            out.push(ctx.diag_with(
+            let id = graph.query_name(qi);
+            out.push(finding_with(
                 "workflow-input-gap",
                 Subject::Query(id.clone()),
                 (id, q.equality.join(", ")),
@@ -612,7 +635,7 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         // chosen `date` feeding `start_date`).
         for &(ti, _) in known.transitions.incoming(qi) {
             let t = &p.workflow.transitions[ti];
-            let Some(from) = ctx.graph.query(&t.from) else {
+            let Some(from) = graph.query(&t.from) else {
                 continue;
             };
             for f in &t.feeds {
@@ -620,10 +643,10 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
                 if q.equality.iter().any(|a| base(a) == name) {
                     continue;
                 }
-                let ft = type_of(ctx, &from.rows, f);
+                let ft = type_of(graph, &from.rows, f);
                 if let Some(i) = missing
                     .iter()
-                    .position(|m| ft.is_some() && type_of(ctx, &q.rows, m) == ft)
+                    .position(|m| ft.is_some() && type_of(graph, &q.rows, m) == ft)
                 {
                     missing.remove(i);
                 }
@@ -631,8 +654,8 @@ fn inputs(ctx: &Ctx, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         }
         if !missing.is_empty() {
             let list: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
-            let id = ctx.graph.query_name(qi);
-            out.push(ctx.diag_with(
+            let id = graph.query_name(qi);
+            out.push(finding_with(
                 "workflow-input-gap",
                 Subject::Query(id.clone()),
                 (id, list.join(", "), list.len() == 1),
