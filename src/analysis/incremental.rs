@@ -680,34 +680,48 @@ impl IncrementalAnalysis {
             .as_ref()
             .filter(|_| same_schema)
             .map(|(_, prev, _)| *prev);
-        let estimates = estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused);
-
-        // 4. Diagnostics: each table's own findings are reused when the
-        // table, its position and estimate, the schema, and the queries
-        // that use or name it (with their decisions) are unchanged; the
-        // rules that read across tables, queries and the workflow re-run.
-        // Rules look queries and decisions up by id, so duplicate ids (a
-        // project that does not validate) get no reuse.
+        // The estimates, and which tables are stable for the review, on
+        // two cores on large projects.
         // Plans are parallel to the queries: positions of either.
-        let users = model.plans_by_table();
-        // The last analysis' were kept (the stamp says it is that one).
+        // The last analysis' users were kept (the stamp says it is that one).
         let no_users = PlansByTable::default();
         let old_users = old.as_ref().map_or(&no_users, |(c, _, _)| &c.users);
         let comparable = old
             .as_ref()
             .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
-        let stable: Vec<bool> = if comparable {
-            stable_tables(
-                project,
-                &model,
-                &same_table_at,
-                &users,
-                old_users,
-                &unchanged,
-            )
-        } else {
-            vec![false; model.tables.len()]
-        };
+        let (estimates, (users, stable, rows_stable)) = crate::parallel::join(
+            large,
+            || estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused),
+            || {
+                // 4. Diagnostics: each table's own findings are reused when
+                // the table, its position and estimate, the schema, and the
+                // queries that use or name it (with their decisions) are
+                // unchanged; the rules that read across tables, queries and
+                // the workflow re-run. Rules look queries and decisions up
+                // by id, so duplicate ids (a project that does not
+                // validate) get no reuse.
+                let users = model.plans_by_table();
+                let stable: Vec<bool> = if comparable {
+                    stable_tables(
+                        project,
+                        &model,
+                        &same_table_at,
+                        &users,
+                        old_users,
+                        &unchanged,
+                    )
+                } else {
+                    vec![false; model.tables.len()]
+                };
+                // A merge hint reads its guest and every table of the same
+                // rows.
+                let rows_stable = match &old {
+                    Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
+                    _ => StableRows::Only(HashSet::default()),
+                };
+                (users, stable, rows_stable)
+            },
+        );
         let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
             let (c, prev, _) = old.as_ref()?;
@@ -718,11 +732,6 @@ impl IncrementalAnalysis {
                 findings_reused.fetch_add(1, Ordering::Relaxed);
             }
             kept
-        };
-        // A merge hint reads its guest and every table of the same rows.
-        let rows_stable = match &old {
-            Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
-            _ => StableRows::Only(HashSet::default()),
         };
         let group_stable = |rows: &str| rows_stable.contains(rows);
         let hints_reused = AtomicUsize::new(0);

@@ -670,7 +670,7 @@ pub(crate) fn diagnose_in(
 /// Kept for every table of a large project while it is open, and most
 /// tables have none: one exact list, rule group after rule group.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct TableFindings(Parts<Diagnostic, 4>);
+pub(crate) struct TableFindings(std::sync::Arc<Parts<Diagnostic, 4>>);
 
 impl TableFindings {
     /// The findings of the four rule groups about table `i`.
@@ -684,7 +684,7 @@ impl TableFindings {
         groups.end_part();
         schema::table(ctx, types, i, groups.items());
         groups.end_part();
-        TableFindings(groups.finish())
+        TableFindings(std::sync::Arc::new(groups.finish()))
     }
 
     /// Group `g` (0 partition, 1 defaults, 2 keys, 3 schema).
