@@ -34,7 +34,7 @@
 //! and estimates of tables that come out identical are still reused.
 
 use super::Analysis;
-use crate::derive::share::{Answered, MergeHint};
+use crate::derive::share::{Answered, Hint};
 use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, Plan, PlanInput,
     PlansByTable, SameTable, Table, TableWrites,
@@ -121,9 +121,8 @@ struct Cache {
     /// Parallel to the analysis' tables: each table's own findings.
     findings: Vec<TableFindings>,
     schema_findings: SchemaFindings,
-    /// Parallel to the analysis' tables: each table's merge hint (boxed:
-    /// most tables have none).
-    hints: Vec<Option<Box<MergeHint>>>,
+    /// Parallel to the analysis' tables: each table's merge hint.
+    hints: Vec<Hint>,
     /// The plans reading each of the analysis' tables.
     users: PlansByTable,
     /// The project's query ids and decisions' queries are unique.
@@ -302,16 +301,20 @@ fn stable_tables(
 /// The rows (entity or relationship) whose tables are all stable, none
 /// having come or gone ([`stable_rows`]).
 enum StableRows<'m> {
-    /// Every rows but these (the tables' rows are as before, position by
-    /// position: the common case after an edit).
-    AllBut(HashSet<&'m str>),
+    /// Every rows but these, a few (the tables' rows are as before,
+    /// position by position: the common case after an edit). Compared
+    /// one by one: cheaper than hashing a name per table.
+    AllBut(Vec<&'m str>),
+    /// Every rows but these, many.
+    AllButMany(HashSet<&'m str>),
     Only(HashSet<&'m str>),
 }
 
 impl StableRows<'_> {
     fn contains(&self, rows: &str) -> bool {
         match self {
-            StableRows::AllBut(unstable) => !unstable.contains(rows),
+            StableRows::AllBut(unstable) => !unstable.contains(&rows),
+            StableRows::AllButMany(unstable) => !unstable.contains(rows),
             StableRows::Only(stable) => stable.contains(rows),
         }
     }
@@ -333,15 +336,20 @@ fn stable_rows<'m>(
             .zip(&model.tables)
             .all(|(a, b)| a.rows == b.rows)
     {
-        return StableRows::AllBut(
-            model
-                .tables
-                .iter()
-                .zip(stable)
-                .filter(|(_, &s)| !s)
-                .map(|(t, _)| t.rows.as_str())
-                .collect(),
-        );
+        let mut unstable: Vec<&str> = model
+            .tables
+            .iter()
+            .zip(stable)
+            .filter(|(_, &s)| !s)
+            .map(|(t, _)| t.rows.as_str())
+            .collect();
+        unstable.sort_unstable();
+        unstable.dedup();
+        return if unstable.len() <= 8 {
+            StableRows::AllBut(unstable)
+        } else {
+            StableRows::AllButMany(unstable.into_iter().collect())
+        };
     }
     let mut count: HashMap<&str, isize> = HashMap::default();
     for t in &previous.tables {
@@ -735,18 +743,18 @@ impl IncrementalAnalysis {
         };
         let group_stable = |rows: &str| rows_stable.contains(rows);
         let hints_reused = AtomicUsize::new(0);
-        let reuse_hint = |gi: usize| -> Option<Option<MergeHint>> {
+        let reuse_hint = |gi: usize| -> Option<Hint> {
             let (c, _, _) = old.as_ref()?;
             let t = model.tables.get(gi)?;
-            let q_rows = graph
-                .query(&t.origin)
-                .map_or(t.rows.as_str(), |q| q.rows.as_str());
             // The guest is in its own rows' group: that group being stable
             // covers the guest too.
-            let kept = group_stable(&t.rows) && group_stable(q_rows);
-            let hint = kept
-                .then(|| c.hints.get(gi).map(|h| h.as_deref().cloned()))
-                .flatten();
+            let kept = group_stable(&t.rows)
+                && group_stable(
+                    graph
+                        .query(&t.origin)
+                        .map_or(t.rows.as_str(), |q| q.rows.as_str()),
+                );
+            let hint = kept.then(|| c.hints.get(gi).cloned()).flatten();
             if hint.is_some() {
                 hints_reused.fetch_add(1, Ordering::Relaxed);
             }
@@ -769,11 +777,7 @@ impl IncrementalAnalysis {
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;
         let findings = reviewed.tables;
-        let hints = reviewed
-            .hints
-            .into_iter()
-            .map(|h| h.map(Box::new))
-            .collect();
+        let hints = reviewed.hints;
         reused.findings = findings_reused.into_inner();
         reused.hints = hints_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;

@@ -231,8 +231,13 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
     merge_hints_reusing(graph, model, &|_| None)
         .into_iter()
         .flatten()
+        .map(std::sync::Arc::unwrap_or_clone)
         .collect()
 }
+
+/// A table's merge hint, if it has one: shared, as an edit's re-analysis
+/// hands most of them on from the last one.
+pub(crate) type Hint = Option<std::sync::Arc<MergeHint>>;
 
 /// [`merge_hints`] per table (`None` for a table that is no guest),
 /// taking a table's hint from `reuse` when it has it: the hint reads the
@@ -241,9 +246,9 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
 pub(crate) fn merge_hints_reusing(
     graph: &Graph,
     model: &LogicalModel,
-    reuse: &(dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
-) -> Vec<Option<MergeHint>> {
-    let reused: Vec<Option<Option<MergeHint>>> = (0..model.tables.len()).map(reuse).collect();
+    reuse: &(dyn Fn(usize) -> Option<Hint> + Sync),
+) -> Vec<Hint> {
+    let reused: Vec<Option<Hint>> = (0..model.tables.len()).map(reuse).collect();
     // Only the groups of rows the hints still to work out read are made
     // (after an edit, one or two among thousands).
     let todo = reused.iter().filter(|h| h.is_none()).count();
@@ -268,7 +273,9 @@ pub(crate) fn merge_hints_reusing(
     reused
         .into_iter()
         .enumerate()
-        .map(|(gi, kept)| kept.unwrap_or_else(|| hint_for(graph, model, &by_rows, gi)))
+        .map(|(gi, kept)| {
+            kept.unwrap_or_else(|| hint_for(graph, model, &by_rows, gi).map(std::sync::Arc::new))
+        })
         .collect()
 }
 

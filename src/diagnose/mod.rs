@@ -24,7 +24,7 @@ pub(crate) use partition::{
 };
 pub use schema::INVALID_CQL;
 
-use crate::derive::share::{merge_hints_reusing, MergeHint};
+use crate::derive::share::{merge_hints_reusing, Hint};
 use crate::derive::{LogicalModel, PlansByTable, Source, Table};
 use crate::estimate::{Estimate, Estimator};
 use crate::model::name::Name;
@@ -717,7 +717,7 @@ pub(crate) struct Reuse<'a> {
     pub input_gaps: Option<Vec<Diagnostic>>,
     /// Table `i`'s merge hint (`Some(None)`: it has none), when nothing it
     /// reads changed (see `derive::share::merge_hints_reusing`).
-    pub hints: &'a (dyn Fn(usize) -> Option<Option<MergeHint>> + Sync),
+    pub hints: &'a (dyn Fn(usize) -> Option<Hint> + Sync),
     /// The plans reading each table, when the caller has them.
     pub users: Option<&'a PlansByTable>,
 }
@@ -729,7 +729,7 @@ pub(crate) struct Reviewed {
     pub tables: Vec<TableFindings>,
     pub schema: SchemaFindings,
     /// Parallel to `model.tables`: each table's merge hint.
-    pub hints: Vec<Option<MergeHint>>,
+    pub hints: Vec<Hint>,
 }
 
 /// [`diagnose_in`], taking each table's [`TableFindings`] and the

@@ -3,12 +3,12 @@
 //! table of its own, written on every insert.
 
 use super::{Ctx, Diagnostic, Refinement, Subject};
-use crate::derive::share::MergeHint;
+use crate::derive::share::Hint;
 
 /// One finding per table with a merge hint (`hints`, parallel to the
 /// tables).
-pub(super) fn check(ctx: &Ctx, hints: &[Option<MergeHint>], out: &mut Vec<Diagnostic>) {
-    for h in hints.iter().flatten().cloned() {
+pub(super) fn check(ctx: &Ctx, hints: &[Hint], out: &mut Vec<Diagnostic>) {
+    for h in hints.iter().flatten() {
         let mut d = ctx.diag(
             "shareable-table",
             Subject::Query(h.query.clone()),
@@ -25,8 +25,8 @@ pub(super) fn check(ctx: &Ctx, hints: &[Option<MergeHint>], out: &mut Vec<Diagno
             ),
         );
         d.set_refinement(Some(Refinement::ShareTable {
-            query: h.query,
-            with: h.with,
+            query: h.query.clone(),
+            with: h.with.clone(),
         }));
         out.push(d);
     }
