@@ -692,6 +692,13 @@ impl TableFindings {
         self.0.part(g)
     }
 
+    /// Group `g` of every table's findings, table after table.
+    fn gather<'a>(tables: &'a [TableFindings], g: usize, all: &mut Vec<&'a Diagnostic>) {
+        for f in tables {
+            all.extend(f.group(g));
+        }
+    }
+
     /// Findings in all groups.
     fn len(&self) -> usize {
         self.0.len()
@@ -774,9 +781,9 @@ fn order_key(d: &Diagnostic) -> u128 {
 /// `findings` sorted by [`report_order`] (stably), each run of equal
 /// findings kept once. A finding is large and a large project has
 /// thousands: their positions are sorted with their [`order_key`], on both
-/// cores, and each finding is moved once. Equal findings have equal keys:
+/// cores, and each finding is copied once. Equal findings have equal keys:
 /// only neighbours with the same key are compared whole.
-fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
+fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
     let mut order: Vec<(u128, usize)> = findings
         .iter()
         .enumerate()
@@ -784,7 +791,7 @@ fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .collect();
     crate::parallel::par_sort_by(&mut order, |a, b| {
         a.0.cmp(&b.0)
-            .then_with(|| report_order(&findings[a.1], &findings[b.1]))
+            .then_with(|| report_order(findings[a.1], findings[b.1]))
     });
     let mut kept = vec![true; order.len()];
     for pair in order.windows(2) {
@@ -795,14 +802,13 @@ fn in_report_order(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
             kept[b.1] = false;
         }
     }
-    let mut slots: Vec<Option<Diagnostic>> = findings.into_iter().map(Some).collect();
     // Sized exactly: the review is kept as long as the analysis.
     let mut sorted = Vec::with_capacity(kept.iter().filter(|&&k| k).count());
     sorted.extend(
         order
             .iter()
             .filter(|&&(_, i)| kept[i])
-            .filter_map(|&(_, i)| slots[i].take()),
+            .map(|&(_, i)| findings[i].clone()),
     );
     sorted
 }
@@ -941,44 +947,51 @@ pub(crate) fn diagnose_reusing(
                 (tables, workload, writes)
             },
         );
-    // Sized once (findings are large; the rules over the whole model add
-    // a few more).
-    let gathered = model.problems.len()
+    let problems: Vec<Diagnostic> = model
+        .problems
+        .iter()
+        .map(|p| {
+            ctx.diag(
+                "derivation",
+                Subject::Path(p.path.clone()),
+                p.message.clone(),
+                "Correct the reference or the decision in the project.".into(),
+            )
+        })
+        .collect();
+    let (mut entities, mut types_found, mut scans) = (Vec::new(), Vec::new(), Vec::new());
+    partition::entities(&ctx, &mut entities);
+    schema::types(&ctx, &types, &mut types_found);
+    schema::full_scans(&ctx, &mut scans);
+    // Gathered by reference in the order of rule by rule over every table
+    // (a stable sort keeps it among findings that compare equal), and
+    // copied once, in report order.
+    let gathered = problems.len()
         + tables.iter().map(TableFindings::len).sum::<usize>()
+        + entities.len()
         + schema_findings.contradictions.len()
+        + types_found.len()
+        + scans.len()
         + workload.len()
         + writes.len()
         + flow.len()
         + shareable.len();
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(gathered + 64);
-    out.extend(model.problems.iter().map(|p| {
-        ctx.diag(
-            "derivation",
-            Subject::Path(p.path.clone()),
-            p.message.clone(),
-            "Correct the reference or the decision in the project.".into(),
-        )
-    }));
-    // The same order as rule by rule over every table: a stable sort
-    // keeps it among findings that compare equal.
-    let group = |g: usize, out: &mut Vec<Diagnostic>| {
-        for f in &tables {
-            out.extend_from_slice(f.group(g));
-        }
-    };
-    group(0, &mut out);
-    partition::entities(&ctx, &mut out);
-    group(1, &mut out);
-    out.extend_from_slice(&schema_findings.contradictions);
-    group(2, &mut out);
-    schema::types(&ctx, &types, &mut out);
-    group(3, &mut out);
-    schema::full_scans(&ctx, &mut out);
-    out.extend(workload);
-    out.extend(writes);
-    out.extend(flow);
-    out.extend(shareable);
-    let out = in_report_order(out);
+    let mut all: Vec<&Diagnostic> = Vec::with_capacity(gathered);
+    all.extend(&problems);
+    TableFindings::gather(&tables, 0, &mut all);
+    all.extend(&entities);
+    TableFindings::gather(&tables, 1, &mut all);
+    all.extend(&schema_findings.contradictions);
+    TableFindings::gather(&tables, 2, &mut all);
+    all.extend(&types_found);
+    TableFindings::gather(&tables, 3, &mut all);
+    all.extend(&scans);
+    all.extend(&workload);
+    all.extend(&writes);
+    all.extend(&flow);
+    all.extend(&shareable);
+    let out = in_report_order(&all);
+    drop(all);
     Reviewed {
         diagnostics: out,
         tables,
@@ -1057,7 +1070,7 @@ mod tests {
         let mut expected = findings.clone();
         expected.sort_by(report_order);
         expected.dedup();
-        let got = in_report_order(findings);
+        let got = in_report_order(&findings.iter().collect::<Vec<_>>());
         let fixes = |v: &[Diagnostic]| v.iter().map(|d| d.fix().to_string()).collect::<Vec<_>>();
         assert_eq!(fixes(&got), fixes(&expected));
     }
