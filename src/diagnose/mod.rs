@@ -566,20 +566,8 @@ impl<'a> Ctx<'a> {
         message: words::Write<A>,
         fix: words::Write<A>,
     ) -> Diagnostic {
-        finding_with(rule, subject, args, message, fix)
+        finding(rule, subject, Words::lazy(args, message, fix))
     }
-}
-
-/// A finding worded from `args` when first read (see [`Ctx::diag_with`]),
-/// for rules that read the project alone.
-fn finding_with<A: Send + Sync + 'static>(
-    rule: &'static str,
-    subject: Subject,
-    args: A,
-    message: words::Write<A>,
-    fix: words::Write<A>,
-) -> Diagnostic {
-    finding(rule, subject, Words::lazy(args, message, fix))
 }
 
 /// A diagnostic of a rule, with the rule's severity and source.

@@ -1,7 +1,7 @@
 //! The application workflow: can each query get its inputs, does every
 //! query have a table, does every table serve a query?
 
-use super::{finding_with, Ctx, Diagnostic, Subject};
+use super::{finding, Ctx, Diagnostic, Subject, Words};
 use crate::derive::Access;
 use crate::model::resolve::Graph;
 use crate::model::{CqlType, Project, Shared};
@@ -606,17 +606,16 @@ fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
             // Worded when shown, like the gap below: thousands on large
             // projects.
             let id = graph.query_name(qi);
-            out.push(finding_with(
-                "workflow-input-gap",
-                Subject::Query(id.clone()),
-                (id, q.equality.join(", ")),
+            let words = Words::lazy(
+                (id.clone(), q.equality.join(", ")),
                 |(id, searched), m| {
                     let _ = write!(m, "{id} is neither an entry point nor reached from another query, so nothing in the application supplies {searched}.");
                 },
                 |(id, _), f| {
                     let _ = write!(f, "Add {id} to the entry points, or a transition into it that feeds its search attributes.");
                 },
-            ));
+            );
+            out.push(finding("workflow-input-gap", Subject::Query(id), words));
             continue;
         }
         let supplied = known.supplied(qi);
@@ -655,10 +654,8 @@ fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         if !missing.is_empty() {
             let list: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
             let id = graph.query_name(qi);
-            out.push(finding_with(
-                "workflow-input-gap",
-                Subject::Query(id.clone()),
-                (id, list.join(", "), list.len() == 1),
+            let words = Words::lazy(
+                (id.clone(), list.join(", "), list.len() == 1),
                 |(id, list, one), m| {
                     let them = if *one { "it" } else { "them" };
                     let _ = write!(m, "{id} searches by {list} but no entry point or preceding query provides {them}, so the application cannot run it as designed.");
@@ -666,7 +663,8 @@ fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
                 |(id, list, _), f| {
                     let _ = write!(f, "Feed {list} from a preceding query (a transition's feeds), return it from one, or make {id} an entry point.");
                 },
-            ));
+            );
+            out.push(finding("workflow-input-gap", Subject::Query(id), words));
         }
     }
 }
