@@ -627,7 +627,7 @@ fn split_keeps_an_identical_query_apart_and_undoes() {
     let mut app = start(Launch::Open(file), dirs(tmp.path())).expect("start");
     let tables = app.analysis.model.tables.len();
     let shared = app.analysis.model.table_of("Q99").expect("table").clone();
-    assert_eq!(shared.queries, ["Q1", "Q99"]);
+    assert_eq!(*shared.queries, ["Q1", "Q99"]);
 
     // In the Tables pane, x splits the other queries off the table.
     select_query(&mut app, "Q99");

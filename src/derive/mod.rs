@@ -221,7 +221,9 @@ pub struct Table {
     pub name: Name,
     /// The entity or relationship whose instances are the rows.
     pub rows: Name,
-    pub queries: Vec<Name>,
+    /// Shared with the draft kept for the next edit (the query ids the
+    /// table answers rarely change with an edit).
+    pub queries: Shared<Vec<Name>>,
     /// Shared with the table's draft kept for the next edit (see
     /// `analysis::incremental`) until either changes it.
     pub columns: Shared<Vec<Column>>,
@@ -263,7 +265,7 @@ impl Table {
     pub(crate) fn for_query(q: &Query, id: Name) -> Table {
         Table {
             rows: Name::from(&q.rows),
-            queries: vec![id.clone()],
+            queries: vec![id.clone()].into(),
             origin: id,
             ..Table::default()
         }
@@ -862,7 +864,10 @@ fn share_and_name<'a>(
             Some(d) => std::mem::take(&mut d.table),
             None => drafts[i].table.clone(),
         };
-        t.queries.append(&mut joined[i]);
+        // (Asked first: a write to the shared list copies it.)
+        if !joined[i].is_empty() {
+            t.queries.append(&mut joined[i]);
+        }
         t.name = final_name[i].take().unwrap_or_default();
         index_of[i] = Some(tables.len());
         tables.push(t);

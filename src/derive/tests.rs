@@ -194,7 +194,7 @@ fn identical_tables_are_shared_and_separate_keeps_them_apart() {
                Query(id: "Q2", text: "b", rows: "Customer", equality: ["customer_id"], returns: ["email"])"#;
     let (p, m) = one(q);
     assert_eq!(m.tables.len(), 1);
-    assert_eq!(m.tables[0].queries, ["Q1", "Q2"]);
+    assert_eq!(*m.tables[0].queries, ["Q1", "Q2"]);
     assert_eq!(m.plans[1].table, Some(0));
     let mut p = p;
     p.decision_mut("Q2").separate = true;
@@ -400,7 +400,7 @@ fn a_table_that_answers_another_query_directly_serves_it() {
     assert_eq!(m.tables.len(), 1, "{:?}", m.tables);
     let t = &m.tables[0];
     assert_eq!(t.origin, "Q2");
-    assert_eq!(t.queries, ["Q2", "Q1"]);
+    assert_eq!(*t.queries, ["Q2", "Q1"]);
     assert_eq!(m.table_of("Q1").map(|t| &t.name), Some(&t.name));
     let plan = m.plan("Q1").expect("plan");
     assert_eq!(plan.access, Access::Direct, "{}", plan.select);

@@ -232,7 +232,7 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
             columns.push(ColumnChange::IndexRemoved { name: i.clone() });
         }
     }
-    let queries = (old.queries != new.queries).then(|| new.queries.clone());
+    let queries = (old.queries != new.queries).then(|| new.queries.to_vec());
     if columns.is_empty() && queries.is_none() {
         None
     } else {
