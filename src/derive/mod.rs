@@ -537,8 +537,7 @@ pub(crate) fn assemble(
     // Sized up front: growing maps of a thousand entries rehash often.
     let mut draft_of: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
-    let mut own_draft: HashMap<&str, usize> =
-        HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
+
     // The position in the project of each draft's query.
     let mut query_at: Vec<usize> = Vec::with_capacity(own.len());
     for (
@@ -551,12 +550,15 @@ pub(crate) fn assemble(
     {
         problems.extend(found);
         if let Some(d) = draft {
-            own_draft.insert(q.id.as_str(), drafts.len());
             draft_of.insert(q.id.as_str(), drafts.len());
             drafts.push(d);
             query_at.push(*qi);
         }
     }
+
+    // Each query's own draft (sharing then points some at other drafts):
+    // a copy of the table, not a second one made key by key.
+    let own_draft = draft_of.clone();
 
     // Steps 2 to 4 need the drafts; the write paths' frame (one per entity
     // and relationship, with their attributes) needs the graph only: it is

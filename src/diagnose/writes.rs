@@ -109,17 +109,31 @@ struct Updates {
 pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let tables = &ctx.model.tables;
     let keyspace = &ctx.project.keyspace.name;
-    let mut by_name: HashMap<&str, usize> =
-        HashMap::with_capacity_and_hasher(tables.len(), rustc_hash::FxBuildHasher);
-    for (i, t) in tables.iter().enumerate() {
-        by_name.entry(t.name.as_str()).or_insert(i);
-    }
-    let copy = |name: &str| by_name.get(name).map(|&i| Copied::of(&tables[i]));
+    // Made when a path first lists many tables (most list one or two).
+    let by_name: std::sync::OnceLock<HashMap<&str, usize>> = std::sync::OnceLock::new();
+    let by_name = || {
+        by_name.get_or_init(|| {
+            let mut by_name =
+                HashMap::with_capacity_and_hasher(tables.len(), rustc_hash::FxBuildHasher);
+            for (i, t) in tables.iter().enumerate() {
+                by_name.entry(t.name.as_str()).or_insert(i);
+            }
+            by_name
+        })
+    };
+    let copy = |name: &str| by_name().get(name).map(|&i| Copied::of(&tables[i]));
     for w in &ctx.model.writes {
+        let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
+        if w.insert.len() < MANY_TABLES && mutable_updates().next().is_none() {
+            continue;
+        }
         // The tables an insert writes, as the write-path computation (and
         // every report) lists them; rows a job writes are not counted.
-        let copies = || w.insert.iter().filter(|t| by_name.contains_key(t.as_str()));
-        let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
+        let copies = || {
+            w.insert
+                .iter()
+                .filter(|t| by_name().contains_key(t.as_str()))
+        };
         let inserted = copies().count();
         if inserted < MANY_TABLES && mutable_updates().next().is_none() {
             continue;
