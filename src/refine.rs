@@ -106,6 +106,7 @@ fn own_table<'a>(a: &'a Analysis, query: &str) -> Option<(usize, &'a Table)> {
         .iter()
         .enumerate()
         .find(|(_, t)| t.origin == query)
+        .map(|(i, t)| (i, &**t))
 }
 
 /// The project with the refinement's decision change made. Fails, leaving
@@ -448,7 +449,12 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
         }
         n
     };
-    let old = before.model.tables.iter().find(|x| x.origin == t.origin);
+    let old = before
+        .model
+        .tables
+        .iter()
+        .find(|x| x.origin == t.origin)
+        .map(|x| &**x);
     let span = after
         .model
         .tables

@@ -36,8 +36,8 @@
 use super::Analysis;
 use crate::derive::share::{Answered, Hint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, Plan, PlanInput,
-    PlansByTable, SameTable, Table, TableWrites,
+    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, LastModel, Plan,
+    PlanInput, PlansByTable, SameTable, Table, TableWrites,
 };
 use crate::diagnose::{
     changed_inputs, diagnose_reusing, input_gaps, rediagnose_workflow, Diagnostic, Earlier, Reuse,
@@ -599,7 +599,7 @@ impl IncrementalAnalysis {
         // while they are made, the estimates and findings after. A table
         // position is below the number of own queries.
         let same_at: Vec<AtomicU8> = (0..own.len()).map(|_| AtomicU8::new(0)).collect();
-        let same_table_as_before = |ti: usize, t: &Table| -> bool {
+        let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
             let Some((_, prev, _)) = old.as_ref() else {
                 return false;
             };
@@ -636,15 +636,16 @@ impl IncrementalAnalysis {
         let answered = old_answered
             .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
             .unwrap_or_default();
-        let same_writes = |ti: usize, t: &Table, ids: &Shared<_>, root: NodeId| {
+        let same_writes = |ti: usize, t: &Shared<Table>, ids: &Shared<_>, root: NodeId| {
             old.as_ref().is_some_and(|(c, _, _)| {
                 c.roots.get(ti) == Some(&root)
                     && c.ids.get(ti) == Some(ids)
                     && same_table_as_before(ti, t)
             })
         };
-        let earlier_writes = old.as_ref().and_then(|(c, prev, _)| {
-            earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes)
+        let last = old.as_ref().map(|(c, prev, _)| LastModel {
+            tables: prev.model.tables.as_slice(),
+            writes: earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes),
         });
         // The review's input-gap rule reads the project alone (and reuses
         // the findings of queries whose inputs did not change): worked out
@@ -666,7 +667,7 @@ impl IncrementalAnalysis {
                     built,
                     &reuse_plan,
                     Some(answered),
-                    earlier_writes,
+                    last,
                 )
             },
         );
@@ -992,6 +993,50 @@ mod tests {
         let fourth = inc.reanalyze(&fewer, &third);
         assert_eq!(fourth.model.tables.len() + 1, third.model.tables.len());
         assert_eq!(fourth, analyze(&fewer));
+    }
+
+    /// After a query's edit every table but that query's is the last
+    /// analysis' own (shared, not copied), and a pinned name moves the
+    /// renamed table out of the shared ones: always a full analysis' model.
+    #[test]
+    fn tables_an_edit_leaves_alone_are_shared_with_the_last_analysis() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let first = inc.analyze(&p);
+        let mut returns = p.queries[0].returns.clone();
+        returns.pop();
+        let next = edited(&p, &Edit::SetReturns(0, returns));
+        let second = inc.reanalyze(&next, &first);
+        assert_eq!(second, analyze(&next));
+        let edited_table = second.model.plans[0].table.expect("Q1 has a table");
+        for (i, (a, b)) in first
+            .model
+            .tables
+            .iter()
+            .zip(&second.model.tables)
+            .enumerate()
+        {
+            assert_eq!(Shared::same(a, b), i != edited_table, "table {i}");
+        }
+
+        let id = next.queries[2].id.clone();
+        let pinned = edited(&next, &Edit::PinName(id.clone(), "pinned_here".into()));
+        let third = inc.reanalyze(&pinned, &second);
+        assert_eq!(third, analyze(&pinned));
+        let renamed = third.model.plans[2].table.expect("a table");
+        assert_eq!(third.model.tables[renamed].name, "pinned_here");
+        assert!(!Shared::same(
+            &second.model.tables[renamed],
+            &third.model.tables[renamed]
+        ));
+        let shared = second
+            .model
+            .tables
+            .iter()
+            .zip(&third.model.tables)
+            .filter(|(a, b)| Shared::same(a, b))
+            .count();
+        assert_eq!(shared, third.model.tables.len() - 1);
     }
 
     /// Merge hints are kept for tables whose rows' tables all stayed the

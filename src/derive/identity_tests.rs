@@ -54,7 +54,11 @@ fn one(query: &str) -> Table {
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     assert_eq!(m.tables.len(), 1);
-    m.tables.into_iter().next().expect("one table")
+    m.tables
+        .into_iter()
+        .next()
+        .map(|t| Table::clone(&t))
+        .expect("one table")
 }
 
 /// The primary key as `K a`, `C↑ b`, ...
@@ -251,7 +255,11 @@ fn school(query: &str) -> Table {
     };
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
-    m.tables.into_iter().next().expect("one table")
+    m.tables
+        .into_iter()
+        .next()
+        .map(|t| Table::clone(&t))
+        .expect("one table")
 }
 
 #[test]
@@ -309,7 +317,11 @@ fn named(query: &str) -> Table {
     };
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
-    m.tables.into_iter().next().expect("one table")
+    m.tables
+        .into_iter()
+        .next()
+        .map(|t| Table::clone(&t))
+        .expect("one table")
 }
 
 fn columns(t: &Table) -> Vec<&str> {

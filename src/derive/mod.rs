@@ -309,7 +309,9 @@ pub struct Plan {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct LogicalModel {
-    pub tables: Vec<Table>,
+    /// Shared: an edit's re-derivation hands the tables it did not change on
+    /// from the last model.
+    pub tables: Vec<Shared<Table>>,
     pub plans: Vec<Plan>,
     /// Shared: an edit's re-derivation hands the paths its tables did not
     /// touch on from the last model.
@@ -321,7 +323,7 @@ pub struct LogicalModel {
 
 impl LogicalModel {
     pub fn table(&self, name: &str) -> Option<&Table> {
-        self.tables.iter().find(|t| t.name == name)
+        self.tables.iter().find(|t| t.name == name).map(|t| &**t)
     }
 
     pub fn plan(&self, query: &str) -> Option<&Plan> {
@@ -331,7 +333,7 @@ impl LogicalModel {
     pub fn table_of(&self, query: &str) -> Option<&Table> {
         self.plan(query)
             .and_then(|p| p.table)
-            .map(|i| &self.tables[i])
+            .map(|i| &*self.tables[i])
     }
 
     /// For each table, the positions of the plans that read it, in plan
@@ -498,11 +500,19 @@ pub(crate) struct PlanInput<'a> {
     pub index_in_project: usize,
     /// The table's position in the model.
     pub index: usize,
-    pub table: &'a Table,
+    pub table: &'a Shared<Table>,
     /// Shared with the draft: one kept from the last derivation compares
     /// equal without a look at its items.
     pub ids: &'a Shared<Vec<Option<Reached>>>,
     pub root: NodeId,
+}
+
+/// What the derivation of the project before an edit left: its tables
+/// (a table that comes out the same is shared) and, while the entity and
+/// relationship lists are the very same, its write paths to patch.
+pub(crate) struct LastModel<'a> {
+    pub tables: &'a [Shared<Table>],
+    pub writes: Option<EarlierWrites<'a>>,
 }
 
 /// A derived model with the column identities and rows' node of each of
@@ -529,8 +539,12 @@ pub(crate) fn assemble(
     built: Vec<Built>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
     answered: Option<share::Answered>,
-    earlier_writes: Option<EarlierWrites>,
+    last: Option<LastModel>,
 ) -> Assembled {
+    let (last_tables, earlier_writes) = match last {
+        Some(l) => (Some(l.tables), l.writes),
+        None => (None, None),
+    };
     let project = graph.project;
     let mut problems = Vec::new();
     let mut drafts: Vec<Arc<Draft>> = Vec::with_capacity(own.len());
@@ -568,8 +582,8 @@ pub(crate) fn assemble(
         frame,
         Settled {
             kept,
-            tables,
-            index_of,
+            names,
+            joined,
             answered,
         },
     ) = crate::parallel::join(
@@ -588,6 +602,8 @@ pub(crate) fn assemble(
             )
         },
     );
+
+    let (tables, index_of) = settle_tables(&mut drafts, &kept, joined, names, last_tables);
 
     // 5. Plans: the SELECT that answers each query from its table.
     let queries: Vec<(usize, &Query)> = project.queries.iter().map(|q| &**q).enumerate().collect();
@@ -636,12 +652,14 @@ pub(crate) fn assemble(
 }
 
 /// What steps 2 to 4 leave: the drafts whose tables stay (by draft
-/// position), the tables they became in that order, each draft's table
-/// position, and the sharing answers for the next derivation.
+/// position), what their tables gain and are named, and the sharing
+/// answers for the next derivation.
 struct Settled {
     kept: Vec<usize>,
-    tables: Vec<Table>,
-    index_of: Vec<Option<usize>>,
+    /// By draft position: the final name of each kept draft's table.
+    names: Vec<Option<Name>>,
+    /// By draft position: the queries each kept draft's table gains.
+    joined: Vec<Vec<Name>>,
     answered: share::Answered,
 }
 
@@ -856,12 +874,41 @@ fn share_and_name<'a>(
         final_name[i] = Some(name);
     }
 
-    // Each draft's table position, by draft position.
+    Settled {
+        kept,
+        names: final_name,
+        joined,
+        answered,
+    }
+}
+
+/// Step 5 of derivation: the tables of the drafts kept (`kept`, by draft
+/// position), each with the queries it gained (`joined`) and its name
+/// (`names`), and each draft's table position. A table equal to the one
+/// at its position in `last` (the last derivation's tables) is that one,
+/// shared: an edit's re-derivation copies only the tables it changed.
+fn settle_tables(
+    drafts: &mut [Arc<Draft>],
+    kept: &[usize],
+    mut joined: Vec<Vec<Name>>,
+    mut names: Vec<Option<Name>>,
+    last: Option<&[Shared<Table>]>,
+) -> (Vec<Shared<Table>>, Vec<Option<usize>>) {
     let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
-    let mut tables = Vec::with_capacity(kept.len());
-    for &i in &kept {
+    let mut tables: Vec<Shared<Table>> = Vec::with_capacity(kept.len());
+    for &i in kept {
+        let name = names[i].take().unwrap_or_default();
+        let at = tables.len();
+        index_of[i] = Some(at);
+        if let Some(same) = last
+            .and_then(|l| l.get(at))
+            .filter(|l| is_settled(l, &drafts[i].table, &joined[i], &name))
+        {
+            tables.push(same.clone());
+            continue;
+        }
         // A draft kept for the next edit stays as built: its table is
-        // copied (its columns shared).
+        // copied (its columns and queries shared).
         let mut t = match Arc::get_mut(&mut drafts[i]) {
             Some(d) => std::mem::take(&mut d.table),
             None => drafts[i].table.clone(),
@@ -870,17 +917,39 @@ fn share_and_name<'a>(
         if !joined[i].is_empty() {
             t.queries.append(&mut joined[i]);
         }
-        t.name = final_name[i].take().unwrap_or_default();
-        index_of[i] = Some(tables.len());
-        tables.push(t);
+        t.name = name;
+        tables.push(Shared::new(t));
     }
+    (tables, index_of)
+}
 
-    Settled {
-        kept,
-        tables,
-        index_of,
-        answered,
-    }
+/// Whether `settled` is `built` with the queries `joined` added and named
+/// `name`: every field compared (the destructuring names them all, so a
+/// new field is a compile-time question here).
+fn is_settled(settled: &Table, built: &Table, joined: &[Name], name: &Name) -> bool {
+    let Table {
+        name: settled_name,
+        rows,
+        queries,
+        columns,
+        indexes,
+        ttl_seconds,
+        dropped,
+        candidate,
+        origin,
+        collected,
+    } = settled;
+    settled_name == name
+        && queries.len() == built.queries.len() + joined.len()
+        && queries.iter().eq(built.queries.iter().chain(joined))
+        && *columns == built.columns
+        && *rows == built.rows
+        && *origin == built.origin
+        && *ttl_seconds == built.ttl_seconds
+        && *candidate == built.candidate
+        && *indexes == built.indexes
+        && *dropped == built.dropped
+        && *collected == built.collected
 }
 
 /// Step 5: the SELECT that answers each query from its table.
@@ -890,7 +959,7 @@ fn plans_of(
     queries: &[(usize, &Query)],
     drafts: &[Arc<Draft>],
     kept: &[usize],
-    tables: &[Table],
+    tables: &[Shared<Table>],
     draft_of: &HashMap<&str, usize>,
     index_of: &[Option<usize>],
     own_draft: &HashMap<&str, usize>,

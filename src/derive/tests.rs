@@ -910,7 +910,7 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
         computed: vec![],
     };
     let model = LogicalModel {
-        tables: vec![Table::default(); 4],
+        tables: vec![Table::default().into(); 4],
         plans: [Some(2), None, Some(0), Some(2), Some(9), Some(3), Some(2)]
             .into_iter()
             .map(plan)

@@ -179,7 +179,7 @@ fn list_attribute(name: &TableName, key: bool, u: &mut AttrWrites) {
 /// Whether the table at a position is the one there last time, with the
 /// same column identities and rows' node.
 pub(crate) type SameTable<'a> =
-    dyn Fn(usize, &Table, &Shared<Vec<Option<Reached>>>, NodeId) -> bool + Sync + 'a;
+    dyn Fn(usize, &Shared<Table>, &Shared<Vec<Option<Reached>>>, NodeId) -> bool + Sync + 'a;
 
 /// The last derivation's write paths and what each of its tables added,
 /// for a derivation of a project with the very same entity and
@@ -193,7 +193,7 @@ pub(crate) struct EarlierWrites<'a> {
 
 /// Whether some query of each table is written by a job. `Project::query`
 /// answers for the first query with an id: so does this.
-fn job_queries(graph: &Graph, tables: &[Table]) -> Vec<bool> {
+fn job_queries(graph: &Graph, tables: &[Shared<Table>]) -> Vec<bool> {
     let p = graph.project;
     if !p.queries.iter().any(|q| q.written_by_job) {
         return vec![false; tables.len()];
@@ -225,7 +225,7 @@ pub(crate) fn write_paths(
     graph: &Graph,
     frame_made: Option<Vec<WritePath>>,
     earlier: Option<EarlierWrites>,
-    tables: &[Table],
+    tables: &[Shared<Table>],
     ids: &[&Shared<Vec<Option<Reached>>>],
     roots: &[NodeId],
 ) -> (Vec<Shared<WritePath>>, Vec<TableWrites>) {
@@ -310,7 +310,11 @@ pub(crate) fn write_paths(
 }
 
 /// `paths` (empty) with every table listed where its part says.
-fn fill(mut paths: Vec<WritePath>, tables: &[Table], by_table: &[TableWrites]) -> Vec<WritePath> {
+fn fill(
+    mut paths: Vec<WritePath>,
+    tables: &[Shared<Table>],
+    by_table: &[TableWrites],
+) -> Vec<WritePath> {
     for (t, part) in tables.iter().zip(by_table) {
         for &m in &part.makers {
             if let Some(w) = paths.get_mut(m as usize) {
@@ -416,7 +420,7 @@ pub(super) mod tests {
     /// reference the indexed one must equal.
     fn write_paths_by_scanning(
         graph: &Graph,
-        tables: &[Table],
+        tables: &[Shared<Table>],
         ids: &[&[Option<Reached>]],
         roots: &[NodeId],
     ) -> Vec<WritePath> {
@@ -458,7 +462,7 @@ pub(super) mod tests {
     /// compares: each unit test that derives checks the indexed one.
     pub(in crate::derive) fn assert_matches_reference(
         graph: &Graph,
-        tables: &[Table],
+        tables: &[Shared<Table>],
         ids: &[&[Option<Reached>]],
         roots: &[NodeId],
         indexed: &[Shared<WritePath>],

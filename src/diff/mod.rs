@@ -132,7 +132,7 @@ impl fmt::Display for TableChange {
 /// table order (removals last).
 pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     let old_by_name: HashMap<&str, &Table> =
-        old.tables.iter().map(|t| (t.name.as_str(), t)).collect();
+        old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
         new.tables.iter().map(|t| t.name.as_str()).collect();
     // Tables that vanished, by the query that built them: a new table built
@@ -141,7 +141,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
         .tables
         .iter()
         .filter(|t| !new_names.contains(t.name.as_str()))
-        .map(|t| (t.origin.as_str(), t))
+        .map(|t| (t.origin.as_str(), &**t))
         .collect();
     let mut out = Vec::new();
     for t in &new.tables {
