@@ -695,9 +695,34 @@ impl TableFindings {
 
 /// Findings that read the schema alone (entities, relationships and
 /// their figures): contradicting counts.
+///
+/// Shared (the next edit's review takes them as they are) and kept with
+/// their report order worked out: a review merges them in rather than
+/// sorting them again.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SchemaFindings {
-    contradictions: Vec<Diagnostic>,
+pub(crate) struct SchemaFindings(std::sync::Arc<Presorted>);
+
+impl SchemaFindings {
+    fn new(contradictions: Vec<Diagnostic>) -> SchemaFindings {
+        SchemaFindings(std::sync::Arc::new(Presorted::new(contradictions)))
+    }
+}
+
+/// Findings with their positions in report order and order keys.
+#[derive(Debug, Default)]
+struct Presorted {
+    findings: Vec<Diagnostic>,
+    /// Report order (stable): (order key, position in `findings`).
+    order: Vec<(u128, usize)>,
+}
+
+impl Presorted {
+    fn new(findings: Vec<Diagnostic>) -> Presorted {
+        let refs: Vec<&Diagnostic> = findings.iter().collect();
+        let order = report_positions(&refs);
+        drop(refs);
+        Presorted { findings, order }
+    }
 }
 
 /// What an earlier review may give back instead of judging again.
@@ -771,7 +796,15 @@ fn order_key(d: &Diagnostic) -> u128 {
 /// thousands: their positions are sorted with their [`order_key`], on both
 /// cores, and each finding is copied once. Equal findings have equal keys:
 /// only neighbours with the same key are compared whole.
+#[cfg(test)]
 fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
+    in_report_order_merging(findings, findings.len(), &Presorted::default())
+}
+
+/// The positions of `findings` in report order (stable), with their order
+/// keys. A finding is large and a large project has thousands: their
+/// positions are sorted with their [`order_key`], on both cores.
+fn report_positions(findings: &[&Diagnostic]) -> Vec<(u128, usize)> {
     let mut order: Vec<(u128, usize)> = findings
         .iter()
         .enumerate()
@@ -781,22 +814,60 @@ fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
         a.0.cmp(&b.0)
             .then_with(|| report_order(findings[a.1], findings[b.1]))
     });
-    let mut kept = vec![true; order.len()];
-    for pair in order.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        // `a` is the kept one of its run when it equals `b`: equality is
-        // transitive, so comparing neighbours finds every repeat.
-        if a.0 == b.0 && findings[a.1] == findings[b.1] {
-            kept[b.1] = false;
+    order
+}
+
+/// [`in_report_order`] of `findings` with `run`'s findings gathered
+/// between `findings[..at]` and `findings[at..]`: the run's order is known
+/// already, so it is merged in instead of sorted again.
+fn in_report_order_merging(
+    findings: &[&Diagnostic],
+    at: usize,
+    run: &Presorted,
+) -> Vec<Diagnostic> {
+    let order = report_positions(findings);
+    // Merged: on findings equal in report order, the one gathered first
+    // goes first (the run comes after `findings[..at]`).
+    let mut merged: Vec<(u128, &Diagnostic)> = Vec::with_capacity(order.len() + run.order.len());
+    let mut mine = order.iter().peekable();
+    let mut theirs = run.order.iter().peekable();
+    loop {
+        let take_mine = match (mine.peek(), theirs.peek()) {
+            (Some(&&(ka, a)), Some(&&(kb, b))) => match ka
+                .cmp(&kb)
+                .then_with(|| report_order(findings[a], &run.findings[b]))
+            {
+                std::cmp::Ordering::Less => true,
+                std::cmp::Ordering::Greater => false,
+                std::cmp::Ordering::Equal => a < at,
+            },
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let next = if take_mine {
+            mine.next().map(|&(k, i)| (k, findings[i]))
+        } else {
+            theirs.next().map(|&(k, i)| (k, &run.findings[i]))
+        };
+        merged.extend(next);
+    }
+    // Each run of equal findings kept once. Equal findings have equal
+    // keys: only neighbours with the same key are compared whole.
+    let mut kept = vec![true; merged.len()];
+    for (i, pair) in merged.windows(2).enumerate() {
+        if pair[0].0 == pair[1].0 && pair[0].1 == pair[1].1 {
+            kept[i + 1] = false;
         }
     }
     // Sized exactly: the review is kept as long as the analysis.
     let mut sorted = Vec::with_capacity(kept.iter().filter(|&&k| k).count());
     sorted.extend(
-        order
+        merged
             .iter()
-            .filter(|&&(_, i)| kept[i])
-            .map(|&(_, i)| findings[i].clone()),
+            .zip(&kept)
+            .filter(|(_, &k)| k)
+            .map(|((_, d), _)| (*d).clone()),
     );
     sorted
 }
@@ -894,7 +965,7 @@ pub(crate) fn diagnose_reusing(
                         let schema = reuse_schema.unwrap_or_else(|| {
                             let mut contradictions = Vec::new();
                             counts::contradictions(&ctx, &mut contradictions);
-                            SchemaFindings { contradictions }
+                            SchemaFindings::new(contradictions)
                         });
                         let mut flow = Vec::new();
                         workflow::check(&ctx, earlier.as_ref(), input_gaps, &mut flow);
@@ -957,7 +1028,7 @@ pub(crate) fn diagnose_reusing(
     let gathered = problems.len()
         + tables.iter().map(TableFindings::len).sum::<usize>()
         + entities.len()
-        + schema_findings.contradictions.len()
+        + schema_findings.0.findings.len()
         + types_found.len()
         + scans.len()
         + workload.len()
@@ -969,7 +1040,9 @@ pub(crate) fn diagnose_reusing(
     TableFindings::gather(&tables, 0, &mut all);
     all.extend(&entities);
     TableFindings::gather(&tables, 1, &mut all);
-    all.extend(&schema_findings.contradictions);
+    // The contradictions, sorted already, are merged in at this point of
+    // the gathering order.
+    let before_schema = all.len();
     TableFindings::gather(&tables, 2, &mut all);
     all.extend(&types_found);
     TableFindings::gather(&tables, 3, &mut all);
@@ -978,7 +1051,7 @@ pub(crate) fn diagnose_reusing(
     all.extend(&writes);
     all.extend(&flow);
     all.extend(&shareable);
-    let out = in_report_order(&all);
+    let out = in_report_order_merging(&all, before_schema, &schema_findings.0);
     drop(all);
     Reviewed {
         diagnostics: out,
@@ -992,13 +1065,10 @@ pub(crate) fn diagnose_reusing(
 mod tests {
     use super::*;
 
-    /// Sorting by the key first gives exactly the stable sort by
-    /// [`report_order`] with repeats dropped: subjects that share a long
-    /// prefix, one text a prefix of another, a NUL byte, text beyond ASCII,
-    /// every kind of subject and severity, findings equal in report order
-    /// (kept in their order) and findings repeated (kept once).
-    #[test]
-    fn the_order_key_sorts_as_the_report_order() {
+    /// Findings with subjects that share long prefixes, one text a prefix
+    /// of another, a NUL byte, text beyond ASCII, every kind of subject and
+    /// severity, findings equal in report order and repeated ones.
+    fn random_findings() -> Vec<Diagnostic> {
         let texts = [
             "",
             "a",
@@ -1055,12 +1125,50 @@ mod tests {
                 findings.push(twin);
             }
         }
+        findings
+    }
+
+    /// Sorting by the key first gives exactly the stable sort by
+    /// [`report_order`] with repeats dropped: subjects that share a long
+    /// prefix, one text a prefix of another, a NUL byte, text beyond ASCII,
+    /// every kind of subject and severity, findings equal in report order
+    /// (kept in their order) and findings repeated (kept once).
+    #[test]
+    fn the_order_key_sorts_as_the_report_order() {
+        let findings = random_findings();
         let mut expected = findings.clone();
         expected.sort_by(report_order);
         expected.dedup();
         let got = in_report_order(&findings.iter().collect::<Vec<_>>());
         let fixes = |v: &[Diagnostic]| v.iter().map(|d| d.fix().to_string()).collect::<Vec<_>>();
         assert_eq!(fixes(&got), fixes(&expected));
+    }
+
+    /// A run sorted beforehand (the schema's findings) and merged in at its
+    /// place in the gathering gives exactly the sort of everything: equal
+    /// findings on either side keep the gathering order, repeats across
+    /// the two are kept once. Runs at the start, in the middle, at the end,
+    /// empty and whole.
+    #[test]
+    fn a_presorted_run_merges_in_as_if_sorted_with_the_rest() {
+        let findings = random_findings();
+        let n = findings.len();
+        let fixes = |v: &[Diagnostic]| v.iter().map(|d| d.fix().to_string()).collect::<Vec<_>>();
+        let mut expected = findings.clone();
+        expected.sort_by(report_order);
+        expected.dedup();
+        for (from, to) in [
+            (0, n / 3),
+            (n / 4, n / 2),
+            (n / 2, n),
+            (n / 3, n / 3),
+            (0, n),
+        ] {
+            let run = Presorted::new(findings[from..to].to_vec());
+            let rest: Vec<&Diagnostic> = findings[..from].iter().chain(&findings[to..]).collect();
+            let got = in_report_order_merging(&rest, from, &run);
+            assert_eq!(fixes(&got), fixes(&expected), "run {from}..{to}");
+        }
     }
 
     /// `rediagnose_workflow` relies on the workflow's rules reporting under
