@@ -341,7 +341,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         }
         let mut best: Option<(bool, f64, Option<f64>, Vec<String>)> = None;
         if depth < 16 {
-            for &(r, p) in self.parents.of(e) {
+            for &(r, p) in self.parents.group(e) {
                 let mut n = Vec::new();
                 let (pc, pspan) = self.count_span(NodeId::Entity(p), &mut n, depth + 1);
                 let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut n);
@@ -391,7 +391,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             return None;
         }
         let mut best: Option<(f64, bool)> = None;
-        for &(r, p) in self.parents.of(e) {
+        for &(r, p) in self.parents.group(e) {
             let s = self.step(
                 NodeId::Entity(p),
                 Edge::Enter(r, End::From),

@@ -85,23 +85,32 @@ impl<T, const N: usize> PartsBuilder<T, N> {
     }
 }
 
-/// Numbered groups of numbers (the plans reading each table, the drafts
-/// of each rows' node) as one list: counted, then placed, so a group costs
-/// no allocation of its own.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Groups {
+/// Numbered groups of items (the plans reading each table, the drafts of
+/// each rows' node, the parents of each entity) as one list: counted, then
+/// placed, so a group costs no allocation of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Groups<T = usize> {
     /// Group `g` is `items[starts[g]..starts[g + 1]]`.
     starts: Vec<usize>,
-    items: Vec<usize>,
+    items: Vec<T>,
 }
 
-impl Groups {
+impl<T> Default for Groups<T> {
+    fn default() -> Self {
+        Groups {
+            starts: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy + Default> Groups<T> {
     /// `groups` groups holding each `(group, item)` of `members` in its
     /// order; a member of a group at or past `groups` is left out.
     /// `members` is walked twice.
-    pub(crate) fn new<I>(groups: usize, members: I) -> Groups
+    pub(crate) fn new<I>(groups: usize, members: I) -> Groups<T>
     where
-        I: Iterator<Item = (usize, usize)> + Clone,
+        I: Iterator<Item = (usize, T)> + Clone,
     {
         let mut starts = vec![0usize; groups + 1];
         for (g, _) in members.clone() {
@@ -113,7 +122,7 @@ impl Groups {
             starts[g] += starts[g - 1];
         }
         let mut next = starts.clone();
-        let mut items = vec![0usize; starts[groups]];
+        let mut items = vec![T::default(); starts[groups]];
         for (g, item) in members {
             if let Some(at) = next.get_mut(g).filter(|_| g < groups) {
                 items[*at] = item;
@@ -124,7 +133,7 @@ impl Groups {
     }
 
     /// Group `g`'s items (none for a group it does not have).
-    pub(crate) fn group(&self, g: usize) -> &[usize] {
+    pub(crate) fn group(&self, g: usize) -> &[T] {
         match (self.starts.get(g), self.starts.get(g + 1)) {
             (Some(&from), Some(&to)) => self.items.get(from..to).unwrap_or(&[]),
             _ => &[],
@@ -137,7 +146,7 @@ impl Groups {
     }
 
     /// The groups in order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &[usize]> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[T]> {
         (0..self.len()).map(|g| self.group(g))
     }
 }
@@ -158,7 +167,7 @@ mod tests {
         assert_eq!(g.group(2), [10, 12]);
         assert!(g.group(3).is_empty());
         assert_eq!(g.iter().map(<[usize]>::len).collect::<Vec<_>>(), [2, 0, 2]);
-        assert!(Groups::default().group(0).is_empty());
+        assert!(Groups::<usize>::default().group(0).is_empty());
     }
 
     #[test]

@@ -48,7 +48,7 @@ use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Each query's decision, by query id.
@@ -193,14 +193,7 @@ pub struct Reused {
 /// had unique ids and `p` has the very same decisions and, position by
 /// position, the very same queries or queries with the same ids.
 fn unique_ids_after(earlier: Option<(&Project, bool)>, p: &Project) -> bool {
-    let same_ids = |e: &Project| {
-        Shared::same(&e.decisions, &p.decisions)
-            && e.queries.len() == p.queries.len()
-            && e.queries
-                .iter()
-                .zip(p.queries.iter())
-                .all(|(a, b)| Shared::same(a, b) || a.id == b.id)
-    };
+    let same_ids = |e: &Project| Shared::same(&e.decisions, &p.decisions) && e.same_query_ids(p);
     match earlier {
         Some((e, true)) if same_ids(e) => true,
         _ => unique_ids(p),
@@ -594,24 +587,13 @@ impl IncrementalAnalysis {
 
         // 2. Sharing, names, plans (reused per query), write paths.
         let plans_reused = AtomicUsize::new(0);
-        // Whether each new table equals the last analysis' table at its
-        // position, once asked (0: not yet, 1: equal, 2: not): plans ask
-        // while they are made, the estimates and findings after. A table
-        // position is below the number of own queries.
-        let same_at: Vec<AtomicU8> = (0..own.len()).map(|_| AtomicU8::new(0)).collect();
+        // Whether a new table equals the last analysis' table at its
+        // position: a table that came out the same is that very table
+        // (`derive::settle_tables`), so this is a look at two pointers
+        // (the comparison of values is for those that differ).
         let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
-            let Some((_, prev, _)) = old.as_ref() else {
-                return false;
-            };
-            let known = same_at.get(ti).map_or(0, |s| s.load(Ordering::Relaxed));
-            if known != 0 {
-                return known == 1;
-            }
-            let same = prev.model.tables.get(ti) == Some(t);
-            if let Some(s) = same_at.get(ti) {
-                s.store(if same { 1 } else { 2 }, Ordering::Relaxed);
-            }
-            same
+            old.as_ref()
+                .is_some_and(|(_, prev, _)| prev.model.tables.get(ti) == Some(t))
         };
         let reuse_plan = |input: PlanInput| -> Option<Plan> {
             let (c, prev, _) = old.as_ref()?;
@@ -770,7 +752,6 @@ impl IncrementalAnalysis {
         let reuse = Reuse {
             table: &reuse_findings,
             schema: schema_findings,
-            workflow: None,
             input_gaps: Some(input_gaps),
             hints: &reuse_hint,
             users: Some(&users),

@@ -551,7 +551,6 @@ pub(crate) fn assemble(
     // Sized up front: growing maps of a thousand entries rehash often.
     let mut draft_of: HashMap<&str, usize> =
         HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
-
     // The position in the project of each draft's query.
     let mut query_at: Vec<usize> = Vec::with_capacity(own.len());
     for (
@@ -882,7 +881,7 @@ fn share_and_name<'a>(
     }
 }
 
-/// Step 5 of derivation: the tables of the drafts kept (`kept`, by draft
+/// After steps 2 to 4 of derivation: the tables of the drafts kept (`kept`, by draft
 /// position), each with the queries it gained (`joined`) and its name
 /// (`names`), and each draft's table position. A table equal to the one
 /// at its position in `last` (the last derivation's tables) is that one,

@@ -140,40 +140,36 @@ impl TableWrites {
             .chain(self.attrs.iter().map(|a| a.0))
     }
 
-    /// Lists `name` where this table goes in the path at `slot` (`w`).
-    fn list_in(&self, slot: u32, name: &TableName, w: &mut WritePath) {
-        if self.makers.contains(&slot) {
-            self.list_maker(name, w);
-        }
-        for &(s, idx, key) in &self.attrs {
-            if s == slot {
-                if let Some(u) = w.update.get_mut(idx as usize) {
-                    list_attribute(name, key, u);
-                }
+    /// Lists the table (`name`) in each of its paths that `at` finds in
+    /// `paths` (all of them for a full listing, the touched ones for a
+    /// patch).
+    fn list(&self, name: &TableName, paths: &mut [WritePath], at: impl Fn(u32) -> Option<usize>) {
+        for &m in &self.makers {
+            if let Some(w) = at(m).and_then(|i| paths.get_mut(i)) {
+                let list = match self.writer {
+                    Writer::Summary => &mut w.summaries,
+                    Writer::Job => &mut w.job,
+                    Writer::Insert => &mut w.insert,
+                };
+                list.push(name.clone());
             }
         }
+        for &(s, idx, key) in &self.attrs {
+            let Some(u) = at(s)
+                .and_then(|i| paths.get_mut(i))
+                .and_then(|w| w.update.get_mut(idx as usize))
+            else {
+                continue;
+            };
+            let listed = &mut u.tables;
+            // Most attributes are in one or two tables: a first push
+            // would make room for four, kept with the analysis.
+            if listed.len() == listed.capacity() && listed.len() < 4 {
+                listed.reserve_exact(1);
+            }
+            listed.push((name.clone(), key));
+        }
     }
-
-    /// Lists `name` among the tables an insert into `w`'s item writes.
-    fn list_maker(&self, name: &TableName, w: &mut WritePath) {
-        let list = match self.writer {
-            Writer::Summary => &mut w.summaries,
-            Writer::Job => &mut w.job,
-            Writer::Insert => &mut w.insert,
-        };
-        list.push(name.clone());
-    }
-}
-
-/// Lists `name` among the tables an update of `u`'s attribute touches.
-fn list_attribute(name: &TableName, key: bool, u: &mut AttrWrites) {
-    let listed = &mut u.tables;
-    // Most attributes are in one or two tables: a first push would make
-    // room for four, kept with the analysis.
-    if listed.len() == listed.capacity() && listed.len() < 4 {
-        listed.reserve_exact(1);
-    }
-    listed.push((name.clone(), key));
 }
 
 /// Whether the table at a position is the one there last time, with the
@@ -282,16 +278,14 @@ pub(crate) fn write_paths(
         }
     }
     if !fresh.is_empty() {
+        let at = |s: u32| {
+            fresh_at
+                .get(s as usize)
+                .filter(|&&f| f != u32::MAX)
+                .map(|&f| f as usize)
+        };
         for (t, part) in tables.iter().zip(&by_table) {
-            for (k, s) in part.slots().enumerate() {
-                let f = fresh_at.get(s as usize).copied().unwrap_or(u32::MAX);
-                // Once per path: `list_in` lists all of the table's entries
-                // there.
-                if f == u32::MAX || part.slots().take(k).any(|e| e == s) {
-                    continue;
-                }
-                part.list_in(s, &t.name, &mut fresh[f as usize]);
-            }
+            part.list(&t.name, &mut fresh, at);
         }
     }
     let mut fresh = fresh.into_iter();
@@ -316,19 +310,7 @@ fn fill(
     by_table: &[TableWrites],
 ) -> Vec<WritePath> {
     for (t, part) in tables.iter().zip(by_table) {
-        for &m in &part.makers {
-            if let Some(w) = paths.get_mut(m as usize) {
-                part.list_maker(&t.name, w);
-            }
-        }
-        for &(s, idx, key) in &part.attrs {
-            if let Some(u) = paths
-                .get_mut(s as usize)
-                .and_then(|w| w.update.get_mut(idx as usize))
-            {
-                list_attribute(&t.name, key, u);
-            }
-        }
+        part.list(&t.name, &mut paths, |s| Some(s as usize));
     }
     paths
 }

@@ -640,7 +640,6 @@ pub(crate) fn diagnose_in(
     let reuse = Reuse {
         table: &|_| None,
         schema: None,
-        workflow: None,
         input_gaps: None,
         hints: &|_| None,
         users: None,
@@ -718,9 +717,7 @@ struct Presorted {
 
 impl Presorted {
     fn new(findings: Vec<Diagnostic>) -> Presorted {
-        let refs: Vec<&Diagnostic> = findings.iter().collect();
-        let order = report_positions(&refs);
-        drop(refs);
+        let order = report_positions(&findings.iter().collect::<Vec<_>>());
         Presorted { findings, order }
     }
 }
@@ -731,9 +728,8 @@ pub(crate) struct Reuse<'a> {
     pub table: &'a (dyn Fn(usize) -> Option<TableFindings> + Sync),
     /// The schema's findings, when the schema is unchanged.
     pub schema: Option<SchemaFindings>,
-    /// The earlier input-gap findings of queries whose inputs are unchanged.
-    pub workflow: Option<workflow::Earlier<'a>>,
-    /// The input-gap findings, when worked out already (`input_gaps`).
+    /// The input-gap findings, when worked out already (`input_gaps`,
+    /// which reuses the earlier ones of queries whose inputs are unchanged).
     pub input_gaps: Option<Vec<Diagnostic>>,
     /// Table `i`'s merge hint (`Some(None)`: it has none), when nothing it
     /// reads changed (see `derive::share::merge_hints_reusing`).
@@ -893,7 +889,8 @@ pub(crate) fn rediagnose_workflow(
         users: Users::Lazy(std::sync::OnceLock::new()),
     };
     let mut flow = Vec::new();
-    workflow::check(&ctx, earlier, None, &mut flow);
+    workflow::check(&ctx, &mut flow);
+    flow.extend(workflow::input_gaps(graph, earlier));
     flow.sort_by(report_order);
     flow.dedup();
     // Sized exactly: the review is kept as long as the analysis.
@@ -925,7 +922,6 @@ pub(crate) fn diagnose_reusing(
     let Reuse {
         table: reuse_table,
         schema: reuse_schema,
-        workflow: earlier,
         input_gaps,
         hints: reuse_hints,
         users: given_users,
@@ -968,7 +964,10 @@ pub(crate) fn diagnose_reusing(
                             SchemaFindings::new(contradictions)
                         });
                         let mut flow = Vec::new();
-                        workflow::check(&ctx, earlier.as_ref(), input_gaps, &mut flow);
+                        workflow::check(&ctx, &mut flow);
+                        flow.extend(
+                            input_gaps.unwrap_or_else(|| workflow::input_gaps(graph, None)),
+                        );
                         (schema, flow)
                     },
                     || {
@@ -1028,7 +1027,6 @@ pub(crate) fn diagnose_reusing(
     let gathered = problems.len()
         + tables.iter().map(TableFindings::len).sum::<usize>()
         + entities.len()
-        + schema_findings.0.findings.len()
         + types_found.len()
         + scans.len()
         + workload.len()
@@ -1191,7 +1189,8 @@ mod tests {
                 users: Users::Lazy(std::sync::OnceLock::new()),
             };
             let mut flow = Vec::new();
-            workflow::check(&ctx, None, None, &mut flow);
+            workflow::check(&ctx, &mut flow);
+            flow.extend(workflow::input_gaps(&graph, None));
             assert!(
                 flow.iter().all(|d| workflow::RULES.contains(&d.rule)),
                 "{}",

@@ -84,12 +84,7 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
     if !same_schema
         || states_workflow(old) != states_workflow(new)
         || (!same_workflow && old.workflow.transitions != new.workflow.transitions)
-        || old.queries.len() != new.queries.len()
-        || old
-            .queries
-            .iter()
-            .zip(new.queries.iter())
-            .any(|(a, b)| !Shared::same(a, b) && a.id != b.id)
+        || !old.same_query_ids(new)
     {
         return None;
     }
@@ -143,30 +138,18 @@ pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> 
     Some(dirty)
 }
 
-/// The workflow's rules. `gaps` are the input-gap findings when worked
-/// out already ([`input_gaps`]), else they are worked out here.
-pub(super) fn check(
-    ctx: &Ctx,
-    earlier: Option<&Earlier>,
-    gaps: Option<Vec<Diagnostic>>,
-    out: &mut Vec<Diagnostic>,
-) {
+/// The workflow's rules but the input gaps: those come after these
+/// ([`input_gaps`]).
+pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     tables(ctx, out);
     let p = ctx.project;
-    if !states_workflow(p) {
-        if !p.queries.is_empty() {
-            out.push(ctx.diag(
-                "no-workflow",
-                Subject::Project,
-                "The project states no workflow, so nothing checks that each query's search values are known when the application runs it.".into(),
-                "List the entry queries and the transitions between queries, with the attributes each feeds to the next.".into(),
-            ));
-        }
-        return;
-    }
-    match gaps {
-        Some(gaps) => out.extend(gaps),
-        None => inputs(ctx.graph, earlier, out),
+    if !states_workflow(p) && !p.queries.is_empty() {
+        out.push(ctx.diag(
+            "no-workflow",
+            Subject::Project,
+            "The project states no workflow, so nothing checks that each query's search values are known when the application runs it.".into(),
+            "List the entry queries and the transitions between queries, with the attributes each feeds to the next.".into(),
+        ));
     }
 }
 

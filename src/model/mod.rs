@@ -749,6 +749,18 @@ impl Project {
         self.queries.iter().find(|q| q.id == id).map(|q| &**q)
     }
 
+    /// Whether `other` has as many queries and, position by position, the
+    /// very same query or one with the same id (what an analysis indexes
+    /// by id holds for both).
+    pub fn same_query_ids(&self, other: &Project) -> bool {
+        self.queries.len() == other.queries.len()
+            && self
+                .queries
+                .iter()
+                .zip(other.queries.iter())
+                .all(|(a, b)| Shared::same(a, b) || a.id == b.id)
+    }
+
     pub fn decision(&self, query: &str) -> Option<&Decision> {
         self.decisions.iter().find(|d| d.query == query)
     }

@@ -210,21 +210,8 @@ pub struct SchemaIndex {
 }
 
 /// Per entity, the 1:n relationships into it from another entity, with
-/// that entity: one list for all, like `incident`.
-pub(crate) struct Parents {
-    list: Vec<(usize, usize)>,
-    start: Vec<usize>,
-}
-
-impl Parents {
-    /// The (relationship, parent entity) pairs into entity `e`.
-    pub(crate) fn of(&self, e: usize) -> &[(usize, usize)] {
-        match (self.start.get(e), self.start.get(e + 1)) {
-            (Some(&a), Some(&b)) => &self.list[a..b],
-            _ => &[],
-        }
-    }
-}
+/// that entity: `(relationship, parent entity)` pairs, one list for all.
+pub(crate) type Parents = crate::parts::Groups<(usize, usize)>;
 
 /// Every node's short name in one text: a handful of allocations however
 /// many nodes. The index is kept from one analysis to the next, and many
@@ -353,13 +340,7 @@ impl<'p> Graph<'p> {
     /// position (the index holds positions and ids only).
     #[must_use]
     pub fn taking_queries(mut self, earlier: &Project, index: &Arc<QueryIndex>) -> Graph<'p> {
-        let (old, new) = (&earlier.queries, &self.project.queries);
-        let same_ids = old.len() == new.len()
-            && old
-                .iter()
-                .zip(new.iter())
-                .all(|(a, b)| Shared::same(a, b) || a.id == b.id);
-        if same_ids {
+        if earlier.same_query_ids(self.project) {
             self.queries = Arc::clone(index);
         }
         self
@@ -405,37 +386,20 @@ impl<'p> Graph<'p> {
     pub(crate) fn parents(&self) -> &Parents {
         self.schema.parents.get_or_init(|| {
             let project = self.project;
-            let into: Vec<(usize, usize, usize)> = project
+            let mut into: Vec<(usize, (usize, usize))> = project
                 .relationships
                 .iter()
                 .enumerate()
                 .filter(|(_, rel)| rel.cardinality == Cardinality::OneToMany && rel.from != rel.to)
                 .filter_map(|(r, _)| match self.schema.ends.get(r) {
-                    Some(&(Some(f), Some(t))) => Some((t, r, f)),
+                    Some(&(Some(f), Some(t))) => Some((t, (r, f))),
                     _ => None,
                 })
                 .collect();
-            let mut start = vec![0; project.entities.len() + 1];
-            for &(t, _, _) in &into {
-                start[t + 1] += 1;
-            }
-            for e in 0..project.entities.len() {
-                start[e + 1] += start[e];
-            }
-            let mut list = vec![(0, 0); into.len()];
-            let mut next = start.clone();
-            for (t, r, f) in into {
-                list[next[t]] = (r, f);
-                next[t] += 1;
-            }
-            for e in 0..project.entities.len() {
-                list[start[e]..start[e + 1]].sort_by(|a, b| {
-                    project.relationships[a.0]
-                        .name
-                        .cmp(&project.relationships[b.0].name)
-                });
-            }
-            Parents { list, start }
+            // By name first (stably), so each entity's group is in name order.
+            let rels = &project.relationships;
+            into.sort_by(|a, b| rels[a.1 .0].name.cmp(&rels[b.1 .0].name));
+            Parents::new(project.entities.len(), into.into_iter())
         })
     }
 
