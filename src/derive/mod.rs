@@ -263,11 +263,20 @@ impl Column {
 impl Table {
     /// A query's table before any column: named later, serving the query.
     pub(crate) fn for_query(q: &Query, id: Name) -> Table {
+        // Every field spelled out: `..Table::default()` would make (and
+        // drop) a list for the queries and touch the one shared empty
+        // name's count from every thread.
         Table {
+            name: Name::default(),
             rows: Name::from(&q.rows),
             queries: vec![id.clone()].into(),
+            columns: Shared::default(),
+            indexes: Vec::new(),
+            ttl_seconds: None,
+            dropped: Vec::new(),
+            candidate: None,
             origin: id,
-            ..Table::default()
+            collected: Vec::new(),
         }
     }
 
@@ -1745,6 +1754,10 @@ fn order_key_first(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
         Role::Clustering(_) => 1,
         _ => 2,
     };
+    // Most tables come out of the mapping rules in this order already.
+    if t.columns.is_sorted_by_key(|c| rank(c.role)) {
+        return;
+    }
     let mut order: Vec<usize> = (0..t.columns.len()).collect();
     order.sort_by_key(|&i| rank(t.columns[i].role));
     permute(t, ids, &order);
