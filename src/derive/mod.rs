@@ -1056,17 +1056,25 @@ where
 /// equal attributes get equal paths. [`Graph::resolve`] and
 /// [`Graph::key_at`] already return paths normalized this way and more.
 pub fn normalize(mut r: Reached) -> Reached {
-    let mut out: Vec<Edge> = Vec::with_capacity(r.path.len());
-    for e in r.path.drain(..) {
-        if let (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) = (out.last(), e) {
-            if *r0 == r1 && *end0 == end1 {
-                out.pop();
+    // In place (it runs for every attribute a query names): the first
+    // `kept` edges are the result so far, and a step back cancels the
+    // last of them.
+    let path = &mut r.path;
+    let mut kept: usize = 0;
+    for i in 0..path.len() {
+        let e = path[i];
+        if let (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) =
+            (kept.checked_sub(1).map(|k| path[k]), e)
+        {
+            if r0 == r1 && end0 == end1 {
+                kept -= 1;
                 continue;
             }
         }
-        out.push(e);
+        path[kept] = e;
+        kept += 1;
     }
-    r.path = out;
+    path.truncate(kept);
     r
 }
 

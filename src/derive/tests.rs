@@ -937,3 +937,55 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
         .reading(0)
         .is_empty());
 }
+
+/// `normalize` (in place) removes exactly the detours a stack of edges
+/// would: every "enter a relationship, leave it at the same end" pair,
+/// innermost first, whatever the path.
+#[test]
+fn normalize_removes_each_detour_as_a_stack_would() {
+    use crate::model::resolve::{AttrId, End};
+    fn by_stack(path: &[Edge]) -> Vec<Edge> {
+        let mut out: Vec<Edge> = Vec::new();
+        for &e in path {
+            match (out.last(), e) {
+                (Some(&Edge::Enter(r0, end0)), Edge::Leave(r1, end1))
+                    if r0 == r1 && end0 == end1 =>
+                {
+                    out.pop();
+                }
+                _ => out.push(e),
+            }
+        }
+        out
+    }
+    let mut seed = 0x1234_5678_u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut detours = 0;
+    for _ in 0..2_000 {
+        let len = usize::try_from(next(9)).unwrap_or(0);
+        let path: Vec<Edge> = (0..len)
+            .map(|_| {
+                let rel = usize::try_from(next(2)).unwrap_or(0);
+                let end = if next(2) == 0 { End::From } else { End::To };
+                if next(2) == 0 {
+                    Edge::Enter(rel, end)
+                } else {
+                    Edge::Leave(rel, end)
+                }
+            })
+            .collect();
+        let expected = by_stack(&path);
+        detours += usize::from(expected.len() < path.len());
+        let got = normalize(Reached {
+            attr: AttrId::Entity(0, 0),
+            path,
+        });
+        assert_eq!(got.path, expected);
+    }
+    assert!(detours > 100, "the random paths hold detours ({detours})");
+}
