@@ -1762,10 +1762,9 @@ fn order_key_first(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
         Role::Clustering(_) => 1,
         _ => 2,
     };
-    // Most tables come out of the mapping rules in this order already.
-    if t.columns.is_sorted_by_key(|c| rank(c.role)) {
-        return;
-    }
+    // Permuted even when already in order (most tables are): the kept
+    // tables hold `permute`'s exact-size lists, and skipping it for the
+    // grown ones left 2 MiB more resident at 10,000 queries.
     let mut order: Vec<usize> = (0..t.columns.len()).collect();
     order.sort_by_key(|&i| rank(t.columns[i].role));
     permute(t, ids, &order);
