@@ -453,7 +453,7 @@ impl IncrementalAnalysis {
         let diagnostics = if c.project.workflow == project.workflow {
             prev.diagnostics.clone()
         } else {
-            let graph = Graph::reusing(project, &c.schema).taking_queries(&c.project, &c.queries);
+            let graph = c.graph(project);
             // Each query's input-gap finding is kept unless its inputs changed.
             let earlier = changed_inputs(&c.project, project).map(|dirty| Earlier {
                 findings: &prev.diagnostics,

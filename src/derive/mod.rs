@@ -264,8 +264,7 @@ impl Table {
     /// A query's table before any column: named later, serving the query.
     pub(crate) fn for_query(q: &Query, id: Name) -> Table {
         // Every field spelled out: `..Table::default()` would make (and
-        // drop) a list for the queries and touch the one shared empty
-        // name's count from every thread.
+        // drop) a list for the queries and two empty names.
         Table {
             name: Name::default(),
             rows: Name::from(&q.rows),
@@ -1056,25 +1055,11 @@ where
 /// equal attributes get equal paths. [`Graph::resolve`] and
 /// [`Graph::key_at`] already return paths normalized this way and more.
 pub fn normalize(mut r: Reached) -> Reached {
-    // In place (it runs for every attribute a query names): the first
-    // `kept` edges are the result so far, and a step back cancels the
-    // last of them.
-    let path = &mut r.path;
-    let mut kept: usize = 0;
-    for i in 0..path.len() {
-        let e = path[i];
-        if let (Some(Edge::Enter(r0, end0)), Edge::Leave(r1, end1)) =
-            (kept.checked_sub(1).map(|k| path[k]), e)
-        {
-            if r0 == r1 && end0 == end1 {
-                kept -= 1;
-                continue;
-            }
-        }
-        path[kept] = e;
-        kept += 1;
-    }
-    path.truncate(kept);
+    // In place: it runs for every attribute a query names.
+    crate::model::resolve::cancel_steps(
+        &mut r.path,
+        |before, e| matches!((before, e), (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) if r0 == r1 && end0 == end1),
+    );
     r
 }
 

@@ -248,7 +248,9 @@ pub(crate) fn write_paths(
         attrs: Box::default(),
     });
     for (ti, t) in tables.iter().enumerate() {
-        let kept = in_place && by_table[ti].job_query == job[ti] && same(ti, t, ids[ti], roots[ti]);
+        // (`same` is false past the last derivation's tables, whose parts
+        // are the placeholders above.)
+        let kept = by_table[ti].job_query == job[ti] && same(ti, t, ids[ti], roots[ti]);
         if kept {
             continue;
         }

@@ -788,10 +788,8 @@ fn order_key(d: &Diagnostic) -> u128 {
 }
 
 /// `findings` sorted by [`report_order`] (stably), each run of equal
-/// findings kept once. A finding is large and a large project has
-/// thousands: their positions are sorted with their [`order_key`], on both
-/// cores, and each finding is copied once. Equal findings have equal keys:
-/// only neighbours with the same key are compared whole.
+/// findings kept once: [`in_report_order_merging`] with nothing to merge
+/// (the order the tests check it against).
 #[cfg(test)]
 fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
     in_report_order_merging(findings, findings.len(), &Presorted::default())

@@ -302,6 +302,23 @@ pub struct QueryIndex {
     names: LazyNames,
 }
 
+/// Removes from `path`, in place, each step that `cancels` the step left
+/// before it, with that step (so cancelling pairs nest).
+pub(crate) fn cancel_steps(path: &mut Vec<Edge>, cancels: impl Fn(Edge, Edge) -> bool) {
+    // `kept` edges stay at the front; a cancelling step removes the last.
+    let mut kept = 0;
+    for i in 0..path.len() {
+        let e = path[i];
+        if kept > 0 && cancels(path[kept - 1], e) {
+            kept -= 1;
+        } else {
+            path[kept] = e;
+            kept += 1;
+        }
+    }
+    path.truncate(kept);
+}
+
 impl<'p> Graph<'p> {
     pub fn new(project: &'p Project) -> Graph<'p> {
         Graph::over(project, Arc::new(SchemaIndex::new(project)))
@@ -625,27 +642,13 @@ impl<'p> Graph<'p> {
     /// and straight back in at the same end when that end has one instance of
     /// it (a weak entity's key walking back to its owner).
     pub(crate) fn normalize_path(&self, path: &mut Vec<Edge>) {
-        // In place: `kept` edges stay at the front, a cancelling step
-        // removes the one before it.
-        let mut kept = 0;
-        for i in 0..path.len() {
-            let e = path[i];
-            let cancels = kept > 0
-                && match (path[kept - 1], e) {
-                    (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) => r0 == r1 && end0 == end1,
-                    (Edge::Leave(r0, end0), Edge::Enter(r1, end1)) => {
-                        r0 == r1 && end0 == end1 && !self.fanout(e).many
-                    }
-                    _ => false,
-                };
-            if cancels {
-                kept -= 1;
-            } else {
-                path[kept] = e;
-                kept += 1;
+        cancel_steps(path, |before, e| match (before, e) {
+            (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) => r0 == r1 && end0 == end1,
+            (Edge::Leave(r0, end0), Edge::Enter(r1, end1)) => {
+                r0 == r1 && end0 == end1 && !self.fanout(e).many
             }
-        }
-        path.truncate(kept);
+            _ => false,
+        });
     }
 
     /// Whether walking `path` can reach several instances per start instance.
