@@ -633,8 +633,8 @@ impl IncrementalAnalysis {
         // the findings of queries whose inputs did not change): worked out
         // beside the derivation on large projects.
         let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
-        // (The derivation stays on this thread: what a thread that ends
-        // allocates costs more to free.)
+        // (The derivation stays on this thread: a block is cheapest freed
+        // by the thread that allocated it.)
         let (input_gaps, assembled) = crate::parallel::join(
             large,
             || {

@@ -619,7 +619,7 @@ pub(crate) fn assemble(
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     // Write paths read the tables only: they are worked out beside the
     // plans on large projects, on this thread, as they stay with the model
-    // and what a thread that ends allocates costs more to free.
+    // and a block is cheapest freed by the thread that allocated it.
     let (plans, (writes, writes_by_table)) = crate::parallel::join(
         large,
         || {

@@ -950,7 +950,7 @@ pub(crate) fn diagnose_reusing(
         crate::parallel::join(
             large,
             || {
-                // The shareable-table rule on a thread of its own: on a large
+                // The shareable-table rule beside the other two: on a large
                 // project it costs as much as the other two together.
                 let ((schema, flow), shareable) = crate::parallel::join(
                     large,
