@@ -618,17 +618,18 @@ pub(crate) fn assemble(
         kept.iter().map(|&i| &drafts[i].ids).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
     // Write paths read the tables only: they are worked out beside the
-    // plans on large projects, on this thread, as they stay with the model
-    // and a block is cheapest freed by the thread that allocated it.
-    let (plans, (writes, writes_by_table)) = crate::parallel::join(
+    // plans on large projects, on a helper thread, while this one maps the
+    // plans with the helpers (a helper that finishes the paths takes plans
+    // too; this thread could not take work nested in a helper's).
+    let ((writes, writes_by_table), plans) = crate::parallel::join(
         large,
+        || writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots),
         || {
             plans_of(
                 graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
                 reuse_plan,
             )
         },
-        || writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots),
     );
     #[cfg(test)]
     {
