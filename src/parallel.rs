@@ -50,7 +50,9 @@ pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     // Parts small enough that a thread done early takes the next one: the
     // cost of items varies (and a helper runs slower while its caches are
     // cold), so equal halves left one thread waiting for the other.
-    let part_len = items.len().div_ceil(cores() * 8).max(PARALLEL_MIN / 8);
+    // (A 1,000-query build in parts of 62 left one thread 0.3 ms idle at
+    // its end.)
+    let part_len = items.len().div_ceil(cores() * 32).max(4);
     let parts: Vec<&[T]> = items.chunks(part_len).collect();
     let done: Vec<std::sync::Mutex<Vec<R>>> =
         parts.iter().map(|_| std::sync::Mutex::default()).collect();
