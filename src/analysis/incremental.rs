@@ -680,9 +680,11 @@ impl IncrementalAnalysis {
         let comparable = old
             .as_ref()
             .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
-        let (estimates, (users, stable, rows_stable)) = crate::parallel::join(
+        // The estimates on this thread: when many are made anew (a schema
+        // edit, the first analysis) they are mapped with the helpers, which
+        // this thread could not do for work nested in a helper's.
+        let ((users, stable, rows_stable), estimates) = crate::parallel::join(
             large,
-            || estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused),
             || {
                 // 4. Diagnostics: each table's own findings are reused when
                 // the table, its position and estimate, the schema, and the
@@ -712,6 +714,7 @@ impl IncrementalAnalysis {
                 };
                 (users, stable, rows_stable)
             },
+            || estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused),
         );
         let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
