@@ -187,6 +187,68 @@ pub(crate) fn join<A: Send, B>(
 mod tests {
     use super::*;
 
+    /// Parts taken in turn by whichever thread is free still give the
+    /// results in input order, at every size around the part boundaries,
+    /// each thread's state made at most once per map.
+    #[test]
+    fn par_map_with_keeps_the_input_order() {
+        for n in [0, 1, PARALLEL_MIN - 1, PARALLEL_MIN, 257, 1_000, 4_099] {
+            let items: Vec<usize> = (0..n).collect();
+            let states = std::sync::atomic::AtomicUsize::new(0);
+            let got = par_map_with(
+                &items,
+                || {
+                    states.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    0usize
+                },
+                |seen, &x| {
+                    *seen += 1;
+                    x * 3
+                },
+            );
+            let expected: Vec<usize> = items.iter().map(|x| x * 3).collect();
+            assert_eq!(got, expected, "{n} items");
+            assert!(states.into_inner() <= cores().max(1), "{n} items");
+        }
+    }
+
+    /// Maps nested in either side of a join (as the review's rules are)
+    /// finish, and each side's result comes back on its own side.
+    #[test]
+    fn nested_maps_in_a_join_finish_in_order() {
+        let items: Vec<u64> = (0..2_000).collect();
+        let ((a, inner), b) = join(
+            true,
+            || {
+                let inner = join(true, || par_map(&items, |x| x + 1), || 7u8);
+                (par_map(&items, |x| x * 2), inner)
+            },
+            || par_map(&items, |x| x * x),
+        );
+        assert_eq!(a, items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(inner.0, items.iter().map(|x| x + 1).collect::<Vec<_>>());
+        assert_eq!(inner.1, 7);
+        assert_eq!(b, items.iter().map(|x| x * x).collect::<Vec<_>>());
+    }
+
+    /// A panic in work on a helper reaches the caller, as it would on one
+    /// thread, instead of hanging or being lost.
+    #[test]
+    fn a_panic_on_a_helper_reaches_the_caller() {
+        let items: Vec<usize> = (0..1_000).collect();
+        let outcome = std::panic::catch_unwind(|| {
+            par_map(&items, |&x| {
+                assert!(x != 777, "item 777");
+                x
+            })
+        });
+        assert!(outcome.is_err());
+        let outcome = std::panic::catch_unwind(|| join(true, || panic!("left side"), || 1));
+        assert!(outcome.is_err());
+        // The pool still works afterwards.
+        assert_eq!(par_map(&items, |x| x + 1)[999], 1_000);
+    }
+
     /// The halves sorted apart and merged give `sort_by`'s order, equal
     /// keys in their original order included.
     #[test]
