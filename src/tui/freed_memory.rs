@@ -2,12 +2,13 @@
 //!
 //! The allocator (mimalloc v2, chosen in `main.rs`) returns freed memory
 //! only after a purge delay, and only when it next runs the right code:
-//! - an analysis is made mostly on helper threads (`parallel`) that idle
+//! - an analysis is made partly on helper threads (`parallel`) that idle
 //!   after it, and the old one is freed on a thread of its own: blocks freed
 //!   there wait in the heap of the helper that made them, and the pages of
 //!   that thread of its own end up in segments no thread owns; a heap
 //!   collects both in its periodic collection, every 10,000 allocations of
-//!   more than 1 KiB, so that runs on every helper too;
+//!   more than 1 KiB, so that runs on every helper too (each takes it when
+//!   it is free: a second after the last large analysis, they are);
 //! - whole segments given back to the allocator's arenas are purged when
 //!   an arena block is next freed, if their delay has passed by then.
 //!
@@ -76,8 +77,8 @@ impl FreedMemory {
 }
 
 /// Makes the allocator collect this thread's heap, each analysis helper's
-/// (they made most of the analysis, and blocks freed here wait in their
-/// heaps until they next allocate) and the segments no thread owns.
+/// (blocks they made and another thread freed wait in their heaps until
+/// they next allocate) and the segments no thread owns.
 fn collect() {
     collect_here();
     crate::parallel::on_each_helper(collect_here);
