@@ -29,9 +29,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync)
 }
 
 /// [`par_map`] with per-thread state made by `init` (caches that are not
-/// shared between threads).
-/// Maps `items` on every core when there are many (order kept); `init`
-/// makes each worker's state.
+/// shared between threads): made once by each thread that takes a part.
 pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     items: &[T],
     init: impl Fn() -> S + Sync,

@@ -110,7 +110,7 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let tables = &ctx.model.tables;
     let keyspace = &ctx.project.keyspace.name;
     // Made when a path first lists many tables (most list one or two).
-    let by_name: std::sync::OnceLock<HashMap<&str, usize>> = std::sync::OnceLock::new();
+    let by_name: std::cell::OnceCell<HashMap<&str, usize>> = std::cell::OnceCell::new();
     let by_name = || {
         by_name.get_or_init(|| {
             let mut by_name =
@@ -124,6 +124,8 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let copy = |name: &str| by_name().get(name).map(|&i| Copied::of(&tables[i]));
     for w in &ctx.model.writes {
         let mutable_updates = || w.update.iter().filter(|u| u.tables.len() >= MANY_TABLES);
+        // Most paths are done here, before any lookup by name: the tables
+        // listed bound those of them in the model.
         if w.insert.len() < MANY_TABLES && mutable_updates().next().is_none() {
             continue;
         }
