@@ -26,6 +26,7 @@ pub fn analyze(project: &Project) -> Analysis {
     let model = derive_in(&graph);
     let estimates = estimate_in(&graph, &model);
     let diagnostics = diagnose_in(&graph, &model, &estimates);
+    graph.drop_later(project.queries.len() >= crate::parallel::PARALLEL_MIN);
     Analysis {
         model: std::sync::Arc::new(model),
         estimates,

@@ -47,13 +47,19 @@ const PREPOSITIONS: &[&str] = &[
 /// the first preposition (`points_of_interest`, `people_of_contact`), else
 /// its last word.
 pub fn plural(word: &str) -> String {
-    let parts: Vec<&str> = word.split('_').collect();
-    // A preposition with a head noun before it and a modifier after it.
-    let split = (1..parts.len().saturating_sub(1)).find(|&i| PREPOSITIONS.contains(&parts[i]));
+    // A preposition with a head noun before it and a modifier after it: a
+    // word between two underscores (found without listing the words: every
+    // table name passes here).
+    let split = word.match_indices('_').map(|(u, _)| u).find(|&u| {
+        let rest = &word[u + 1..];
+        rest.find('_')
+            .is_some_and(|end| PREPOSITIONS.contains(&&rest[..end]))
+    });
     match split {
-        Some(i) => {
-            let head_len = parts[..i].iter().map(|p| p.len() + 1).sum::<usize>() - 1;
-            format!("{}{}", plural_of_last(&word[..head_len]), &word[head_len..])
+        Some(head_len) => {
+            let mut out = plural_of_last(&word[..head_len]);
+            out.push_str(&word[head_len..]);
+            out
         }
         None => plural_of_last(word),
     }
@@ -268,6 +274,23 @@ pub(crate) fn schema_name(raw: &str, fallback: &str) -> String {
     s
 }
 
+/// [`schema_name`] of an owned name: a name that is one already (most
+/// derived names are) is kept as it is, not made again.
+pub(crate) fn schema_name_of(raw: String, fallback: &str) -> String {
+    let bytes = raw.as_bytes();
+    let body = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_';
+    let settled = bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.len() <= 48
+        && bytes.iter().all(body)
+        && !raw.ends_with('_')
+        && !raw.contains("__");
+    if settled {
+        raw
+    } else {
+        schema_name(&raw, fallback)
+    }
+}
+
 /// CQL string literal with quotes doubled.
 pub(crate) fn string_literal(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
@@ -389,6 +412,31 @@ mod tests {
         assert_eq!(schema_name("123", "x"), "t_123");
         assert_eq!(schema_name("", "fallback"), "fallback");
         assert!(is_valid_schema_name(&schema_name(&"a".repeat(100), "x")));
+    }
+
+    /// The owned variant gives what `schema_name` gives, kept or made.
+    #[test]
+    fn schema_name_of_equals_schema_name() {
+        for raw in [
+            "hotels_by_poi",
+            "Hotels_by_POI",
+            "rooms__by_x",
+            "rooms_by_",
+            "_rooms",
+            "9lives",
+            "",
+            "émigrés_by_city",
+            "a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p_q_r_s_t_u_v_w_x_y_z",
+            &"x".repeat(48),
+            &"x".repeat(49),
+            "by_1st",
+        ] {
+            assert_eq!(
+                schema_name_of(raw.to_string(), "table"),
+                schema_name(raw, "table"),
+                "{raw:?}"
+            );
+        }
     }
 
     #[test]

@@ -426,7 +426,7 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         || None,
         |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
     );
-    assemble(
+    let assembled = assemble(
         graph,
         &decisions,
         &own,
@@ -434,8 +434,14 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         &|_: PlanInput| None,
         None,
         None,
-    )
-    .model
+    );
+    // What only the next incremental derivation would read.
+    let large = graph.project.queries.len() >= crate::parallel::PARALLEL_MIN;
+    crate::parallel::drop_later(
+        large,
+        (assembled.ids, assembled.writes_by_table, assembled.answered),
+    );
+    assembled.model
 }
 
 /// Each query's decision, by query id.
@@ -644,6 +650,9 @@ pub(crate) fn assemble(
             None => drafts[i].ids.clone(),
         })
         .collect();
+    // What is left of the drafts (those merged into others, and the parts
+    // not moved into the tables) is freed off this thread's path.
+    crate::parallel::drop_later(large, drafts);
 
     Assembled {
         model: LogicalModel {
@@ -1211,8 +1220,40 @@ fn build<'g, 'p>(
         ));
     }
 
+    // MR5 (what still tells the rows apart, and nothing the key so far
+    // already determines) is decided before any column is made, so that
+    // the column list is made at its final size: tables are kept, and a
+    // list grown by doubling, then reordered key-first, was copied twice.
+    let mut key_so_far: Vec<Reached> =
+        Vec::with_capacity(equality.len() + constants.len() + 1 + order.len());
+    for r in equality
+        .iter()
+        .chain(&constants)
+        .chain(&range)
+        .chain(order.iter().map(|(r, _)| r))
+    {
+        if !key_so_far.contains(r) {
+            key_so_far.push(r.clone());
+        }
+    }
+    let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
+    let appended: Vec<Reached> = graph
+        .row_key(root, &key_so_far, &present)
+        .into_iter()
+        .map(normalize)
+        .collect();
+    let mut later: Vec<&Reached> = Vec::with_capacity(appended.len() + returns.len());
+    for r in appended.iter().chain(&returns) {
+        if !key_so_far.contains(r) && !later.contains(&r) {
+            later.push(r);
+        }
+    }
+    let size = key_so_far.len() + later.len();
+    drop(later);
+
     let mut t = Table::for_query(q, graph.query_name(qi));
-    let mut ids: Vec<Option<Reached>> = vec![];
+    t.columns = Shared::new(Vec::with_capacity(size));
+    let mut ids: Vec<Option<Reached>> = Vec::with_capacity(size);
     let add =
         |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
             if ids.iter().any(|x| x.as_ref() == Some(r)) {
@@ -1254,18 +1295,14 @@ fn build<'g, 'p>(
         add(&mut t, &mut ids, r, Role::Clustering(*dir), Rule::Order);
     }
 
-    // MR5: what still tells the rows apart, and nothing the key so far
-    // already determines.
-    let key_so_far: Vec<Reached> = ids.iter().flatten().cloned().collect();
-    let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
-    let appended = graph.row_key(root, &key_so_far, &present);
+    // MR5, decided above.
+    debug_assert!(ids.iter().flatten().eq(key_so_far.iter()));
     let declared = if appended.is_empty() {
         vec![]
     } else {
         graph.grain(root, present.iter().map(|r| r.path.as_slice()))
     };
     for k in appended {
-        let k = normalize(k);
         let rule = if declared.contains(&k) {
             Rule::Key
         } else {
@@ -1748,9 +1785,17 @@ fn order_key_first(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
         Role::Clustering(_) => 1,
         _ => 2,
     };
-    // Permuted even when already in order (most tables are): the kept
-    // tables hold `permute`'s exact-size lists, and skipping it for the
-    // grown ones left 2 MiB more resident at 10,000 queries.
+    // Most tables are built in order at their final size: nothing to do.
+    // Any other is permuted even when in order: `permute` makes exact-size
+    // lists, and keeping grown ones left 2 MiB more resident at 10,000
+    // queries.
+    let ranks = || t.columns.iter().map(|c| rank(c.role));
+    if t.columns.len() == t.columns.capacity()
+        && ids.len() == ids.capacity()
+        && ranks().zip(ranks().skip(1)).all(|(a, b)| a <= b)
+    {
+        return;
+    }
     let mut order: Vec<usize> = (0..t.columns.len()).collect();
     order.sort_by_key(|&i| rank(t.columns[i].role));
     permute(t, ids, &order);

@@ -6,7 +6,8 @@
 
 use super::{normalize, Column, Rule, Table};
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::naming::{plural, schema_name, snake_case};
+use crate::naming::{plural, schema_name_of, snake_case};
+use std::borrow::Cow;
 
 pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {
     match root {
@@ -14,7 +15,7 @@ pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {
             let ent = graph.entity(e);
             ent.plural
                 .clone()
-                .unwrap_or_else(|| plural(&graph.short(root)))
+                .unwrap_or_else(|| plural(graph.short_str(root)))
         }
         // Relationship names are usually verbs or already plural ("likes").
         NodeId::Rel(r) => snake_case(&graph.rel(r).name),
@@ -35,21 +36,21 @@ pub fn table_names(
     table: &Table,
 ) -> Vec<String> {
     let tokens = search_tokens(graph, root, equality, range);
-    let short = graph.short(root);
+    let short = graph.short_str(root);
     let mut out = Vec::with_capacity(3);
-    if let Some(noun) = counted_noun(table, &short) {
+    if let Some(noun) = counted_noun(table, short) {
         // Counts are per something: a count per item names the item.
-        let by = tokens.unwrap_or_else(|| vec![short.clone()]);
+        let by = tokens.unwrap_or_else(|| vec![Cow::Borrowed(short)]);
         out.push(joined(&noun, &by));
     } else {
         let rows = rows_plural(graph, root);
         let by = tokens.unwrap_or_default();
         out.push(joined(&rows, &by));
         for c in table.columns.iter().filter(|c| c.rule == Rule::Order) {
-            let mut by = by.clone();
             let token = snake_case(&c.name);
-            if !by.contains(&token) {
-                by.push(token);
+            if !by.iter().any(|b| *b == token) {
+                let mut by = by.clone();
+                by.push(Cow::Owned(token));
                 out.push(joined(&rows, &by));
             }
         }
@@ -59,10 +60,12 @@ pub fn table_names(
             .filter(|c| c.rule == Rule::Returned && !c.role.is_key())
             .collect();
         if let [only] = returned.as_slice() {
-            out.push(joined(&owned_noun(&short, &only.name), &by));
+            out.push(joined(&owned_noun(short, &only.name), &by));
         }
     }
-    out.iter().map(|raw| schema_name(raw, "table")).collect()
+    out.into_iter()
+        .map(|raw| schema_name_of(raw, "table"))
+        .collect()
 }
 
 /// Names of a summary table: what it counts, by its group and window
@@ -74,15 +77,16 @@ pub(crate) fn summary_names(
     window: Option<&str>,
     table: &Table,
 ) -> Vec<String> {
-    let short = graph.short(root);
-    let noun = counted_noun(table, &short).unwrap_or_else(|| format!("{short}_stats"));
-    let mut by = search_tokens(graph, root, group, None).unwrap_or_else(|| vec![short.clone()]);
-    by.extend(window.map(snake_case));
-    vec![schema_name(&joined(&noun, &by), "table")]
+    let short = graph.short_str(root);
+    let noun = counted_noun(table, short).unwrap_or_else(|| format!("{short}_stats"));
+    let mut by =
+        search_tokens(graph, root, group, None).unwrap_or_else(|| vec![Cow::Borrowed(short)]);
+    by.extend(window.map(|w| Cow::Owned(snake_case(w))));
+    vec![schema_name_of(joined(&noun, &by), "table")]
 }
 
 /// `rows_by_a_b`, or `rows` when nothing is searched.
-fn joined(noun: &str, by: &[String]) -> String {
+fn joined(noun: &str, by: &[Cow<str>]) -> String {
     if by.is_empty() {
         noun.to_string()
     } else {
@@ -135,19 +139,19 @@ fn counted_noun(table: &Table, short: &str) -> Option<String> {
 
 /// The search part of a name, one token per searched node or attribute;
 /// `None` for a lookup by the rows' own full key.
-fn search_tokens(
-    graph: &Graph,
+fn search_tokens<'g>(
+    graph: &'g Graph,
     root: NodeId,
     equality: &[Reached],
     range: Option<&Reached>,
-) -> Option<Vec<String>> {
+) -> Option<Vec<Cow<'g, str>>> {
     if is_own_key_lookup(graph, root, equality, range) {
         return None;
     }
     // A query searches by a handful of attributes: a scan beats hashing.
     let search: Vec<&Reached> = equality.iter().chain(range).collect();
     let set = &search;
-    let mut tokens: Vec<String> = Vec::new();
+    let mut tokens: Vec<Cow<str>> = Vec::with_capacity(search.len());
     for r in &search {
         // The node with the largest key that this attribute helps complete.
         // The rows themselves (k = 0) never name a search: that is the bare
@@ -183,11 +187,13 @@ fn search_tokens(
             }
         }
         let token = match best {
-            Some((_, k)) => graph.walk(root, &r.path[..k]).map(|n| graph.short(n)),
+            Some((_, k)) => graph
+                .walk(root, &r.path[..k])
+                .map(|n| Cow::Borrowed(graph.short_str(n))),
             None if r.path.is_empty() && r.attr.node() == root => {
-                Some(snake_case(&graph.column_base(r.attr, true)))
+                Some(Cow::Owned(snake_case(&graph.column_base(r.attr, true))))
             }
-            None => Some(graph.short(r.attr.node())),
+            None => Some(Cow::Borrowed(graph.short_str(r.attr.node()))),
         };
         if let Some(t) = token {
             if !t.is_empty() && !tokens.contains(&t) {

@@ -183,6 +183,33 @@ pub struct Graph<'p> {
     rel_names: LazyNames,
 }
 
+impl Graph<'_> {
+    /// Frees what the graph made and holds (its memos: keys, shared names)
+    /// on a helper thread when `large` (see [`crate::parallel::drop_later`]).
+    pub(crate) fn drop_later(self, large: bool) {
+        let Graph {
+            project: _,
+            schema,
+            queries,
+            decisions,
+            attr_names,
+            keys,
+            uniques,
+            rel_keys,
+            entity_names,
+            rel_names,
+        } = self;
+        crate::parallel::drop_later(
+            large,
+            (
+                (schema, queries, decisions),
+                (attr_names, keys, uniques, rel_keys),
+                (entity_names, rel_names),
+            ),
+        );
+    }
+}
+
 /// The schema's half of a [`Graph`]: indexes and values made from the
 /// entities and relationships only. It holds positions and owned values,
 /// nothing borrowed, so an analysis can hand it to the next one; it keeps
