@@ -4,8 +4,8 @@
 pub mod incremental;
 pub mod links;
 
-use crate::derive::{derive_in, LogicalModel};
-use crate::diagnose::{diagnose_in, Diagnostic};
+use crate::derive::{derive_beside, LogicalModel};
+use crate::diagnose::{diagnose_knowing, input_gaps, schema_findings, Diagnostic};
 use crate::estimate::{estimate_in, Estimate};
 use crate::model::resolve::Graph;
 use crate::model::Project;
@@ -23,9 +23,13 @@ pub fn analyze(project: &Project) -> Analysis {
     // One graph serves all three steps: building it is not free on large
     // projects.
     let graph = Graph::new(project);
-    let model = derive_in(&graph);
+    // The review's rules that read the project alone run on a helper
+    // while the derivation shares and names its tables on one thread.
+    let (model, (schema, input_gaps)) = derive_beside(&graph, || {
+        (schema_findings(&graph), input_gaps(&graph, None))
+    });
     let estimates = estimate_in(&graph, &model);
-    let diagnostics = diagnose_in(&graph, &model, &estimates);
+    let diagnostics = diagnose_knowing(&graph, &model, &estimates, schema, input_gaps);
     graph.drop_later(project.queries.len() >= crate::parallel::PARALLEL_MIN);
     Analysis {
         model: std::sync::Arc::new(model),

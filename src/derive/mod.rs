@@ -419,6 +419,16 @@ pub fn derive(project: &Project) -> LogicalModel {
 
 /// [`derive`] over an already built graph of the project.
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
+    derive_beside(graph, || ()).0
+}
+
+/// [`derive_in`], with `beside` run on a helper thread (on large projects)
+/// while this one shares and names the built tables: a step on one
+/// thread, which leaves the helpers idle.
+pub(crate) fn derive_beside<X: Send>(
+    graph: &Graph,
+    beside: impl FnOnce() -> X + Send,
+) -> (LogicalModel, X) {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
     let built: Vec<Built> = par_map_with(
@@ -426,22 +436,24 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         || None,
         |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
     );
-    let assembled = assemble(
-        graph,
-        &decisions,
-        &own,
-        built,
-        &|_: PlanInput| None,
-        None,
-        None,
-    );
-    // What only the next incremental derivation would read.
     let large = graph.project.queries.len() >= crate::parallel::PARALLEL_MIN;
+    let (x, assembled) = crate::parallel::join(large, beside, || {
+        assemble(
+            graph,
+            &decisions,
+            &own,
+            built,
+            &|_: PlanInput| None,
+            None,
+            None,
+        )
+    });
+    // What only the next incremental derivation would read.
     crate::parallel::drop_later(
         large,
         (assembled.ids, assembled.writes_by_table, assembled.answered),
     );
-    assembled.model
+    (assembled.model, x)
 }
 
 /// Each query's decision, by query id.

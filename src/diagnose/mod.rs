@@ -647,6 +647,45 @@ pub(crate) fn diagnose_in(
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
 
+/// [`diagnose_in`] with the findings that read the project alone (the
+/// schema's contradictions, the workflow's input gaps) worked out already:
+/// the full analysis makes them beside the derivation.
+pub(crate) fn diagnose_knowing(
+    graph: &Graph,
+    model: &LogicalModel,
+    estimates: &[Estimate],
+    schema: SchemaFindings,
+    input_gaps: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let reuse = Reuse {
+        table: &|_| None,
+        schema: Some(schema),
+        input_gaps: Some(input_gaps),
+        hints: &|_| None,
+        users: None,
+    };
+    diagnose_reusing(graph, model, estimates, reuse).diagnostics
+}
+
+/// The schema's findings (stated counts that contradict each other). They
+/// read the entities, relationships and their numbers alone, never the
+/// derived model, so they can be made before it exists.
+pub(crate) fn schema_findings(graph: &Graph) -> SchemaFindings {
+    let no_model = LogicalModel::default();
+    let no_users = PlansByTable::default();
+    let ctx = Ctx {
+        project: graph.project,
+        model: &no_model,
+        estimates: &[],
+        graph,
+        est: Estimator::new(graph),
+        users: Users::Given(&no_users),
+    };
+    let mut contradictions = Vec::new();
+    counts::contradictions(&ctx, &mut contradictions);
+    SchemaFindings::new(contradictions)
+}
+
 /// The findings of the rules that judge one table by itself, in the order
 /// the review makes them. They read the table, its position and
 /// estimate, the schema (graph, estimator, thresholds, types), the queries
@@ -956,11 +995,7 @@ pub(crate) fn diagnose_reusing(
                     large,
                     || {
                         let ctx = thread_ctx();
-                        let schema = reuse_schema.unwrap_or_else(|| {
-                            let mut contradictions = Vec::new();
-                            counts::contradictions(&ctx, &mut contradictions);
-                            SchemaFindings::new(contradictions)
-                        });
+                        let schema = reuse_schema.unwrap_or_else(|| schema_findings(graph));
                         let mut flow = Vec::new();
                         workflow::check(&ctx, &mut flow);
                         flow.extend(
