@@ -25,11 +25,13 @@ pub fn analyze(project: &Project) -> Analysis {
     let graph = Graph::new(project);
     // The review's rules that read the project alone run on a helper
     // while the derivation shares and names its tables on one thread.
-    let (model, (schema, input_gaps)) = derive_beside(&graph, || {
+    // What the derivation leaves behind is freed while the review orders
+    // its findings, on one thread.
+    let (model, (schema, input_gaps), leftovers) = derive_beside(&graph, || {
         (schema_findings(&graph), input_gaps(&graph, None))
     });
     let estimates = estimate_in(&graph, &model);
-    let diagnostics = diagnose_knowing(&graph, &model, &estimates, schema, input_gaps);
+    let diagnostics = diagnose_knowing(&graph, &model, &estimates, schema, input_gaps, leftovers);
     graph.drop_later(project.queries.len() >= crate::parallel::PARALLEL_MIN);
     Analysis {
         model: std::sync::Arc::new(model),

@@ -171,6 +171,22 @@ pub(crate) fn drop_later<T: Send + 'static>(large: bool, value: T) {
     }
 }
 
+/// Values a step no longer needs, kept to be freed at a later step that
+/// runs on one thread, when the helpers would otherwise be idle (see
+/// [`drop_later`]).
+#[derive(Default)]
+pub(crate) struct Leftovers(Vec<Box<dyn Send>>);
+
+impl Leftovers {
+    pub(crate) fn keep<T: Send + 'static>(&mut self, value: T) {
+        self.0.push(Box::new(value));
+    }
+
+    pub(crate) fn drop_later(self, large: bool) {
+        drop_later(large, self.0);
+    }
+}
+
 /// Runs `a` and `b`, `a` on a helper thread when `large` (and the machine
 /// has more than one core), else one after the other. `b` runs on this
 /// thread: what it makes is freed where it was allocated.

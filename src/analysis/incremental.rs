@@ -654,6 +654,8 @@ impl IncrementalAnalysis {
             },
         );
         let model = assembled.model;
+        // (Freed while the review orders its findings.)
+        let leftovers = assembled.leftovers;
         reused.plans = plans_reused.into_inner();
         reused.planned = model.plans.len() - reused.plans;
 
@@ -758,6 +760,7 @@ impl IncrementalAnalysis {
             input_gaps: Some(input_gaps),
             hints: &reuse_hint,
             users: Some(&users),
+            leftovers,
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;

@@ -419,16 +419,19 @@ pub fn derive(project: &Project) -> LogicalModel {
 
 /// [`derive`] over an already built graph of the project.
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
-    derive_beside(graph, || ()).0
+    let (model, (), leftovers) = derive_beside(graph, || ());
+    leftovers.drop_later(graph.project.queries.len() >= crate::parallel::PARALLEL_MIN);
+    model
 }
 
 /// [`derive_in`], with `beside` run on a helper thread (on large projects)
 /// while this one shares and names the built tables: a step on one
-/// thread, which leaves the helpers idle.
+/// thread, which leaves the helpers idle. What the derivation leaves
+/// behind comes back to be freed at such a step too.
 pub(crate) fn derive_beside<X: Send>(
     graph: &Graph,
     beside: impl FnOnce() -> X + Send,
-) -> (LogicalModel, X) {
+) -> (LogicalModel, X, crate::parallel::Leftovers) {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
     let built: Vec<Built> = par_map_with(
@@ -449,11 +452,9 @@ pub(crate) fn derive_beside<X: Send>(
         )
     });
     // What only the next incremental derivation would read.
-    crate::parallel::drop_later(
-        large,
-        (assembled.ids, assembled.writes_by_table, assembled.answered),
-    );
-    (assembled.model, x)
+    let mut leftovers = assembled.leftovers;
+    leftovers.keep((assembled.ids, assembled.writes_by_table, assembled.answered));
+    (assembled.model, x, leftovers)
 }
 
 /// Each query's decision, by query id.
@@ -553,6 +554,9 @@ pub(crate) struct Assembled {
     pub roots: Vec<NodeId>,
     /// What each table added to the write paths, parallel to the tables.
     pub writes_by_table: Vec<TableWrites>,
+    /// What is left of the drafts (those merged into others, and the parts
+    /// not moved into the tables), for the caller to free off its path.
+    pub leftovers: crate::parallel::Leftovers,
 }
 
 /// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
@@ -664,7 +668,8 @@ pub(crate) fn assemble(
         .collect();
     // What is left of the drafts (those merged into others, and the parts
     // not moved into the tables) is freed off this thread's path.
-    crate::parallel::drop_later(large, drafts);
+    let mut leftovers = crate::parallel::Leftovers::default();
+    leftovers.keep(drafts);
 
     Assembled {
         model: LogicalModel {
@@ -677,6 +682,7 @@ pub(crate) fn assemble(
         ids,
         roots,
         writes_by_table,
+        leftovers,
     }
 }
 

@@ -643,6 +643,7 @@ pub(crate) fn diagnose_in(
         input_gaps: None,
         hints: &|_| None,
         users: None,
+        leftovers: crate::parallel::Leftovers::default(),
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -656,6 +657,7 @@ pub(crate) fn diagnose_knowing(
     estimates: &[Estimate],
     schema: SchemaFindings,
     input_gaps: Vec<Diagnostic>,
+    leftovers: crate::parallel::Leftovers,
 ) -> Vec<Diagnostic> {
     let reuse = Reuse {
         table: &|_| None,
@@ -663,6 +665,7 @@ pub(crate) fn diagnose_knowing(
         input_gaps: Some(input_gaps),
         hints: &|_| None,
         users: None,
+        leftovers,
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -775,6 +778,9 @@ pub(crate) struct Reuse<'a> {
     pub hints: &'a (dyn Fn(usize) -> Option<Hint> + Sync),
     /// The plans reading each table, when the caller has them.
     pub users: Option<&'a PlansByTable>,
+    /// What the caller no longer needs, freed on a helper while this
+    /// thread orders the findings (the helpers are idle then).
+    pub leftovers: crate::parallel::Leftovers,
 }
 
 /// A review with the parts it may reuse kept apart.
@@ -831,7 +837,7 @@ fn order_key(d: &Diagnostic) -> u128 {
 /// (the order the tests check it against).
 #[cfg(test)]
 fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
-    in_report_order_merging(findings, findings.len(), &Presorted::default())
+    in_report_order_merging(findings, findings.len(), &Presorted::default(), || ())
 }
 
 /// The positions of `findings` in report order (stable), with their order
@@ -857,8 +863,11 @@ fn in_report_order_merging(
     findings: &[&Diagnostic],
     at: usize,
     run: &Presorted,
+    sorted: impl FnOnce(),
 ) -> Vec<Diagnostic> {
     let order = report_positions(findings);
+    // (After the sort, which may take a helper's time.)
+    sorted();
     // Merged: on findings equal in report order, the one gathered first
     // goes first (the run comes after `findings[..at]`).
     let mut merged: Vec<(u128, &Diagnostic)> = Vec::with_capacity(order.len() + run.order.len());
@@ -962,6 +971,7 @@ pub(crate) fn diagnose_reusing(
         input_gaps,
         hints: reuse_hints,
         users: given_users,
+        leftovers,
     } = reuse;
     // Made once for every thread's rules (most read it).
     let made;
@@ -1082,7 +1092,9 @@ pub(crate) fn diagnose_reusing(
     all.extend(&writes);
     all.extend(&flow);
     all.extend(&shareable);
-    let out = in_report_order_merging(&all, before_schema, &schema_findings.0);
+    let out = in_report_order_merging(&all, before_schema, &schema_findings.0, || {
+        leftovers.drop_later(large);
+    });
     drop(all);
     Reviewed {
         diagnostics: out,
@@ -1197,7 +1209,7 @@ mod tests {
         ] {
             let run = Presorted::new(findings[from..to].to_vec());
             let rest: Vec<&Diagnostic> = findings[..from].iter().chain(&findings[to..]).collect();
-            let got = in_report_order_merging(&rest, from, &run);
+            let got = in_report_order_merging(&rest, from, &run, || ());
             assert_eq!(fixes(&got), fixes(&expected), "run {from}..{to}");
         }
     }
