@@ -237,6 +237,7 @@ proptest! {
         prop_assert!(m.problems.is_empty(), "{:?}", m.problems);
         for (t, (root, key, all)) in m.tables.iter().zip(keys(&graph, &m)) {
             // Identifies the rows.
+            let all: Vec<&Reached> = all.iter().collect();
             let missing = graph.row_key(root, &key, &all);
             prop_assert!(missing.is_empty(), "{}: {:?}", t.name, missing);
             // No appended column is determined by the key columns before it.

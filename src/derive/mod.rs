@@ -1254,7 +1254,7 @@ fn build<'g, 'p>(
             key_so_far.push(r.clone());
         }
     }
-    let present: Vec<Reached> = key_so_far.iter().chain(&returns).cloned().collect();
+    let present: Vec<&Reached> = key_so_far.iter().chain(&returns).collect();
     let appended: Vec<Reached> = graph
         .row_key(root, &key_so_far, &present)
         .into_iter()

@@ -77,7 +77,7 @@ fn missing_from(graph: &Graph, t: &Table) -> Vec<String> {
         .filter(|(c, _)| c.role.is_key())
         .map(|(_, r)| r.clone())
         .collect();
-    let present: Vec<Reached> = reached(t).map(|(_, r)| r.clone()).collect();
+    let present: Vec<&Reached> = reached(t).map(|(_, r)| r).collect();
     graph
         .row_key(root, &keyed, &present)
         .iter()

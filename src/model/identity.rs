@@ -97,9 +97,12 @@ impl Graph<'_> {
     /// identified by the smallest of its identifiers the table already
     /// holds, else by its key (an owner's part by the owner's own best
     /// identifier); nothing determined by the key so far is appended.
-    pub fn row_key(&self, root: NodeId, key: &[Reached], present: &[Reached]) -> Vec<Reached> {
-        let prefixes =
-            self.multiplying_prefixes(key.iter().chain(present).map(|r| r.path.as_slice()));
+    pub fn row_key(&self, root: NodeId, key: &[Reached], present: &[&Reached]) -> Vec<Reached> {
+        let prefixes = self.multiplying_prefixes(
+            key.iter()
+                .chain(present.iter().copied())
+                .map(|r| r.path.as_slice()),
+        );
         // Most tables hold the declared key of everything they multiply
         // through: nothing to decide then.
         let holds = |at: &[Edge]| {
@@ -132,7 +135,8 @@ struct Identity<'g, 'p> {
     root: NodeId,
     /// The key columns so far.
     known: Vec<Reached>,
-    present: &'g [Reached],
+    /// The attributes the table holds (borrowed: most are never asked).
+    present: &'g [&'g Reached],
     /// Whether the node at a path is identified by `known`.
     memo: HashMap<Vec<Edge>, bool>,
     /// Nodes whose question is being decided, innermost last.
@@ -238,7 +242,7 @@ impl Identity<'_, '_> {
                 if self.knows(r, at, 0) {
                     continue;
                 }
-                if !self.present.contains(r) {
+                if !self.present.contains(&r) {
                     held = false;
                     break;
                 }

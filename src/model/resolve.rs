@@ -492,15 +492,7 @@ impl<'p> Graph<'p> {
 
     /// `Owner.attr` for attribute `a`, shared by every column holding it.
     pub fn attr_label(&self, a: AttrId) -> Name {
-        let make = || {
-            let owner = self.node_name(a.node());
-            let name = &self.attr(a).name;
-            let mut label = String::with_capacity(owner.len() + 1 + name.len());
-            label.push_str(owner);
-            label.push('.');
-            label.push_str(name);
-            Name::from(label)
-        };
+        let make = || Name::concat(&[self.node_name(a.node()), ".", &self.attr(a).name]);
         match self.attr_names(a) {
             Some((names, len, index)) => names.labels.get(len, index, make),
             None => make(),
@@ -510,7 +502,10 @@ impl<'p> Graph<'p> {
     /// [`Graph::column_base`] as a shared name: every table holding the
     /// attribute names its column with the same text.
     pub(crate) fn column_base_name(&self, a: AttrId, own: bool) -> Name {
-        let make = || Name::from(self.column_base(a, own));
+        let make = || match self.column_base_split(a, own) {
+            (None, text) => Name::from(text),
+            (Some(short), name) => Name::concat(&[short, "_", name]),
+        };
         let Some((names, len, index)) = self.attr_names(a) else {
             return make();
         };
@@ -1060,12 +1055,21 @@ impl<'p> Graph<'p> {
     /// name for the rows' own attributes, otherwise prefixed with its owner's
     /// short name (unless it already is).
     pub(crate) fn column_base(&self, a: AttrId, own: bool) -> String {
+        match self.column_base_split(a, own) {
+            (None, text) => text.to_string(),
+            (Some(short), name) => format!("{short}_{name}"),
+        }
+    }
+
+    /// [`Graph::column_base`] in parts: `(None, text)` or `(Some(short),
+    /// name)` for `short_name`.
+    fn column_base_split(&self, a: AttrId, own: bool) -> (Option<&str>, &str) {
         let attr = self.attr(a);
         if let Some(c) = &attr.column {
-            return c.to_string();
+            return (None, c);
         }
         if own {
-            return attr.name.clone();
+            return (None, &attr.name);
         }
         let short = self.short_str(a.node());
         // No doubled words: `tag` of Tag, `job_id` of ProcessingJob.
@@ -1077,9 +1081,9 @@ impl<'p> Graph<'p> {
         };
         let prefixed = attr.name == short || starts_with(short) || starts_with(head);
         if prefixed || short.is_empty() {
-            attr.name.clone()
+            (None, &attr.name)
         } else {
-            format!("{short}_{}", attr.name)
+            (Some(short), &attr.name)
         }
     }
 
