@@ -19,7 +19,14 @@ use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 
 /// Whether `host`'s table answers `guest`'s query directly, as built.
-pub(super) fn answers(guest: &Query, g: &Draft, host: &Draft) -> bool {
+/// `host_shape` holds the host's [`KeyShape`] once made (a host is asked
+/// about by every other table of its rows).
+pub(super) fn answers(
+    guest: &Query,
+    g: &Draft,
+    host: &Draft,
+    host_shape: &std::cell::OnceCell<KeyShape>,
+) -> bool {
     let Some(res) = &g.resolved else {
         return false;
     };
@@ -38,7 +45,9 @@ pub(super) fn answers(guest: &Query, g: &Draft, host: &Draft) -> bool {
         return false;
     }
     match request(guest, res, &host.table, &host.ids) {
-        Ok(req) => access(&KeyShape::of(&host.table), &req).0.is_direct(),
+        Ok(req) => access(host_shape.get_or_init(|| KeyShape::of(&host.table)), &req)
+            .0
+            .is_direct(),
         Err(_) => false,
     }
 }
@@ -95,23 +104,25 @@ pub(super) fn hosts(
     earlier: Option<Answered>,
 ) -> (Vec<(usize, usize)>, Answered) {
     let keeps = earlier.is_some();
+    let shapes: Vec<std::cell::OnceCell<KeyShape>> =
+        drafts.iter().map(|_| std::cell::OnceCell::new()).collect();
     let mut given = earlier.unwrap_or_default();
     let mut pairs = 0usize;
     // A pair of builds numbered when made (never 0) may have an answer
     // from an earlier derivation; each answer given is kept for the next.
     let mut answer = |q: &Query, g: usize, h: usize| -> bool {
         if !keeps {
-            return answers(q, &drafts[g], &drafts[h]);
+            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
         }
         pairs += 1;
         let key = (drafts[g].serial, drafts[h].serial);
         if key.0 == 0 || key.1 == 0 {
-            return answers(q, &drafts[g], &drafts[h]);
+            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
         }
         *given
             .0
             .entry(key)
-            .or_insert_with(|| answers(q, &drafts[g], &drafts[h]))
+            .or_insert_with(|| answers(q, &drafts[g], &drafts[h], &shapes[h]))
     };
     // What the pairs below ask of each draft, looked up once: the pairs
     // visit every draft many times, and a draft is large.
