@@ -654,8 +654,10 @@ impl IncrementalAnalysis {
             },
         );
         let model = assembled.model;
-        // (Freed while the review orders its findings.)
-        let leftovers = assembled.leftovers;
+        // The builds are kept for the next edit: what the derivation
+        // leaves behind is references to them, let go of here at no cost
+        // (the full analysis frees its own on a helper instead).
+        drop(assembled.leftovers);
         reused.plans = plans_reused.into_inner();
         reused.planned = model.plans.len() - reused.plans;
 
@@ -760,7 +762,7 @@ impl IncrementalAnalysis {
             input_gaps: Some(input_gaps),
             hints: &reuse_hint,
             users: Some(&users),
-            leftovers,
+            leftovers: crate::parallel::Leftovers::default(),
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;

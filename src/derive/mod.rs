@@ -666,8 +666,7 @@ pub(crate) fn assemble(
             None => drafts[i].ids.clone(),
         })
         .collect();
-    // What is left of the drafts (those merged into others, and the parts
-    // not moved into the tables) is freed off this thread's path.
+    // Handed back: the caller frees them where it suits (see `Assembled`).
     let mut leftovers = crate::parallel::Leftovers::default();
     leftovers.keep(drafts);
 
