@@ -86,37 +86,6 @@ pub(crate) fn par_map_with<T: Sync, R: Send, S>(
     out
 }
 
-/// `items.sort_by(cmp)` (stable), its halves sorted on two cores for a
-/// long list and merged: the same order, equal items kept as they came.
-pub(crate) fn par_sort_by<T: Send>(
-    items: &mut Vec<T>,
-    cmp: impl Fn(&T, &T) -> std::cmp::Ordering + Sync,
-) {
-    if items.len() < 4 * PARALLEL_MIN || sequential_here() || cores() < 2 {
-        items.sort_by(cmp);
-        return;
-    }
-    let mut right = items.split_off(items.len() / 2);
-    let cmp = &cmp;
-    join(true, || items.sort_by(cmp), || right.sort_by(cmp));
-    let left = std::mem::take(items);
-    items.reserve_exact(left.len() + right.len());
-    let mut left = left.into_iter().peekable();
-    let mut right = right.into_iter().peekable();
-    // The left half's item goes first unless the right one is smaller:
-    // that keeps equal items in their order.
-    while let (Some(l), Some(r)) = (left.peek(), right.peek()) {
-        let next = if cmp(r, l).is_lt() {
-            right.next()
-        } else {
-            left.next()
-        };
-        items.extend(next);
-    }
-    items.extend(left);
-    items.extend(right);
-}
-
 /// The machine's cores (at most 8). Asking the OS is slow (it reads
 /// cgroup limits): once per process.
 fn cores() -> usize {
@@ -303,28 +272,5 @@ mod tests {
         // Each value's own count is held once more by this test only.
         assert_eq!(std::sync::Arc::strong_count(&dropped), 1);
         assert_eq!(dropped.load(std::sync::atomic::Ordering::SeqCst), 11);
-    }
-
-    /// The halves sorted apart and merged give `sort_by`'s order, equal
-    /// keys in their original order included.
-    #[test]
-    fn par_sort_by_is_the_stable_sort() {
-        for n in [0, 1, 2, 511, 512, 513, 5_000] {
-            // Few distinct keys: many ties, whose order stability decides.
-            let mut seed = 0x2545_f491_u64 ^ n as u64;
-            let items: Vec<(u64, usize)> = (0..n)
-                .map(|i| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    (seed % 17, i)
-                })
-                .collect();
-            let mut expected = items.clone();
-            expected.sort_by_key(|x| x.0);
-            let mut got = items;
-            par_sort_by(&mut got, |a, b| a.0.cmp(&b.0));
-            assert_eq!(got, expected, "{n} items");
-        }
     }
 }
