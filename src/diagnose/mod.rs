@@ -869,7 +869,8 @@ fn in_report_order_merging(
     sorted: impl FnOnce(),
 ) -> Vec<Diagnostic> {
     let order = report_positions(findings);
-    // (After the sort, which may take a helper's time.)
+    // The caller's turn (it hands what it no longer needs to a helper to
+    // free) while this thread merges and copies.
     sorted();
     // Merged: on findings equal in report order, the one gathered first
     // goes first (the run comes after `findings[..at]`).
