@@ -45,6 +45,28 @@ mod tests {
     use super::*;
     use crate::parallel::SEQUENTIAL;
 
+    /// The full analysis works out the review's project-only findings
+    /// beside the derivation and moves its leftovers to a helper: the
+    /// result is the three steps run one after the other, on every sample
+    /// and on projects large enough for the helpers.
+    #[test]
+    fn analysis_equals_its_steps_one_after_the_other() {
+        let mut projects: Vec<Project> = crate::samples::SAMPLES
+            .iter()
+            .map(|s| crate::model::load::from_str(s.text).expect("the sample loads"))
+            .collect();
+        projects.push(crate::model::synthetic::project(300, 300, 5));
+        for p in &projects {
+            let model = crate::derive::derive(p);
+            let estimates = crate::estimate::estimate(p, &model);
+            let diagnostics = crate::diagnose::diagnose(p, &model, &estimates);
+            let a = analyze(p);
+            assert_eq!(*a.model, model);
+            assert_eq!(a.estimates, estimates);
+            assert_eq!(a.diagnostics, diagnostics, "{}", p.name);
+        }
+    }
+
     /// Derivation, estimates and each table's findings run on every core
     /// for large projects (per-thread memos): the result is the same as on
     /// one thread.
