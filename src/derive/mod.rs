@@ -419,7 +419,10 @@ pub fn derive(project: &Project) -> LogicalModel {
 
 /// [`derive`] over an already built graph of the project.
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
-    let (model, (), leftovers) = derive_beside(graph, || ());
+    let decisions = decisions_by_query(graph.project);
+    let own = own_queries(graph.project, &decisions);
+    let built = build_all(graph, &decisions, &own);
+    let (model, leftovers) = assemble_all(graph, &decisions, &own, built);
     leftovers.drop_later(graph.project.queries.len() >= crate::parallel::PARALLEL_MIN);
     model
 }
@@ -434,27 +437,49 @@ pub(crate) fn derive_beside<X: Send>(
 ) -> (LogicalModel, X, crate::parallel::Leftovers) {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
-    let built: Vec<Built> = par_map_with(
-        &own,
+    let built = build_all(graph, &decisions, &own);
+    let large = graph.project.queries.len() >= crate::parallel::PARALLEL_MIN;
+    let (x, (model, leftovers)) = crate::parallel::join(large, beside, || {
+        assemble_all(graph, &decisions, &own, built)
+    });
+    (model, x, leftovers)
+}
+
+/// Step 1 for every query with a table of its own (on every core when
+/// they are many).
+fn build_all(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+) -> Vec<Built> {
+    par_map_with(
+        own,
         || None,
         |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
+    )
+}
+
+/// Steps 2 on with nothing from an earlier derivation, and what is left
+/// for the caller to free (with the parts only the next incremental
+/// derivation would read).
+fn assemble_all(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+    built: Vec<Built>,
+) -> (LogicalModel, crate::parallel::Leftovers) {
+    let assembled = assemble(
+        graph,
+        decisions,
+        own,
+        built,
+        &|_: PlanInput| None,
+        None,
+        None,
     );
-    let large = graph.project.queries.len() >= crate::parallel::PARALLEL_MIN;
-    let (x, assembled) = crate::parallel::join(large, beside, || {
-        assemble(
-            graph,
-            &decisions,
-            &own,
-            built,
-            &|_: PlanInput| None,
-            None,
-            None,
-        )
-    });
-    // What only the next incremental derivation would read.
     let mut leftovers = assembled.leftovers;
     leftovers.keep((assembled.ids, assembled.writes_by_table, assembled.answered));
-    (assembled.model, x, leftovers)
+    (assembled.model, leftovers)
 }
 
 /// Each query's decision, by query id.

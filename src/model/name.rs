@@ -43,9 +43,7 @@ impl Name {
     pub fn ptr_eq(a: &Name, b: &Name) -> bool {
         Arc::ptr_eq(&a.0, &b.0)
     }
-}
 
-impl Name {
     /// The parts' text as one name, made without a temporary string when
     /// short (column names and attribute labels are, and an analysis makes
     /// thousands of them).
