@@ -3,7 +3,7 @@
 //! St = Σ partition key + Σ static + Nr·(Σ regular + Σ clustering) + 8·Nv bytes.
 //! Missing numbers fall back to stated defaults, each listed as an assumption.
 
-use crate::derive::{normalize, LogicalModel, Role, Rule, Source, Table};
+use crate::derive::{LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project, Shared};
 /// Number formatting moved to [`crate::quantity`]; these names stay for callers.
@@ -565,10 +565,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 _ => None,
             })
             .collect();
-        let in_partition = |path: &[Edge]| {
-            let key = g.key_at(root, path);
-            !key.is_empty() && key.iter().all(|k| partition_ids.contains(k))
-        };
+        let in_partition = |path: &[Edge]| g.key_at_all(root, path, |k| partition_ids.contains(k));
         let mut rows = root_count;
         let mut worst = 1.0;
         let mut growing = false;
@@ -621,8 +618,8 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     // `confirm_number` holds one reservation, as one keyed by
                     // the declared key would.
                     for k in 0..=reached.path.len() {
-                        for ident in g.identifiers_at(root, &reached.path[..k]) {
-                            let key: Vec<Reached> = ident.into_iter().map(normalize).collect();
+                        // Identifiers come normalized (see `Graph::key_at`).
+                        for key in g.identifiers_at(root, &reached.path[..k]) {
                             if key.contains(reached)
                                 && key.iter().all(|x| partition_ids.contains(x))
                                 && best.is_none_or(|(n, _)| key.len() > n)

@@ -261,15 +261,16 @@ impl Column {
 }
 
 impl Table {
-    /// A query's table before any column: named later, serving the query.
-    pub(crate) fn for_query(q: &Query, id: Name) -> Table {
+    /// A query's table before any column (`columns` is empty, made at the
+    /// size it will have): named later, serving the query.
+    pub(crate) fn for_query(q: &Query, id: Name, columns: Vec<Column>) -> Table {
         // Every field spelled out: `..Table::default()` would make (and
         // drop) a list for the queries and two empty names.
         Table {
             name: Name::default(),
             rows: Name::from(&q.rows),
             queries: vec![id.clone()].into(),
-            columns: Shared::default(),
+            columns: Shared::new(columns),
             indexes: Vec::new(),
             ttl_seconds: None,
             dropped: Vec::new(),
@@ -1284,17 +1285,19 @@ fn build<'g, 'p>(
         .into_iter()
         .map(normalize)
         .collect();
-    let mut later: Vec<&Reached> = Vec::with_capacity(appended.len() + returns.len());
-    for r in appended.iter().chain(&returns) {
-        if !key_so_far.contains(r) && !later.contains(&r) {
-            later.push(r);
-        }
-    }
-    let size = key_so_far.len() + later.len();
-    drop(later);
+    // Counted without a list: what is neither in the key so far nor met
+    // earlier in the same chain.
+    let later = appended
+        .iter()
+        .chain(&returns)
+        .enumerate()
+        .filter(|&(i, r)| {
+            !key_so_far.contains(r) && !appended.iter().chain(&returns).take(i).any(|x| x == r)
+        })
+        .count();
+    let size = key_so_far.len() + later;
 
-    let mut t = Table::for_query(q, graph.query_name(qi));
-    t.columns = Shared::new(Vec::with_capacity(size));
+    let mut t = Table::for_query(q, graph.query_name(qi), Vec::with_capacity(size));
     let mut ids: Vec<Option<Reached>> = Vec::with_capacity(size);
     let add =
         |t: &mut Table, ids: &mut Vec<Option<Reached>>, r: &Reached, role: Role, rule: Rule| {
@@ -1405,7 +1408,7 @@ fn build<'g, 'p>(
     let pinned = finish(
         graph, q, root, decision, searches, &mut t, &mut ids, problems,
     );
-    let searched: Vec<Reached> = equality.iter().chain(&constants).cloned().collect();
+    let searched: Vec<&Reached> = equality.iter().chain(&constants).collect();
     let names = naming_rules::table_names(graph, root, &searched, range.as_ref(), &t);
     let complete = equality.len() == q.equality.len()
         && constants.len() == q.constants.len()
@@ -1867,10 +1870,9 @@ fn mark_static(graph: &Graph, root: NodeId, t: &mut Table, ids: &[Option<Reached
         if c.role != Role::Regular || c.ty.is_counter() {
             continue;
         }
+        // Key paths are normalized already.
         let fixed = (0..=r.path.len()).any(|k| {
-            let key = graph.key_at(root, &r.path[..k]);
-            !key.is_empty()
-                && key.into_iter().all(|kk| partition.contains(&normalize(kk)))
+            graph.key_at_all(root, &r.path[..k], |kk| partition.contains(&kk))
                 && !graph.path_is_many(&r.path[k..])
         });
         if fixed {

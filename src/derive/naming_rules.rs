@@ -4,7 +4,7 @@
 //! key, every part an equality, is the bare plural (`hotels`): a range on a
 //! partial key or a further equality attribute is named (`line_items_by_order_line_no`).
 
-use super::{normalize, Column, Rule, Table};
+use super::{Column, Rule, Table};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::naming::{plural, schema_name_of, snake_case};
 use std::borrow::Cow;
@@ -31,7 +31,7 @@ pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {
 pub fn table_names(
     graph: &Graph,
     root: NodeId,
-    equality: &[Reached],
+    equality: &[&Reached],
     range: Option<&Reached>,
     table: &Table,
 ) -> Vec<String> {
@@ -79,8 +79,9 @@ pub(crate) fn summary_names(
 ) -> Vec<String> {
     let short = graph.short_str(root);
     let noun = counted_noun(table, short).unwrap_or_else(|| format!("{short}_stats"));
+    let group: Vec<&Reached> = group.iter().collect();
     let mut by =
-        search_tokens(graph, root, group, None).unwrap_or_else(|| vec![Cow::Borrowed(short)]);
+        search_tokens(graph, root, &group, None).unwrap_or_else(|| vec![Cow::Borrowed(short)]);
     by.extend(window.map(|w| Cow::Owned(snake_case(w))));
     vec![schema_name_of(joined(&noun, &by), "table")]
 }
@@ -142,14 +143,14 @@ fn counted_noun(table: &Table, short: &str) -> Option<String> {
 fn search_tokens<'g>(
     graph: &'g Graph,
     root: NodeId,
-    equality: &[Reached],
+    equality: &[&Reached],
     range: Option<&Reached>,
 ) -> Option<Vec<Cow<'g, str>>> {
     if is_own_key_lookup(graph, root, equality, range) {
         return None;
     }
     // A query searches by a handful of attributes: a scan beats hashing.
-    let search: Vec<&Reached> = equality.iter().chain(range).collect();
+    let search: Vec<&Reached> = equality.iter().copied().chain(range).collect();
     let set = &search;
     let mut tokens: Vec<Cow<str>> = Vec::with_capacity(search.len());
     for r in &search {
@@ -160,8 +161,8 @@ fn search_tokens<'g>(
         let mut best: Option<(usize, usize)> = None;
         for k in 1..=r.path.len() {
             let idents = graph.identifiers_at(root, &r.path[..k]);
+            // Identifiers come normalized (see `Graph::key_at`).
             for key in idents {
-                let key: Vec<Reached> = key.into_iter().map(normalize).collect();
                 if !key.contains(r) || !key.iter().all(|x| set.contains(&x)) {
                     continue;
                 }
@@ -209,15 +210,15 @@ fn search_tokens<'g>(
 fn is_own_key_lookup(
     graph: &Graph,
     root: NodeId,
-    equality: &[Reached],
+    equality: &[&Reached],
     range: Option<&Reached>,
 ) -> bool {
     if range.is_some() || equality.is_empty() {
         return false;
     }
     // Equal as sets; keys and searches are a few attributes, so scans.
-    let key: Vec<Reached> = graph.key_at(root, &[]).into_iter().map(normalize).collect();
+    let key: Vec<Reached> = graph.key_at(root, &[]);
     !key.is_empty()
-        && key.iter().all(|k| equality.contains(k))
+        && key.iter().all(|k| equality.contains(&k))
         && equality.iter().all(|e| key.contains(e))
 }

@@ -161,8 +161,8 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
             let Some(node) = graph.walk(root, at) else {
                 continue;
             };
+            // Identifiers come normalized (see `Graph::key_at`).
             for (n, ident) in graph.identifiers_at(root, at).into_iter().enumerate() {
-                let ident: Vec<Reached> = ident.into_iter().map(super::normalize).collect();
                 let own = k > 0 || ident.iter().any(|x| x.attr.node() == node);
                 if !ident.contains(r) || !own {
                     continue;

@@ -505,7 +505,11 @@ pub(crate) fn request_returning(
             None => Err(format!("{text} is not a column of {}", table.name)),
         }
     };
+    // Sized by the query's lists: this runs for every query.
     let mut req = Request {
+        eq: Vec::with_capacity(q.equality.len() + q.constants.len()),
+        order: Vec::with_capacity(q.order.len()),
+        returns: Vec::with_capacity(q.returns.len()),
         limit: q.limit,
         ..Request::default()
     };
@@ -621,6 +625,6 @@ pub fn plan(
         table: Some(ti),
         select: select.into(),
         access,
-        computed: shape.computed.clone(),
+        computed: shape.computed,
     }
 }

@@ -91,7 +91,7 @@ pub(super) fn build(
     decision: Option<&Decision>,
     problems: &mut Vec<Problem>,
 ) -> Draft {
-    let mut t = Table::for_query(q, id);
+    let mut t = Table::for_query(q, id, Vec::new());
     let mut ids: Vec<Option<Reached>> = vec![];
     for r in s.equality {
         if ids.iter().any(|x| x.as_ref() == Some(r)) {

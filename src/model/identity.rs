@@ -105,10 +105,7 @@ impl Graph<'_> {
         );
         // Most tables hold the declared key of everything they multiply
         // through: nothing to decide then.
-        let holds = |at: &[Edge]| {
-            let k = self.key_at(root, at);
-            !k.is_empty() && k.iter().all(|x| key.contains(x))
-        };
+        let holds = |at: &[Edge]| self.key_at_all(root, at, |x| key.contains(x));
         if holds(&[]) && prefixes.iter().all(|p| holds(p)) {
             return vec![];
         }

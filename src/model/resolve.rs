@@ -782,6 +782,39 @@ impl<'p> Graph<'p> {
         self.node_key_ref(n).iter().map(extend).collect()
     }
 
+    /// Whether the node at the end of `path` from `start` has a key and
+    /// `f` holds for each of its attributes as [`Graph::key_at`] reaches
+    /// them, without making the key: most callers only test it, for every
+    /// table and column.
+    pub(crate) fn key_at_all(
+        &self,
+        start: NodeId,
+        path: &[Edge],
+        mut f: impl FnMut(&Reached) -> bool,
+    ) -> bool {
+        let Some(n) = self.walk(start, path) else {
+            return false;
+        };
+        let key = self.node_key_ref(n);
+        let Some(first) = key.first() else {
+            return false;
+        };
+        // One path reused for every attribute (no allocation at all for
+        // the rows' own key).
+        let mut at = Reached {
+            attr: first.attr,
+            path: Vec::with_capacity(if path.is_empty() { 0 } else { path.len() + 2 }),
+        };
+        key.iter().all(|k| {
+            at.attr = k.attr;
+            at.path.clear();
+            at.path.extend_from_slice(path);
+            at.path.extend_from_slice(&k.path);
+            self.normalize_path(&mut at.path);
+            f(&at)
+        })
+    }
+
     /// Resolves a reference from the rows' node.
     pub fn resolve(&self, root: NodeId, text: &str) -> Result<Reached, String> {
         // Most references name an attribute of the rows: no parsing needed.
@@ -1175,6 +1208,49 @@ fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `key_at_all` answers what testing the made key answers: at every
+    /// prefix of every path the queries of each sample and a generated
+    /// project walk, for a test that holds everywhere, nowhere, and only
+    /// for the query's own references.
+    #[test]
+    fn key_at_all_equals_testing_the_made_key() {
+        let mut projects: Vec<Project> = crate::samples::SAMPLES
+            .iter()
+            .filter_map(|s| crate::model::load::from_str(s.text).ok())
+            .collect();
+        projects.push(crate::model::synthetic::project(40, 60, 5));
+        let mut checked = 0;
+        for p in &projects {
+            let g = Graph::new(p);
+            for q in &p.queries {
+                let Some(root) = g.node(&q.rows) else {
+                    continue;
+                };
+                let refs: Vec<Reached> = q
+                    .equality
+                    .iter()
+                    .chain(&q.returns)
+                    .filter_map(|t| g.resolve(root, t).ok())
+                    .collect();
+                for r in &refs {
+                    for k in 0..=r.path.len() {
+                        let at = &r.path[..k];
+                        let key = g.key_at(root, at);
+                        let made =
+                            |f: &dyn Fn(&Reached) -> bool| !key.is_empty() && key.iter().all(f);
+                        let tests: [&dyn Fn(&Reached) -> bool; 3] =
+                            [&|_| true, &|_| false, &|x| refs.contains(x)];
+                        for f in tests {
+                            assert_eq!(g.key_at_all(root, at, f), made(f), "{} {at:?}", q.id);
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} paths checked");
+    }
 
     /// The indexed lookups find what the project's scans find: the first
     /// query or decision with the id, none for an unknown one, duplicate
