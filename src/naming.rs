@@ -5,8 +5,18 @@
 /// `available_rooms`. Anything that is not ASCII alphanumeric separates words,
 /// so the result is always a plain identifier body (possibly empty).
 pub(crate) fn snake_case(name: &str) -> String {
-    let bytes = name.as_bytes();
     let mut out = String::with_capacity(name.len() + 4);
+    snake_case_into(&mut out, name);
+    out
+}
+
+/// [`snake_case`] appended to `out` (a list of names in one text is made
+/// without a string per name).
+pub(crate) fn snake_case_into(out: &mut String, name: &str) {
+    let start = out.len();
+    let bytes = name.as_bytes();
+    // Whether the name written so far (not what `out` held) ends a word.
+    let open = |out: &String| out.len() > start && !out.ends_with('_');
     // Bytes, not chars: only ASCII alphanumerics survive, and every byte of
     // a multi-byte character is non-ASCII, so it separates words like any
     // other symbol.
@@ -20,21 +30,20 @@ pub(crate) fn snake_case(name: &str) -> String {
                         || p.is_ascii_digit()
                         || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
                 });
-                if boundary && !out.ends_with('_') {
+                if boundary && open(out) {
                     out.push('_');
                 }
                 out.push(c.to_ascii_lowercase() as char);
             } else {
                 out.push(c as char);
             }
-        } else if !out.is_empty() && !out.ends_with('_') {
+        } else if open(out) {
             out.push('_');
         }
     }
-    while out.ends_with('_') {
+    while out.len() > start && out.ends_with('_') {
         out.pop();
     }
-    out
 }
 
 /// Words that start a modifier after the head noun of a compound name
@@ -348,6 +357,31 @@ mod tests {
         assert_eq!(snake_case("room2Go"), "room2_go");
         assert_eq!(snake_case("--"), "");
         assert_eq!(snake_case("Ünïcode x"), "n_code_x");
+    }
+
+    /// Appended after other text, a name is written as alone: what came
+    /// before (an underscore, a word, nothing) changes nothing.
+    #[test]
+    fn snake_case_into_appends_the_name_as_alone() {
+        for name in [
+            "PointOfInterest",
+            "_x_",
+            "--",
+            " a  b ",
+            "HTTPRequest",
+            "Ünïcode x",
+            "",
+        ] {
+            for before in ["", "_", "hotel", "a_"] {
+                let mut out = before.to_string();
+                crate::naming::snake_case_into(&mut out, name);
+                assert_eq!(
+                    out,
+                    format!("{before}{}", snake_case(name)),
+                    "{before:?} {name:?}"
+                );
+            }
+        }
     }
 
     #[test]

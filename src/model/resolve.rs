@@ -90,29 +90,46 @@ pub struct AttrRef {
 
 impl AttrRef {
     pub fn parse(text: &str) -> Result<AttrRef, String> {
+        let p = RefParts::parse(text)?;
+        Ok(AttrRef {
+            owner: p.owner.map(str::to_string),
+            attr: p.attr.to_string(),
+            via: p.via.iter().map(|v| (*v).to_string()).collect(),
+        })
+    }
+}
+
+/// The parts of an [`AttrRef`], borrowed from its text: resolving a
+/// reference needs no copy of them.
+struct RefParts<'t> {
+    owner: Option<&'t str>,
+    attr: &'t str,
+    via: Vec<&'t str>,
+}
+
+impl<'t> RefParts<'t> {
+    fn parse(text: &'t str) -> Result<RefParts<'t>, String> {
         let text = text.trim();
-        let (head, via) = match text.split_once(" via ") {
-            Some((h, v)) => (
-                h.trim(),
-                v.split(',')
-                    .map(|s| s.trim().to_string())
-                    .collect::<Vec<_>>(),
-            ),
+        // A plain scan: `split_once(" via ")` sets up a substring search
+        // for each reference.
+        let via_at = text.as_bytes().windows(5).position(|w| w == b" via ");
+        let (head, via) = match via_at.map(|i| (&text[..i], &text[i + 5..])) {
+            Some((h, v)) => (h.trim(), v.split(',').map(str::trim).collect::<Vec<_>>()),
             None => (text, vec![]),
         };
-        if via.iter().any(String::is_empty) {
+        if via.iter().any(|v| v.is_empty()) {
             return Err(format!("\"{text}\": empty relationship name after 'via'"));
         }
         let (owner, attr) = match head.split_once('.') {
-            Some((o, a)) => (Some(o.trim().to_string()), a.trim().to_string()),
-            None => (None, head.to_string()),
+            Some((o, a)) => (Some(o.trim()), a.trim()),
+            None => (None, head),
         };
-        if attr.is_empty() || owner.as_deref() == Some("") {
+        if attr.is_empty() || owner == Some("") {
             return Err(format!(
                 "\"{text}\": expected `attr`, `Entity.attr` or `Entity.attr via relationship`"
             ));
         }
-        Ok(AttrRef { owner, attr, via })
+        Ok(RefParts { owner, attr, via })
     }
 }
 
@@ -826,8 +843,8 @@ impl<'p> Graph<'p> {
                 });
             }
         }
-        let r = AttrRef::parse(text)?;
-        let (target, path) = match &r.owner {
+        let r = RefParts::parse(text)?;
+        let (target, path) = match r.owner {
             None => (root, vec![]),
             Some(owner) => {
                 let Some(target) = self.node(owner) else {
@@ -851,7 +868,7 @@ impl<'p> Graph<'p> {
                 (target, path)
             }
         };
-        if let Some(a) = self.attr_id(target, &r.attr) {
+        if let Some(a) = self.attr_id(target, r.attr) {
             let mut path = path;
             self.normalize_path(&mut path);
             return Ok(Reached { attr: a, path });
@@ -882,7 +899,7 @@ impl<'p> Graph<'p> {
                 },
                 self.node_name(target)
             ),
-            &r.attr,
+            r.attr,
             names,
         ))
     }
@@ -988,7 +1005,7 @@ impl<'p> Graph<'p> {
         Ok(path)
     }
 
-    fn path_via(&self, root: NodeId, target: NodeId, via: &[String]) -> Result<Vec<Edge>, String> {
+    fn path_via(&self, root: NodeId, target: NodeId, via: &[&str]) -> Result<Vec<Edge>, String> {
         let mut at = root;
         let mut path = Vec::new();
         for name in via {
@@ -1071,12 +1088,12 @@ impl<'p> Graph<'p> {
                 starts.push(text.len());
                 match &e.short {
                     Some(short) => text.push_str(short),
-                    None => text.push_str(&crate::naming::snake_case(&e.name)),
+                    None => crate::naming::snake_case_into(&mut text, &e.name),
                 }
             }
             for r in &*p.relationships {
                 starts.push(text.len());
-                text.push_str(&crate::naming::snake_case(&r.name));
+                crate::naming::snake_case_into(&mut text, &r.name);
             }
             starts.push(text.len());
             ShortNames { text, starts }
