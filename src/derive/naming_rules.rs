@@ -160,10 +160,11 @@ fn search_tokens<'g>(
         // names it (`users_by_email`).
         let mut best: Option<(usize, usize)> = None;
         for k in 1..=r.path.len() {
+            let idents = graph.identifiers_at(root, &r.path[..k]);
             // Identifiers come normalized (see `Graph::key_at`).
-            graph.each_identifier(root, &r.path[..k], |_, key| {
+            for key in idents {
                 if !key.contains(r) || !key.iter().all(|x| set.contains(&x)) {
-                    return false;
+                    continue;
                 }
                 // A link identified by the rows themselves (the `places` of
                 // an order) is the rows again, not a searched node.
@@ -171,7 +172,7 @@ fn search_tokens<'g>(
                     .iter()
                     .any(|x| x.path.is_empty() && x.attr.node() == root)
                 {
-                    return false;
+                    continue;
                 }
                 // On a tie an entity beats the relationship before it: the
                 // entity behind a 1:1 link (`_by_item`), not the link.
@@ -184,8 +185,7 @@ fn search_tokens<'g>(
                 {
                     best = Some((key.len(), k));
                 }
-                false
-            });
+            }
         }
         let token = match best {
             Some((_, k)) => graph

@@ -162,17 +162,17 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
                 continue;
             };
             // Identifiers come normalized (see `Graph::key_at`).
-            graph.each_identifier(root, at, |n, ident| {
+            for (n, ident) in graph.identifiers_at(root, at).into_iter().enumerate() {
                 let own = k > 0 || ident.iter().any(|x| x.attr.node() == node);
                 if !ident.contains(r) || !own {
-                    return false;
+                    continue;
                 }
                 let Some(mut at_eq) = ident
                     .iter()
                     .map(|x| equality.iter().position(|e| e == x))
                     .collect::<Option<Vec<usize>>>()
                 else {
-                    return false;
+                    continue;
                 };
                 at_eq.sort_unstable();
                 at_eq.dedup();
@@ -183,8 +183,7 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
                         declared_key: n == 0,
                     });
                 }
-                false
-            });
+            }
         }
     }
     best
