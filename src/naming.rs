@@ -374,7 +374,7 @@ mod tests {
         ] {
             for before in ["", "_", "hotel", "a_"] {
                 let mut out = before.to_string();
-                crate::naming::snake_case_into(&mut out, name);
+                snake_case_into(&mut out, name);
                 assert_eq!(
                     out,
                     format!("{before}{}", snake_case(name)),
