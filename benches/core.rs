@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// The same allocator as the binary, so the figures are the binary's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn hotel() -> Project {
     let path = concat!(

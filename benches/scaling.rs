@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// The same allocator as the binary, so the figures are the binary's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 const SIZES: [usize; 4] = [100, 1_000, 5_000, 10_000];
 

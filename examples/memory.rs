@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -47,10 +47,9 @@ fn measure(path: PathBuf) -> Result<(), String> {
     println!("after open + first frame: {:.1} MiB", mib(opened));
     println!("after one edit + frame:   {:.1} MiB", mib(edited));
     println!("peak (VmHWM):             {:.1} MiB", mib(peak));
-    // The allocator returns freed pages after a delay (a second by
-    // default) once it runs again: two seconds of frames and the run
-    // loop's ticks, which hand back what the open and the edit freed
-    // (`tui::freed_memory`), show what an idle workbench settles at.
+    // The allocator's background thread hands freed pages back a second
+    // after they were freed (`.cargo/config.toml`): two seconds of frames
+    // and the run loop's ticks show what an idle workbench settles at.
     for _ in 0..20 {
         std::thread::sleep(std::time::Duration::from_millis(100));
         cqlmodel::tui::tick(&mut app);
@@ -58,8 +57,8 @@ fn measure(path: PathBuf) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     }
     println!("settled, 2 s later:       {:.1} MiB", mib(rss()));
-    // Run with MIMALLOC_PURGE_DELAY=0 for the floor: every freed page
-    // handed back at once.
+    // Run with _RJEM_MALLOC_CONF=dirty_decay_ms:0 for the floor: every
+    // freed page handed back at once.
     std::hint::black_box(&app);
     Ok(())
 }

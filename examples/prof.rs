@@ -26,7 +26,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[inline(never)]
 fn edit_and_draw(app: &mut App, term: &mut Terminal<TestBackend>) {

@@ -119,14 +119,6 @@ fn pool() -> Option<&'static rayon_core::ThreadPool> {
     .as_ref()
 }
 
-/// Runs `f` once on each helper thread (none on one core), as upkeep of
-/// what each holds, such as its allocator heap.
-pub(crate) fn on_each_helper(f: impl Fn() + Sync) {
-    if let Some(pool) = pool() {
-        pool.broadcast(|_| f());
-    }
-}
-
 /// Frees `value` on a helper thread when `large` (and the machine has more
 /// than one core), else here and now. What a large analysis leaves behind
 /// (its drafts, its graph's memos) takes a fifth of a millisecond or more

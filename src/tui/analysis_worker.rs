@@ -3,8 +3,8 @@
 //! and diagnose run.
 //!
 //! One worker thread at a time, started by a request and ended when no
-//! request waits (a thread's heap goes back to the system with it, so an
-//! idle workbench does not keep the analysis' scratch memory). Each request
+//! request waits (an idle workbench keeps no thread, nor the thread's
+//! cache of freed memory). Each request
 //! carries a ticket; only the result of the newest ticket is ever
 //! delivered. A request made while another runs replaces any request still
 //! waiting and makes the running one stale: the thread drops a stale

@@ -4,7 +4,6 @@
 
 use super::config::Dirs;
 pub use super::focus::Focus;
-use super::freed_memory::FreedMemory;
 use super::keymap::Keymap;
 use super::popup::Popup;
 use super::theme::Theme;
@@ -255,8 +254,6 @@ pub struct App {
     pub frame: FrameCache,
     /// When the recovery copy is written.
     pub recovery: Recovery,
-    /// When the memory of the last large analysis is handed back.
-    pub freed_memory: FreedMemory,
 }
 
 /// The document's history: which state is current, which was saved, what
@@ -440,7 +437,6 @@ impl App {
             },
             frame: FrameCache::default(),
             recovery: Recovery::default(),
-            freed_memory: FreedMemory::default(),
             worker: AnalysisWorker::default(),
             incremental,
         };
@@ -631,7 +627,7 @@ impl App {
     fn install(&mut self, analysis: Analysis) {
         let selected = self.selected_item();
         let old = std::mem::replace(&mut self.analysis, analysis);
-        self.discard(old);
+        Self::discard(old);
         self.derived.generation += 1;
         self.rebuild_rows();
         if let Some(item) = selected {
@@ -651,7 +647,7 @@ impl App {
             diff(&self.analysis.model, &analysis.model)
         };
         let old = std::mem::replace(&mut self.analysis, analysis);
-        self.discard(old);
+        Self::discard(old);
         self.derived.generation += 1;
         self.dirty = self.versions.saved != Some(self.versions.state);
         self.recovery.due = true;
@@ -1198,16 +1194,9 @@ impl App {
     }
 
     /// Drops a replaced analysis. A large one goes off the edit path
-    /// (freeing a thousand tables' strings costs more than a thread does),
-    /// and the memory it held is handed back a while later.
-    fn discard(&mut self, old: Analysis) {
-        let large = |a: &Analysis| a.model.tables.len() >= LARGE_ANALYSIS_TABLES;
-        // Dropping a large analysis frees much memory, and so did making
-        // one (its scratch).
-        if large(&old) || large(&self.analysis) {
-            self.freed_memory.freed(Instant::now());
-        }
-        if large(&old) {
+    /// (freeing a thousand tables' strings costs more than a thread does).
+    fn discard(old: Analysis) {
+        if old.model.tables.len() >= LARGE_ANALYSIS_TABLES {
             std::thread::spawn(move || drop(old));
         }
     }
@@ -1223,8 +1212,7 @@ impl App {
     }
 }
 
-/// From this many tables an analysis is dropped off the edit path and the
-/// memory around it handed back.
+/// From this many tables an analysis is dropped off the edit path.
 const LARGE_ANALYSIS_TABLES: usize = 200;
 
 /// An edit's success label ("added entity Guest") turned into what did not

@@ -13,7 +13,6 @@ pub mod config;
 /// workbench's own modules (outside callers use `cqlmodel::edit`).
 pub(crate) use crate::edit;
 pub mod focus;
-pub mod freed_memory;
 pub mod highlight;
 pub mod intent;
 pub mod keymap;
@@ -355,10 +354,8 @@ pub fn handle_event(app: &mut App, ev: Event) {
     tick(app);
 }
 
-/// Periodic work: the recovery copy, and handing back the memory a large
-/// analysis freed.
+/// Periodic work: the recovery copy.
 pub fn tick(app: &mut App) {
-    app.freed_memory.tick(Instant::now());
     if !app.recovery.due {
         return;
     }
