@@ -8,7 +8,7 @@ use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
 use crate::model::{Attribute, CqlType, Project, Shared};
 /// Number formatting moved to [`crate::quantity`]; these names stay for callers.
 pub(crate) use crate::quantity::{group_digits, human_bytes};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 use std::cell::RefCell;
 
@@ -556,16 +556,17 @@ impl<'g, 'p> Estimator<'g, 'p> {
             Source::Attr { reached, .. } => Some(reached.path.as_slice()),
             _ => None,
         }));
-        let partition_ids: HashSet<Reached> = t
+        // A partition key is a few columns: a scan beats hashing.
+        let partition_ids: Vec<&Reached> = t
             .columns
             .iter()
             .filter(|c| c.role == Role::Partition)
             .filter_map(|c| match &c.source {
-                Source::Attr { reached, .. } => Some(reached.clone()),
+                Source::Attr { reached, .. } => Some(reached),
                 _ => None,
             })
             .collect();
-        let in_partition = |path: &[Edge]| g.key_at_all(root, path, |k| partition_ids.contains(k));
+        let in_partition = |path: &[Edge]| g.key_at_all(root, path, |k| partition_ids.contains(&k));
         let mut rows = root_count;
         let mut worst = 1.0;
         let mut growing = false;
@@ -606,7 +607,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         // Partitions: distinct partition key values, grouped by the entity
         // whose whole key they form.
         let mut partitions = 1.0;
-        let mut groups: HashSet<Vec<Edge>> = HashSet::default();
+        let mut groups: Vec<&[Edge]> = Vec::new();
         let (span, retained) = self.span(root);
         let mut bucketed = false;
         let mut group_nodes: Vec<(NodeId, f64)> = Vec::new();
@@ -619,19 +620,21 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     // the declared key would.
                     for k in 0..=reached.path.len() {
                         // Identifiers come normalized (see `Graph::key_at`).
-                        for key in g.identifiers_at(root, &reached.path[..k]) {
+                        g.each_identifier(root, &reached.path[..k], |_, key| {
                             if key.contains(reached)
-                                && key.iter().all(|x| partition_ids.contains(x))
+                                && key.iter().all(|x| partition_ids.contains(&x))
                                 && best.is_none_or(|(n, _)| key.len() > n)
                             {
                                 best = Some((key.len(), k));
                             }
-                        }
+                            false
+                        });
                     }
                     if let Some((_, k)) = best {
-                        let prefix = reached.path[..k].to_vec();
-                        if groups.insert(prefix.clone()) {
-                            let node = g.walk(root, &prefix).unwrap_or(root);
+                        let prefix = &reached.path[..k];
+                        if !groups.contains(&prefix) {
+                            groups.push(prefix);
+                            let node = g.walk(root, prefix).unwrap_or(root);
                             let n = self.count(node, &mut notes);
                             partitions *= n;
                             group_nodes.push((node, n));

@@ -160,11 +160,10 @@ fn search_tokens<'g>(
         // names it (`users_by_email`).
         let mut best: Option<(usize, usize)> = None;
         for k in 1..=r.path.len() {
-            let idents = graph.identifiers_at(root, &r.path[..k]);
             // Identifiers come normalized (see `Graph::key_at`).
-            for key in idents {
+            graph.each_identifier(root, &r.path[..k], |_, key| {
                 if !key.contains(r) || !key.iter().all(|x| set.contains(&x)) {
-                    continue;
+                    return false;
                 }
                 // A link identified by the rows themselves (the `places` of
                 // an order) is the rows again, not a searched node.
@@ -172,7 +171,7 @@ fn search_tokens<'g>(
                     .iter()
                     .any(|x| x.path.is_empty() && x.attr.node() == root)
                 {
-                    continue;
+                    return false;
                 }
                 // On a tie an entity beats the relationship before it: the
                 // entity behind a 1:1 link (`_by_item`), not the link.
@@ -185,7 +184,8 @@ fn search_tokens<'g>(
                 {
                     best = Some((key.len(), k));
                 }
-            }
+                false
+            });
         }
         let token = match best {
             Some((_, k)) => graph

@@ -162,17 +162,17 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
                 continue;
             };
             // Identifiers come normalized (see `Graph::key_at`).
-            for (n, ident) in graph.identifiers_at(root, at).into_iter().enumerate() {
+            graph.each_identifier(root, at, |n, ident| {
                 let own = k > 0 || ident.iter().any(|x| x.attr.node() == node);
                 if !ident.contains(r) || !own {
-                    continue;
+                    return false;
                 }
                 let Some(mut at_eq) = ident
                     .iter()
                     .map(|x| equality.iter().position(|e| e == x))
                     .collect::<Option<Vec<usize>>>()
                 else {
-                    continue;
+                    return false;
                 };
                 at_eq.sort_unstable();
                 at_eq.dedup();
@@ -183,7 +183,8 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
                         declared_key: n == 0,
                     });
                 }
-            }
+                false
+            });
         }
     }
     best

@@ -56,25 +56,57 @@ impl Graph<'_> {
     /// The identifiers of the node at the end of `path` from `root`: its
     /// key first, then the unique ones it declares.
     pub(crate) fn identifiers_at(&self, root: NodeId, at: &[Edge]) -> Vec<Vec<Reached>> {
-        let mut out = vec![self.key_at(root, at)];
-        if let Some(NodeId::Entity(e)) = self.walk(root, at) {
-            for u in self.uniques(e) {
-                let ident: Vec<Reached> = u
-                    .iter()
-                    .map(|r| {
-                        let mut path = at.to_vec();
-                        path.extend_from_slice(&r.path);
-                        self.normalize_path(&mut path);
-                        Reached { attr: r.attr, path }
-                    })
-                    .collect();
-                if !out.contains(&ident) {
-                    out.push(ident);
-                }
-            }
-        }
-        out.retain(|i| !i.is_empty());
+        let mut out = Vec::new();
+        self.each_identifier(root, at, |_, ident| {
+            out.push(ident.to_vec());
+            false
+        });
         out
+    }
+
+    /// Calls `f` with each of [`Graph::identifiers_at`] and its position
+    /// there, until `f` returns true; whether it did. Nothing is made for
+    /// the list: most callers look for one identifier, for every table.
+    pub(crate) fn each_identifier(
+        &self,
+        root: NodeId,
+        at: &[Edge],
+        mut f: impl FnMut(usize, &[Reached]) -> bool,
+    ) -> bool {
+        let key = self.key_at(root, at);
+        let mut n = 0;
+        if !key.is_empty() {
+            if f(n, &key) {
+                return true;
+            }
+            n += 1;
+        }
+        let Some(NodeId::Entity(e)) = self.walk(root, at) else {
+            return false;
+        };
+        let uniques = self.uniques(e);
+        // Each unique identifier once, and not again when it is the key.
+        let mut met: Vec<Vec<Reached>> = Vec::new();
+        for u in uniques {
+            let ident: Vec<Reached> = u
+                .iter()
+                .map(|r| {
+                    let mut path = at.to_vec();
+                    path.extend_from_slice(&r.path);
+                    self.normalize_path(&mut path);
+                    Reached { attr: r.attr, path }
+                })
+                .collect();
+            if ident.is_empty() || ident == key || met.contains(&ident) {
+                continue;
+            }
+            if f(n, &ident) {
+                return true;
+            }
+            n += 1;
+            met.push(ident);
+        }
+        false
     }
 
     /// Whether `key` fixes the value of `r`: it is a key column, or an
@@ -175,10 +207,10 @@ impl Identity<'_, '_> {
 
     fn identified_now(&mut self, at: &[Edge], depth: usize) -> bool {
         let g = self.graph;
-        for ident in self.identifiers(at) {
-            if ident.iter().all(|r| self.knows(r, at, depth)) {
-                return true;
-            }
+        if g.each_identifier(self.root, at, |_, ident| {
+            ident.iter().all(|r| self.knows(r, at, depth))
+        }) {
+            return true;
         }
         // One to-one walk from an identified node nearer the rows.
         for k in (0..at.len()).rev() {
