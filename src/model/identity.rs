@@ -73,7 +73,7 @@ impl Graph<'_> {
         at: &[Edge],
         mut f: impl FnMut(usize, &[Reached]) -> bool,
     ) -> bool {
-        let key = self.key_at(root, at);
+        let key = self.key_at_cow(root, at);
         let mut n = 0;
         if !key.is_empty() {
             if f(n, &key) {
@@ -97,7 +97,7 @@ impl Graph<'_> {
                     Reached { attr: r.attr, path }
                 })
                 .collect();
-            if ident.is_empty() || ident == key || met.contains(&ident) {
+            if ident.is_empty() || *ident == *key || met.contains(&ident) {
                 continue;
             }
             if f(n, &ident) {

@@ -12,6 +12,7 @@ use super::shared::Shared;
 use super::slots::Slots;
 use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
@@ -681,13 +682,26 @@ impl<'p> Graph<'p> {
     /// and straight back in at the same end when that end has one instance of
     /// it (a weak entity's key walking back to its owner).
     pub(crate) fn normalize_path(&self, path: &mut Vec<Edge>) {
-        cancel_steps(path, |before, e| match (before, e) {
+        cancel_steps(path, |before, e| self.cancels(before, e));
+    }
+
+    /// Whether step `e` right after `before` is a detour that
+    /// [`Graph::normalize_path`] removes.
+    fn cancels(&self, before: Edge, e: Edge) -> bool {
+        match (before, e) {
             (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) => r0 == r1 && end0 == end1,
             (Edge::Leave(r0, end0), Edge::Enter(r1, end1)) => {
                 r0 == r1 && end0 == end1 && !self.fanout(e).many
             }
             _ => false,
-        });
+        }
+    }
+
+    /// Whether [`Graph::normalize_path`] leaves `path` as it is: no two
+    /// steps in a row cancel (the removal works as a stack, so a path with
+    /// no such pair has nothing to remove).
+    fn is_normal(&self, path: &[Edge]) -> bool {
+        path.windows(2).all(|w| !self.cancels(w[0], w[1]))
     }
 
     /// Whether walking `path` can reach several instances per start instance.
@@ -797,6 +811,19 @@ impl<'p> Graph<'p> {
             }
         };
         self.node_key_ref(n).iter().map(extend).collect()
+    }
+
+    /// [`Graph::key_at`], borrowed from the node's key when `path` is empty
+    /// and that key needs no normalizing (the common case: every table
+    /// asks for its rows' own key).
+    pub(crate) fn key_at_cow(&self, start: NodeId, path: &[Edge]) -> Cow<'_, [Reached]> {
+        if path.is_empty() {
+            let key = self.node_key_ref(start);
+            if key.iter().all(|k| self.is_normal(&k.path)) {
+                return Cow::Borrowed(key);
+            }
+        }
+        Cow::Owned(self.key_at(start, path))
     }
 
     /// Whether the node at the end of `path` from `start` has a key and
@@ -1267,6 +1294,81 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} paths checked");
+    }
+
+    /// `key_at_cow` is `key_at`: for every entity and relationship of each
+    /// sample and a generated project, from the node itself (borrowed when
+    /// the stored key is normal) and one step out of it.
+    #[test]
+    fn key_at_cow_is_key_at() {
+        let mut projects: Vec<Project> = crate::samples::SAMPLES
+            .iter()
+            .filter_map(|s| crate::model::load::from_str(s.text).ok())
+            .collect();
+        projects.push(crate::model::synthetic::project(40, 60, 5));
+        let (mut borrowed, mut checked) = (0, 0);
+        for p in &projects {
+            let g = Graph::new(p);
+            let nodes = (0..p.entities.len())
+                .map(NodeId::Entity)
+                .chain((0..p.relationships.len()).map(NodeId::Rel));
+            for n in nodes {
+                let mut paths: Vec<Vec<Edge>> = vec![vec![]];
+                paths.extend(g.steps(n).into_iter().map(|(e, _)| vec![e]));
+                for at in &paths {
+                    let cow = g.key_at_cow(n, at);
+                    borrowed += usize::from(matches!(cow, Cow::Borrowed(_)));
+                    assert_eq!(*cow, *g.key_at(n, at), "{n:?} {at:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            borrowed > 50 && checked > borrowed,
+            "{borrowed} of {checked} borrowed"
+        );
+    }
+
+    /// `is_normal` says whether normalizing would change a path, on random
+    /// paths over the hotel sample's relationships (with and without
+    /// detours).
+    #[test]
+    fn is_normal_is_normalizing_changes_nothing() {
+        let p = crate::model::load::from_str(crate::samples::SAMPLES[0].text)
+            .expect("the sample loads");
+        let g = Graph::new(&p);
+        let rels = p.relationships.len() as u64;
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut normal, mut not) = (0, 0);
+        for _ in 0..3_000 {
+            let path: Vec<Edge> = (0..next(6))
+                .map(|_| {
+                    let r = usize::try_from(next(rels.min(3))).unwrap_or(0);
+                    let end = if next(2) == 0 { End::From } else { End::To };
+                    if next(2) == 0 {
+                        Edge::Enter(r, end)
+                    } else {
+                        Edge::Leave(r, end)
+                    }
+                })
+                .collect();
+            let mut normalized = path.clone();
+            g.normalize_path(&mut normalized);
+            let unchanged = normalized == path;
+            assert_eq!(g.is_normal(&path), unchanged, "{path:?}");
+            if unchanged {
+                normal += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(normal > 100 && not > 100, "{normal} normal, {not} not");
     }
 
     /// The indexed lookups find what the project's scans find: the first
