@@ -764,6 +764,17 @@ impl Presorted {
     }
 }
 
+/// The findings of the review's rules over every table or the whole
+/// schema (workload, write paths, entities, types, full scans).
+#[derive(Default)]
+struct OverAll {
+    workload: Vec<Diagnostic>,
+    writes: Vec<Diagnostic>,
+    entities: Vec<Diagnostic>,
+    types: Vec<Diagnostic>,
+    scans: Vec<Diagnostic>,
+}
+
 /// What an earlier review may give back instead of judging again.
 pub(crate) struct Reuse<'a> {
     /// Table `i`'s own findings, when nothing they read changed.
@@ -999,7 +1010,27 @@ pub(crate) fn diagnose_reusing(
     // below, so the result does not depend on scheduling.
     let large =
         model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
-    let ((schema_findings, flow, (shareable, hints)), (tables, workload, writes)) =
+    // Each table's own findings: the kept ones first, then those to judge,
+    // on every core when they are many (after an edit, a few: no thread
+    // then).
+    let mut kept: Vec<Option<TableFindings>> = (0..model.tables.len()).map(reuse_table).collect();
+    let todo: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
+    // The rules over every table or the whole schema run on the helper's
+    // side before it joins the judging when the judging is shared out
+    // (what runs there is then no longer left for one thread after the
+    // join); after an edit, with a few tables to judge, on this side.
+    let spread = todo.len() >= crate::parallel::PARALLEL_MIN;
+    let over_all = || {
+        let ctx = thread_ctx();
+        let mut found = OverAll::default();
+        workload::check(&ctx, &mut found.workload);
+        writes::check(&ctx, &mut found.writes);
+        partition::entities(&ctx, &mut found.entities);
+        schema::types(&ctx, &types, &mut found.types);
+        schema::full_scans(&ctx, &mut found.scans);
+        found
+    };
+    let ((schema_findings, flow, (shareable, hints), helper_side), (judged, this_side)) =
         crate::parallel::join(
             large,
             || {
@@ -1024,34 +1055,27 @@ pub(crate) fn diagnose_reusing(
                         (shareable, hints)
                     },
                 );
-                (schema, flow, shareable)
+                (schema, flow, shareable, spread.then(over_all))
             },
             || {
-                // Each table's own findings: the kept ones first, then those
-                // to judge, on every core when they are many (after an edit,
-                // a few: no thread then). The estimator's memo is per
-                // thread (a cache, not an input).
-                let mut kept: Vec<Option<TableFindings>> =
-                    (0..model.tables.len()).map(reuse_table).collect();
-                let todo: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
+                // The estimator's memo is per thread (a cache, not an input).
                 let judged = crate::parallel::par_map_with(&todo, thread_ctx, |ctx, &i| {
                     TableFindings::judge(ctx, &types, i)
                 });
-                for (i, f) in todo.into_iter().zip(judged) {
-                    kept[i] = Some(f);
-                }
-                let tables: Vec<TableFindings> = kept.into_iter().flatten().collect();
-                // Two rules over every table, here rather than after the
-                // join: after an edit most tables' findings are reused, and
-                // this side has time to spare.
-                let ctx = thread_ctx();
-                let mut workload = Vec::new();
-                workload::check(&ctx, &mut workload);
-                let mut writes = Vec::new();
-                writes::check(&ctx, &mut writes);
-                (tables, workload, writes)
+                (judged, (!spread).then(over_all))
             },
         );
+    for (&i, f) in todo.iter().zip(judged) {
+        kept[i] = Some(f);
+    }
+    let tables: Vec<TableFindings> = kept.into_iter().flatten().collect();
+    let OverAll {
+        workload,
+        writes,
+        entities,
+        types: types_found,
+        scans,
+    } = helper_side.or(this_side).unwrap_or_default();
     let problems: Vec<Diagnostic> = model
         .problems
         .iter()
@@ -1064,10 +1088,6 @@ pub(crate) fn diagnose_reusing(
             )
         })
         .collect();
-    let (mut entities, mut types_found, mut scans) = (Vec::new(), Vec::new(), Vec::new());
-    partition::entities(&ctx, &mut entities);
-    schema::types(&ctx, &types, &mut types_found);
-    schema::full_scans(&ctx, &mut scans);
     // Gathered by reference in the order of rule by rule over every table
     // (a stable sort keeps it among findings that compare equal), and
     // copied once, in report order.
