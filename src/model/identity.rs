@@ -11,7 +11,6 @@
 //! determined by the others.
 
 use super::resolve::{Edge, Graph, NodeId, Reached};
-use rustc_hash::FxHashMap as HashMap;
 
 /// How far the search for a determining node goes: relationship paths in
 /// real models are short, and a bound keeps cycles finite.
@@ -112,15 +111,13 @@ impl Graph<'_> {
     /// Whether `key` fixes the value of `r`: it is a key column, or an
     /// attribute of a node the key identifies.
     pub fn determined(&self, root: NodeId, key: &[Reached], r: &Reached) -> bool {
-        let mut id = Identity {
+        let ask = Ask {
             graph: self,
             root,
             known: key.to_vec(),
             present: &[],
-            memo: HashMap::default(),
-            open: Vec::new(),
         };
-        id.known.contains(r) || id.identified(&r.path, 0)
+        ask.known.contains(r) || Answers::default().identified(&ask, &r.path, 0)
     }
 
     /// MR5: what to append to `key` so that it identifies the rows of a
@@ -220,12 +217,13 @@ impl Graph<'_> {
         prefixes: Vec<Vec<Edge>>,
     ) -> Vec<Reached> {
         let mut id = Identity {
-            graph: self,
-            root,
-            known: key.to_vec(),
-            present,
-            memo: HashMap::default(),
-            open: Vec::new(),
+            ask: Ask {
+                graph: self,
+                root,
+                known: key.to_vec(),
+                present,
+            },
+            answers: Answers::default(),
         };
         let mut needs: Vec<Vec<Edge>> = vec![vec![]];
         needs.extend(prefixes);
@@ -237,56 +235,109 @@ impl Graph<'_> {
     }
 }
 
+/// MR5's search: what the key so far identifies, and what to add.
 struct Identity<'g, 'p> {
+    ask: Ask<'g, 'p>,
+    answers: Answers,
+}
+
+/// What the search's questions read.
+struct Ask<'g, 'p> {
     graph: &'g Graph<'p>,
     root: NodeId,
     /// The key columns so far.
     known: Vec<Reached>,
     /// The attributes the table holds (borrowed: most are never asked).
     present: &'g [&'g Reached],
-    /// Whether the node at a path is identified by `known`.
-    memo: HashMap<Vec<Edge>, bool>,
-    /// Nodes whose question is being decided, innermost last.
-    open: Vec<Vec<Edge>>,
 }
 
-impl Identity<'_, '_> {
-    fn identifiers(&self, at: &[Edge]) -> Vec<Vec<Reached>> {
-        self.graph.identifiers_at(self.root, at)
+/// What the search has decided and is deciding. Its questions are a
+/// handful per table, asked for every table: the paths are held end to
+/// end in one list each (no list per path) and found by a scan.
+#[derive(Default)]
+struct Answers {
+    /// Whether the node at a path is identified by the key so far.
+    memo: Paths,
+    memo_values: Vec<bool>,
+    /// Nodes whose question is being decided, innermost last.
+    open: Paths,
+}
+
+/// Paths end to end in one list.
+#[derive(Default)]
+struct Paths {
+    edges: Vec<Edge>,
+    /// Where each path starts in `edges` (each ends where the next starts).
+    starts: Vec<usize>,
+}
+
+impl Paths {
+    fn get(&self, i: usize) -> &[Edge] {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.edges.len());
+        &self.edges[self.starts[i]..end]
     }
 
+    fn position(&self, path: &[Edge]) -> Option<usize> {
+        (0..self.starts.len()).find(|&i| self.get(i) == path)
+    }
+
+    fn push(&mut self, path: &[Edge]) {
+        self.starts.push(self.edges.len());
+        self.edges.extend_from_slice(path);
+    }
+
+    /// Removes the last path.
+    fn pop(&mut self) {
+        if let Some(start) = self.starts.pop() {
+            self.edges.truncate(start);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.edges.clear();
+        self.starts.clear();
+    }
+}
+
+impl Answers {
     /// The value of `r` is fixed by the key: it is a key column, or an
     /// attribute of an identified node other than the one at `at`.
-    fn knows(&mut self, r: &Reached, at: &[Edge], depth: usize) -> bool {
-        self.known.contains(r) || (r.path.as_slice() != at && self.identified(&r.path, depth + 1))
+    fn knows(&mut self, ask: &Ask, r: &Reached, at: &[Edge], depth: usize) -> bool {
+        ask.known.contains(r)
+            || (r.path.as_slice() != at && self.identified(ask, &r.path, depth + 1))
     }
 
-    fn identified(&mut self, at: &[Edge], depth: usize) -> bool {
+    fn identified(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return false;
         }
-        if let Some(&v) = self.memo.get(at) {
-            return v;
+        if let Some(i) = self.memo.position(at) {
+            return self.memo_values[i];
         }
         // A cycle back to a node being decided proves nothing; a "no"
         // reached under such a cut may be a "yes" from elsewhere, so only
         // answers decided outside any open question are kept.
-        if self.open.iter().any(|o| o.as_slice() == at) {
+        if self.open.position(at).is_some() {
             return false;
         }
-        self.open.push(at.to_vec());
-        let v = self.identified_now(at, depth);
+        self.open.push(at);
+        let v = self.identified_now(ask, at, depth);
         self.open.pop();
         if v || self.open.is_empty() {
-            self.memo.insert(at.to_vec(), v);
+            self.memo.push(at);
+            self.memo_values.push(v);
         }
         v
     }
 
-    fn identified_now(&mut self, at: &[Edge], depth: usize) -> bool {
-        let g = self.graph;
-        if g.each_identifier(self.root, at, |_, ident| {
-            ident.iter().all(|r| self.knows(r, at, depth))
+    fn identified_now(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
+        let g = ask.graph;
+        if g.each_identifier(ask.root, at, |_, ident| {
+            ident.iter().all(|r| self.knows(ask, r, at, depth))
         }) {
             return true;
         }
@@ -295,19 +346,18 @@ impl Identity<'_, '_> {
             if g.fanout(at[k]).many {
                 break;
             }
-            if self.identified(&at[..k], depth + 1) {
+            if self.identified(ask, &at[..k], depth + 1) {
                 return true;
             }
         }
         // Or from an identified node further out whose way back is to-one
         // (a relationship instance fixes its ends; a 1:1 partner fixes its
         // partner).
-        let further: Vec<Vec<Edge>> = self
+        let further = ask
             .known
             .iter()
-            .filter(|r| r.path.len() > at.len() && r.path.starts_with(at))
-            .map(|r| r.path.clone())
-            .collect();
+            .map(|r| r.path.as_slice())
+            .filter(|p| p.len() > at.len() && p.starts_with(at));
         for p in further {
             for k in at.len() + 1..=p.len() {
                 let back_to_one = match p[k - 1] {
@@ -317,7 +367,7 @@ impl Identity<'_, '_> {
                 if !back_to_one {
                     break;
                 }
-                if self.identified(&p[..k], depth + 1) {
+                if self.identified(ask, &p[..k], depth + 1) {
                     return true;
                 }
             }
@@ -325,20 +375,32 @@ impl Identity<'_, '_> {
         false
     }
 
+    /// Forgets every answer (the key so far grew).
+    fn forget(&mut self) {
+        self.memo.clear();
+        self.memo_values.clear();
+    }
+}
+
+impl Identity<'_, '_> {
+    fn knows(&mut self, r: &Reached, at: &[Edge]) -> bool {
+        self.answers.knows(&self.ask, r, at, 0)
+    }
+
     fn add(&mut self, r: Reached, out: &mut Vec<Reached>) {
-        if !self.known.contains(&r) {
-            self.known.push(r.clone());
-            self.memo.clear();
+        if !self.ask.known.contains(&r) {
+            self.ask.known.push(r.clone());
+            self.answers.forget();
             out.push(r);
         }
     }
 
     /// Appends to `out` what identifies the node at `at`.
     fn ensure(&mut self, at: &[Edge], out: &mut Vec<Reached>, depth: usize) {
-        if depth > MAX_DEPTH || self.identified(at, 0) {
+        if depth > MAX_DEPTH || self.answers.identified(&self.ask, at, 0) {
             return;
         }
-        let idents = self.identifiers(at);
+        let idents = self.ask.graph.identifiers_at(self.ask.root, at);
         // The identifier the table holds with the fewest columns to add
         // (the key on a tie).
         let mut best: Option<Vec<Reached>> = None;
@@ -346,10 +408,10 @@ impl Identity<'_, '_> {
             let mut missing = Vec::new();
             let mut held = true;
             for r in ident {
-                if self.knows(r, at, 0) {
+                if self.knows(r, at) {
                     continue;
                 }
-                if !self.present.contains(&r) {
+                if !self.ask.present.contains(&r) {
                     held = false;
                     break;
                 }
@@ -371,12 +433,12 @@ impl Identity<'_, '_> {
             return;
         };
         for r in key {
-            if self.knows(&r, at, 0) {
+            if self.knows(&r, at) {
                 continue;
             }
             if r.path.as_slice() != at {
-                self.ensure(&r.path.clone(), out, depth + 1);
-                if self.knows(&r, at, 0) {
+                self.ensure(&r.path, out, depth + 1);
+                if self.knows(&r, at) {
                     continue;
                 }
             }
