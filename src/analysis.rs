@@ -51,10 +51,7 @@ mod tests {
     /// and on projects large enough for the helpers.
     #[test]
     fn analysis_equals_its_steps_one_after_the_other() {
-        let mut projects: Vec<Project> = crate::samples::SAMPLES
-            .iter()
-            .map(|s| crate::model::load::from_str(s.text).expect("the sample loads"))
-            .collect();
+        let mut projects = crate::samples::loaded();
         projects.push(crate::model::synthetic::project(300, 300, 5));
         for p in &projects {
             let model = crate::derive::derive(p);

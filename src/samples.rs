@@ -48,6 +48,18 @@ pub const SAMPLES: &[Sample] = &[
     },
 ];
 
+/// Every sample, loaded: for tests that hold on every one of them.
+#[cfg(test)]
+pub(crate) fn loaded() -> Vec<crate::model::Project> {
+    SAMPLES
+        .iter()
+        .map(|s| {
+            crate::model::load::from_str(s.text)
+                .unwrap_or_else(|e| panic!("{} does not load: {e}", s.file))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -943,7 +943,7 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
 /// innermost first, whatever the path.
 #[test]
 fn normalize_removes_each_detour_as_a_stack_would() {
-    use crate::model::resolve::{AttrId, End};
+    use crate::model::resolve::AttrId;
     fn by_stack(path: &[Edge]) -> Vec<Edge> {
         let mut out: Vec<Edge> = Vec::new();
         for &e in path {
@@ -958,27 +958,10 @@ fn normalize_removes_each_detour_as_a_stack_would() {
         }
         out
     }
-    let mut seed = 0x1234_5678_u64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rng = crate::model::synthetic::Rng::new(0x1234_5678);
     let mut detours = 0;
     for _ in 0..2_000 {
-        let len = usize::try_from(next(9)).unwrap_or(0);
-        let path: Vec<Edge> = (0..len)
-            .map(|_| {
-                let rel = usize::try_from(next(2)).unwrap_or(0);
-                let end = if next(2) == 0 { End::From } else { End::To };
-                if next(2) == 0 {
-                    Edge::Enter(rel, end)
-                } else {
-                    Edge::Leave(rel, end)
-                }
-            })
-            .collect();
+        let path = crate::model::resolve::random_path(&mut rng, 9, 2);
         let expected = by_stack(&path);
         detours += usize::from(expected.len() < path.len());
         let got = normalize(Reached {

@@ -450,7 +450,6 @@ impl Identity<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Project;
 
     /// The shortcut for the rows' node alone gives what the search gives,
     /// for every subset of each query's references taken as the key so
@@ -459,10 +458,7 @@ mod tests {
     /// it is not for.
     #[test]
     fn the_rows_alone_shortcut_is_the_search() {
-        let mut projects: Vec<Project> = crate::samples::SAMPLES
-            .iter()
-            .filter_map(|s| crate::model::load::from_str(s.text).ok())
-            .collect();
+        let mut projects = crate::samples::loaded();
         projects.extend((1..4).map(|seed| crate::model::synthetic::project(60, 120, seed)));
         // Identifiers as large as the key, and larger: ties go to the key.
         let mut uniques = crate::model::synthetic::project(60, 120, 9);

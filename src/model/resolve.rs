@@ -1249,6 +1249,28 @@ fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a 
     msg + &crate::naming::did_you_mean(wanted, names)
 }
 
+/// A random path of fewer than `max_len` steps into and out of the
+/// first `rels` relationships at either end, detours included: for tests
+/// of what paths normalize to.
+#[cfg(test)]
+pub(crate) fn random_path(
+    rng: &mut crate::model::synthetic::Rng,
+    max_len: usize,
+    rels: usize,
+) -> Vec<Edge> {
+    (0..rng.below(max_len))
+        .map(|_| {
+            let r = rng.below(rels);
+            let end = if rng.chance(50) { End::From } else { End::To };
+            if rng.chance(50) {
+                Edge::Enter(r, end)
+            } else {
+                Edge::Leave(r, end)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1259,10 +1281,7 @@ mod tests {
     /// for the query's own references.
     #[test]
     fn key_at_all_equals_testing_the_made_key() {
-        let mut projects: Vec<Project> = crate::samples::SAMPLES
-            .iter()
-            .filter_map(|s| crate::model::load::from_str(s.text).ok())
-            .collect();
+        let mut projects = crate::samples::loaded();
         projects.push(crate::model::synthetic::project(40, 60, 5));
         let mut checked = 0;
         for p in &projects {
@@ -1301,10 +1320,7 @@ mod tests {
     /// the stored key is normal) and one step out of it.
     #[test]
     fn key_at_cow_is_key_at() {
-        let mut projects: Vec<Project> = crate::samples::SAMPLES
-            .iter()
-            .filter_map(|s| crate::model::load::from_str(s.text).ok())
-            .collect();
+        let mut projects = crate::samples::loaded();
         projects.push(crate::model::synthetic::project(40, 60, 5));
         let (mut borrowed, mut checked) = (0, 0);
         for p in &projects {
@@ -1337,27 +1353,10 @@ mod tests {
         let p = crate::model::load::from_str(crate::samples::SAMPLES[0].text)
             .expect("the sample loads");
         let g = Graph::new(&p);
-        let rels = p.relationships.len() as u64;
-        let mut seed = 0x9e37_79b9_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = crate::model::synthetic::Rng::new(0x9e37_79b9);
         let (mut normal, mut not) = (0, 0);
         for _ in 0..3_000 {
-            let path: Vec<Edge> = (0..next(6))
-                .map(|_| {
-                    let r = usize::try_from(next(rels.min(3))).unwrap_or(0);
-                    let end = if next(2) == 0 { End::From } else { End::To };
-                    if next(2) == 0 {
-                        Edge::Enter(r, end)
-                    } else {
-                        Edge::Leave(r, end)
-                    }
-                })
-                .collect();
+            let path = random_path(&mut rng, 6, p.relationships.len().min(3));
             let mut normalized = path.clone();
             g.normalize_path(&mut normalized);
             let unchanged = normalized == path;
