@@ -4,6 +4,7 @@
 
 mod naming_rules;
 pub mod placement;
+pub mod select;
 pub mod serve;
 pub mod share;
 pub mod summary;
@@ -307,9 +308,10 @@ pub struct Plan {
     pub query: Name,
     /// Index into `LogicalModel::tables`.
     pub table: Option<usize>,
-    /// Shared: an edit's re-derivation hands an unchanged query's plan on
-    /// (a reference count, not a copy of the statement).
-    pub select: Name,
+    /// Written when first read (see [`select`]); shared: an edit's
+    /// re-derivation hands an unchanged query's plan on (a reference
+    /// count, not a copy of the statement).
+    pub select: select::Select,
     pub access: Access,
     /// Partition key columns the application computes (buckets, shards)
     /// rather than takes from the search.
@@ -1025,7 +1027,6 @@ fn plans_of(
     own_draft: &HashMap<&str, usize>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
 ) -> Vec<Plan> {
-    let project = graph.project;
     par_map(queries, |&(qi, q)| {
         let table = draft_of
             .get(q.id.as_str())
@@ -1049,7 +1050,6 @@ fn plans_of(
                     .and_then(|&i| drafts[i].resolved.as_deref());
                 serve::plan(
                     graph,
-                    project,
                     q,
                     graph.query_name(qi),
                     resolved,
@@ -1064,7 +1064,7 @@ fn plans_of(
             None => Plan {
                 query: graph.query_name(qi),
                 table: None,
-                select: Name::default(),
+                select: select::Select::default(),
                 access: Access::Impossible("no table serves this query".into()),
                 computed: vec![],
             },

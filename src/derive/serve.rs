@@ -2,11 +2,11 @@
 //! restriction rules, checked on column names so hand-written candidate keys
 //! are judged exactly like derived ones.
 
+use super::select::Select;
 use super::{normalize, Plan, Role, Source, Table};
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::model::{Dir, Project, Query, RangeOp};
-use crate::naming::{push_quoted, quote};
+use crate::model::{Dir, Query, RangeOp};
 use crate::parts::Parts;
 use serde::Serialize;
 
@@ -295,94 +295,6 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(Name, Dir)>) {
     (access, order_by)
 }
 
-/// The CQL text of a SELECT for `req` on `table`.
-pub(crate) fn select_text(
-    keyspace: &str,
-    table: &str,
-    shape: &KeyShape,
-    req: &Request,
-    order_by: &[(Name, Dir)],
-    access: &Access,
-) -> String {
-    // Written straight into one buffer: this runs for every query on every
-    // edit.
-    let mut s = String::with_capacity(128);
-    s.push_str("SELECT ");
-    if req.returns.is_empty() {
-        s.push('*');
-    }
-    for (i, c) in req.returns.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        push_quoted(&mut s, c);
-    }
-    s.push_str(" FROM ");
-    push_quoted(&mut s, keyspace);
-    s.push('.');
-    push_quoted(&mut s, table);
-    // Conditions in key order: partition columns (searched or computed),
-    // then searched clustering columns, then anything else searched.
-    let mut first = true;
-    let mut cond = |s: &mut String| {
-        s.push_str(if first { " WHERE " } else { " AND " });
-        first = false;
-    };
-    let mut done: Vec<&Name> = Vec::new();
-    let keys = shape
-        .partition
-        .iter()
-        .chain(shape.clustering.iter().map(|(c, _)| c));
-    for c in keys {
-        let computed = shape.computed.contains(c) && shape.partition.contains(c);
-        if req.eq.contains(c) || computed {
-            cond(&mut s);
-            push_equality(&mut s, c, req);
-            done.push(c);
-        }
-    }
-    for c in &req.eq {
-        if !done.contains(&c) {
-            cond(&mut s);
-            push_equality(&mut s, c, req);
-        }
-    }
-    if let Some((c, op)) = &req.range {
-        cond(&mut s);
-        s.push_str(&super::range_clause(&quote(c), *op));
-    }
-    if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
-        s.push_str(" ORDER BY ");
-        for (i, (c, d)) in order_by.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            push_quoted(&mut s, c);
-            s.push(' ');
-            s.push_str(d.cql());
-        }
-    }
-    if let Some(n) = req.limit {
-        s.push_str(" LIMIT ");
-        s.push_str(&n.to_string());
-    }
-    if matches!(access, Access::Filtering(_)) {
-        s.push_str(" ALLOW FILTERING");
-    }
-    s.push(';');
-    s
-}
-
-/// `col = ?`, or `col = 'literal'` for a constant the query states.
-fn push_equality(s: &mut String, col: &Name, req: &Request) {
-    push_quoted(s, col);
-    s.push_str(" = ");
-    match req.literals.iter().find(|(c, _)| c == col) {
-        Some((_, literal)) => s.push_str(literal),
-        None => s.push('?'),
-    }
-}
-
 /// A query's attribute references resolved from its rows' node.
 ///
 /// A build keeps its query's for as long as the query is unchanged (the
@@ -581,7 +493,6 @@ pub struct Served<'a> {
 
 pub fn plan(
     graph: &Graph,
-    project: &Project,
     q: &Query,
     id: Name,
     resolved: Option<&Resolved>,
@@ -605,26 +516,27 @@ pub fn plan(
             table.rows, q.id, q.rows
         ))
     };
-    let (access, select) = match req {
+    let (access, select, computed) = match req {
         Ok(req) => {
             let (access, order_by) = access(&shape, &req);
-            let select = select_text(
-                &project.keyspace.name,
-                &table.name,
-                &shape,
-                &req,
-                &order_by,
+            let computed = shape.computed.clone();
+            let select = Select::new(
+                graph.keyspace_name(),
+                table.name.clone(),
+                shape,
+                req,
+                order_by,
                 &access,
             );
-            (access, select)
+            (access, select, computed)
         }
-        Err(why) => (Access::Impossible(why), String::new()),
+        Err(why) => (Access::Impossible(why), Select::default(), shape.computed),
     };
     Plan {
         query: id,
         table: Some(ti),
-        select: select.into(),
+        select,
         access,
-        computed: shape.computed,
+        computed,
     }
 }

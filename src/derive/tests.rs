@@ -905,7 +905,7 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
     let plan = |table: Option<usize>| Plan {
         query: Name::from("q"),
         table,
-        select: Name::default(),
+        select: super::select::Select::default(),
         access: Access::Impossible("test".into()),
         computed: vec![],
     };

@@ -199,6 +199,8 @@ pub struct Graph<'p> {
     /// carry their subjects' names.
     entity_names: LazyNames,
     rel_names: LazyNames,
+    /// The keyspace's name, shared by every plan's statement.
+    keyspace: std::sync::OnceLock<Name>,
 }
 
 impl Graph<'_> {
@@ -216,6 +218,7 @@ impl Graph<'_> {
             rel_keys,
             entity_names,
             rel_names,
+            keyspace: _,
         } = self;
         crate::parallel::drop_later(
             large,
@@ -394,6 +397,7 @@ impl<'p> Graph<'p> {
             rel_keys: Slots::default(),
             entity_names: LazyNames::default(),
             rel_names: LazyNames::default(),
+            keyspace: std::sync::OnceLock::new(),
         }
     }
 
@@ -491,6 +495,13 @@ impl<'p> Graph<'p> {
         self.queries
             .names
             .get(qs.len(), index, || Name::from(&qs[index].id))
+    }
+
+    /// The keyspace's name, shared.
+    pub(crate) fn keyspace_name(&self) -> Name {
+        self.keyspace
+            .get_or_init(|| Name::from(&self.project.keyspace.name))
+            .clone()
     }
 
     /// The name of entity `index`, shared.

@@ -1,0 +1,285 @@
+//! A plan's SELECT statement, written the first time it is read. A full
+//! analysis makes a plan for every query, and writing every statement's
+//! text was a twentieth of its work; the shells show one plan at a time,
+//! and exports and reports read them once.
+
+use super::serve::{KeyShape, Request};
+use super::Access;
+use crate::model::name::Name;
+use crate::model::Dir;
+use crate::naming::{push_quoted, quote};
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+/// The CQL text of a plan's SELECT (empty when no table serves the query).
+/// Reads like a `&str`; the text is written on first read from what the
+/// plan's derivation worked out, and a clone shares it.
+#[derive(Clone, Default)]
+pub struct Select(Option<Arc<Statement>>);
+
+/// What the text is written from: the names the derivation had at hand
+/// (shared names: keeping them costs no copy).
+struct Statement {
+    text: OnceLock<Box<str>>,
+    keyspace: Name,
+    table: Name,
+    partition: Vec<Name>,
+    clustering: Vec<(Name, Dir)>,
+    /// Partition columns the application computes.
+    computed: Vec<Name>,
+    req: Request,
+    order_by: Vec<(Name, Dir)>,
+    /// The access is impossible: no ORDER BY.
+    impossible: bool,
+    filtering: bool,
+}
+
+impl Select {
+    /// The SELECT for `req` on the table of `shape`, answered as `access`
+    /// with `order_by`; written when first read.
+    pub(crate) fn new(
+        keyspace: Name,
+        table: Name,
+        shape: KeyShape,
+        req: Request,
+        order_by: Vec<(Name, Dir)>,
+        access: &Access,
+    ) -> Select {
+        let KeyShape {
+            partition,
+            clustering,
+            computed,
+            ..
+        } = shape;
+        Select(Some(Arc::new(Statement {
+            text: OnceLock::new(),
+            keyspace,
+            table,
+            partition,
+            clustering,
+            computed,
+            req,
+            order_by,
+            impossible: matches!(access, Access::Impossible(_)),
+            filtering: matches!(access, Access::Filtering(_)),
+        })))
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Some(s) => s.text.get_or_init(|| s.write().into_boxed_str()),
+            None => "",
+        }
+    }
+}
+
+impl Statement {
+    fn write(&self) -> String {
+        let req = &self.req;
+        let mut s = String::with_capacity(128);
+        s.push_str("SELECT ");
+        if req.returns.is_empty() {
+            s.push('*');
+        }
+        for (i, c) in req.returns.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            push_quoted(&mut s, c);
+        }
+        s.push_str(" FROM ");
+        push_quoted(&mut s, &self.keyspace);
+        s.push('.');
+        push_quoted(&mut s, &self.table);
+        // Conditions in key order: partition columns (searched or
+        // computed), then searched clustering columns, then anything else
+        // searched.
+        let mut first = true;
+        let mut cond = |s: &mut String| {
+            s.push_str(if first { " WHERE " } else { " AND " });
+            first = false;
+        };
+        let mut done: Vec<&Name> = Vec::new();
+        let keys = self
+            .partition
+            .iter()
+            .chain(self.clustering.iter().map(|(c, _)| c));
+        for c in keys {
+            let computed = self.computed.contains(c) && self.partition.contains(c);
+            if req.eq.contains(c) || computed {
+                cond(&mut s);
+                push_equality(&mut s, c, req);
+                done.push(c);
+            }
+        }
+        for c in &req.eq {
+            if !done.contains(&c) {
+                cond(&mut s);
+                push_equality(&mut s, c, req);
+            }
+        }
+        if let Some((c, op)) = &req.range {
+            cond(&mut s);
+            s.push_str(&super::range_clause(&quote(c), *op));
+        }
+        if !self.order_by.is_empty() && !self.impossible {
+            s.push_str(" ORDER BY ");
+            for (i, (c, d)) in self.order_by.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                push_quoted(&mut s, c);
+                s.push(' ');
+                s.push_str(d.cql());
+            }
+        }
+        if let Some(n) = req.limit {
+            s.push_str(" LIMIT ");
+            s.push_str(&n.to_string());
+        }
+        if self.filtering {
+            s.push_str(" ALLOW FILTERING");
+        }
+        s.push(';');
+        s
+    }
+}
+
+/// `col = ?`, or `col = 'literal'` for a constant the query states.
+fn push_equality(s: &mut String, col: &Name, req: &Request) {
+    push_quoted(s, col);
+    s.push_str(" = ");
+    match req.literals.iter().find(|(c, _)| c == col) {
+        Some((_, literal)) => s.push_str(literal),
+        None => s.push('?'),
+    }
+}
+
+impl Deref for Select {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Select {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// By the text: two plans whose statements read the same are equal.
+impl PartialEq for Select {
+    fn eq(&self, other: &Select) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.as_str() == other.as_str(),
+        }
+    }
+}
+
+impl PartialEq<str> for Select {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Select {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for Select {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Select {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// Written as its text, as the statement was before it was written lazily.
+impl Serialize for Select {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statement(returns: &[&str], access: &Access) -> Select {
+        let shape = KeyShape {
+            partition: vec!["hotel_id".into()],
+            clustering: vec![("night".into(), Dir::Desc)],
+            indexes: vec![],
+            columns: vec!["hotel_id".into(), "night".into(), "rate".into()],
+            computed: vec![],
+        };
+        let req = Request {
+            eq: vec!["hotel_id".into()],
+            range: Some(("night".into(), crate::model::RangeOp::Between)),
+            order: vec![],
+            returns: returns.iter().map(|&r| Name::from(r)).collect(),
+            limit: Some(5),
+            literals: vec![],
+        };
+        Select::new(
+            "ks".into(),
+            "rates_by_hotel".into(),
+            shape,
+            req,
+            vec![("night".into(), Dir::Desc)],
+            access,
+        )
+    }
+
+    /// The text is written once, then read; clones share it; an empty
+    /// statement reads as empty text.
+    #[test]
+    fn the_text_is_written_on_first_read_and_shared() {
+        let s = statement(&["rate", "select"], &Access::Direct);
+        let clone = s.clone();
+        assert_eq!(
+            s.as_str(),
+            "SELECT rate, \"select\" FROM ks.rates_by_hotel WHERE hotel_id = ? \
+             AND night >= ? AND night <= ? ORDER BY night DESC LIMIT 5;"
+        );
+        assert!(std::ptr::eq(s.as_str(), clone.as_str()), "one text");
+        assert_eq!(Select::default().as_str(), "");
+        assert!(Select::default().is_empty());
+        assert_eq!(
+            serde_json::to_string(&s).expect("serializes"),
+            serde_json::to_string(s.as_str()).expect("serializes")
+        );
+    }
+
+    /// Filtering adds ALLOW FILTERING; an impossible access drops the
+    /// ORDER BY; equality is by the text.
+    #[test]
+    fn access_shapes_the_text_and_equality_reads_it() {
+        let filtering = statement(&[], &Access::Filtering("x".into()));
+        assert!(filtering.starts_with("SELECT * FROM"));
+        assert!(
+            filtering.ends_with(" LIMIT 5 ALLOW FILTERING;"),
+            "{filtering}"
+        );
+        let impossible = statement(&[], &Access::Impossible("x".into()));
+        assert!(!impossible.contains("ORDER BY"), "{impossible}");
+        assert_eq!(
+            statement(&["rate"], &Access::Direct),
+            statement(&["rate"], &Access::Direct)
+        );
+        assert_ne!(
+            statement(&["rate"], &Access::Direct),
+            statement(&[], &Access::Direct)
+        );
+    }
+}
