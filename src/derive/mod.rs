@@ -401,7 +401,7 @@ struct Draft {
     /// Names for the table, best first (see [`naming_rules::table_names`]),
     /// as shared names: the one chosen becomes the table's name without a
     /// copy.
-    names: std::sync::Arc<[Name]>,
+    names: Names,
     /// The building query's references, when all of them resolved.
     resolved: Option<std::sync::Arc<serve::Resolved>>,
     /// The designer keeps this table apart from identical ones.
@@ -483,6 +483,61 @@ fn assemble_all(
     let mut leftovers = assembled.leftovers;
     leftovers.keep((assembled.ids, assembled.writes_by_table, assembled.answered));
     (assembled.model, leftovers)
+}
+
+/// A draft's names, best first. Most tables take the first: the others
+/// (by the query's order, by the one thing it returns) are made only for a
+/// table whose first name another table already took.
+#[derive(Clone)]
+enum Names {
+    /// Every name, made at the build (summaries, and tables whose query
+    /// did not resolve in full: no [`Draft::resolved`] to make them from).
+    All(std::sync::Arc<[Name]>),
+    /// The first name; the others are made from the draft when needed.
+    First(Name),
+}
+
+impl Names {
+    fn first(&self) -> Option<&Name> {
+        match self {
+            Names::All(all) => all.first(),
+            Names::First(first) => Some(first),
+        }
+    }
+}
+
+impl Draft {
+    /// Every name the table may take, best first: [`Draft::names`], the
+    /// ones not yet made made as the build would have made them.
+    fn all_names(&self, graph: &Graph) -> std::sync::Arc<[Name]> {
+        match (&self.names, &self.resolved) {
+            (Names::All(all), _) => all.clone(),
+            (Names::First(_), Some(r)) => {
+                let searched: Vec<&Reached> = r.eq().iter().chain(r.constants()).collect();
+                naming_rules::table_names(
+                    graph,
+                    self.root,
+                    &searched,
+                    r.range.as_ref(),
+                    &self.table,
+                )
+                .into_iter()
+                .map(Name::from)
+                .collect()
+            }
+            (Names::First(first), None) => std::sync::Arc::from([first.clone()]),
+        }
+    }
+}
+
+#[cfg(test)]
+fn eager_names_here() -> bool {
+    tests::eager_names_here()
+}
+
+#[cfg(not(test))]
+fn eager_names_here() -> bool {
+    false
 }
 
 /// Each query's decision, by query id.
@@ -872,6 +927,11 @@ fn share_and_name<'a>(
         joined[di].push(id.clone());
         if graph.node(&q.rows) == Some(drafts[di].root) {
             let d = Arc::make_mut(&mut drafts[di]);
+            // The names are made from the table as built, before it gains
+            // the merged columns.
+            if matches!(d.names, Names::First(_)) {
+                d.names = Names::All(d.all_names(graph));
+            }
             for r in &q.returns {
                 if let Ok(reached) = graph.resolve(d.root, r) {
                     let reached = normalize(reached);
@@ -921,13 +981,16 @@ fn share_and_name<'a>(
         if final_name[i].is_some() {
             continue;
         }
-        let names = &drafts[i].names;
-        let mut name = match names.iter().find(|n| !used.contains(*n)) {
-            Some(free) => free.clone(),
-            None => names
-                .first()
-                .cloned()
-                .unwrap_or_else(|| Name::from("table")),
+        let d = &drafts[i];
+        let mut name = match d.names.first() {
+            Some(first) if !used.contains(first) => first.clone(),
+            first => {
+                let all = d.all_names(graph);
+                match all.iter().find(|n| !used.contains(*n)) {
+                    Some(free) => free.clone(),
+                    None => first.cloned().unwrap_or_else(|| Name::from("table")),
+                }
+            }
         };
         if used.contains(&name) {
             name = disambiguate(&name, &drafts[i].table.origin, &used);
@@ -1409,12 +1472,25 @@ fn build<'g, 'p>(
         graph, q, root, decision, searches, &mut t, &mut ids, problems,
     );
     let searched: Vec<&Reached> = equality.iter().chain(&constants).collect();
-    let names = naming_rules::table_names(graph, root, &searched, range.as_ref(), &t);
     let complete = equality.len() == q.equality.len()
         && constants.len() == q.constants.len()
         && range.is_some() == q.range.is_some()
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
+    // With the query resolved in full, the names after the first are made
+    // from it when needed (see `Names`).
+    let names = if complete && !eager_names_here() {
+        Names::First(
+            naming_rules::first_table_name(graph, root, &searched, range.as_ref(), &t).into(),
+        )
+    } else {
+        Names::All(
+            naming_rules::table_names(graph, root, &searched, range.as_ref(), &t)
+                .into_iter()
+                .map(Name::from)
+                .collect(),
+        )
+    };
     let resolved = complete.then(|| {
         let order = order.into_iter().map(|(r, _)| r).collect();
         std::sync::Arc::new(serve::Resolved::new(
@@ -1426,7 +1502,7 @@ fn build<'g, 'p>(
         ids: ids.into(),
         root,
         pinned,
-        names: names.into_iter().map(Name::from).collect(),
+        names,
         resolved,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,

@@ -214,7 +214,7 @@ pub(super) fn build(
         ids: ids.into(),
         root,
         pinned,
-        names: names.into_iter().map(Name::from).collect(),
+        names: super::Names::All(names.into_iter().map(Name::from).collect()),
         resolved: None,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,

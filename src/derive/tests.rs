@@ -4,6 +4,16 @@
 use super::*;
 use crate::model::load;
 
+thread_local! {
+    /// Set by the test that compares the names made when needed with the
+    /// names all made at the build.
+    static EAGER_NAMES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+pub(super) fn eager_names_here() -> bool {
+    EAGER_NAMES.with(std::cell::Cell::get)
+}
+
 /// Shop: Customer 1:n Order (weak: identified by customer), Order m:n
 /// Product; a status that changes.
 const SHOP: &str = r#"Project(
@@ -971,4 +981,55 @@ fn normalize_removes_each_detour_as_a_stack_would() {
         assert_eq!(got.path, expected);
     }
     assert!(detours > 100, "the random paths hold detours ({detours})");
+}
+
+/// A table's names after the first are made only when another table took
+/// the first: the tables are named as when every build made all of them,
+/// on the samples, generated projects, tables that clash (so names after
+/// the first are taken) and a designer's merge (which adds columns after
+/// the build).
+#[test]
+fn names_made_when_needed_name_tables_as_names_made_at_the_build() {
+    let mut clash = shop(
+        r#"Query(id: "Q1", text: "a", rows: "Order", equality: ["Customer.customer_id"],
+               order: [Order(attr: "placed_at", dir: Desc)], returns: ["total", "status"]),
+           Query(id: "Q2", text: "b", rows: "Order", equality: ["Customer.customer_id"],
+               order: [Order(attr: "total", dir: Desc)], returns: ["total", "status"]),
+           Query(id: "Q3", text: "c", rows: "Order", equality: ["Customer.customer_id"],
+               returns: ["placed_at"]),
+           Query(id: "Q4", text: "d", rows: "Order", equality: ["Customer.customer_id"],
+               returns: ["status"]),
+           Query(id: "Q5", text: "e", rows: "Order", equality: ["Customer.customer_id"],
+               returns: ["total"])"#,
+    );
+    clash.decision_mut("Q3").separate = true;
+    clash.decision_mut("Q4").separate = true;
+    clash.decision_mut("Q5").served_by = Some("Q4".into());
+    let mut projects = vec![clash];
+    projects.extend(crate::samples::loaded());
+    for seed in [3, 7] {
+        projects.push(crate::model::synthetic::project(60, 400, seed));
+    }
+    for p in &projects {
+        let lazy = derive(p);
+        EAGER_NAMES.with(|e| e.set(true));
+        let eager = derive(p);
+        EAGER_NAMES.with(|e| e.set(false));
+        assert_eq!(lazy, eager, "{}", p.name);
+    }
+    let names: Vec<Name> = derive(&projects[0])
+        .tables
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "orders_by_customer",
+            "orders_by_customer_total",
+            "order_placed_at_by_customer",
+            "order_statuses_by_customer",
+        ],
+        "names after the first taken"
+    );
 }
