@@ -5,7 +5,8 @@
 //! - `derive` (default): derivation, estimates and validation;
 //! - `load`: parse and validate the project's file text (collect only
 //!   `--toggle-collect='cqlmodel::model::load::from_str*'`);
-//! - `analyze`: the whole analysis (`--toggle-collect='cqlmodel::analysis::analyze*'`);
+//! - `analyze`: the whole analysis, its result not freed (the bench frees
+//!   it outside its timing) (`--toggle-collect='cqlmodel::analysis::analyze*'`);
 //! - `edit`: one edit → re-derivation → 200×60 frame in the workbench,
 //!   after a first edit (`--toggle-collect='prof::edit_and_draw*'`);
 //! - `reanalyze`: one query edit → incremental re-analysis, ten times
