@@ -448,7 +448,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         &self,
         ty: &CqlType,
         attr: Option<&Attribute>,
-        label: &str,
+        label: &dyn std::fmt::Display,
         notes: &mut Vec<String>,
     ) -> f64 {
         self.size_inner(ty, attr, label, notes, 0)
@@ -458,7 +458,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         &self,
         ty: &CqlType,
         attr: Option<&Attribute>,
-        label: &str,
+        label: &dyn std::fmt::Display,
         notes: &mut Vec<String>,
         depth: usize,
     ) -> f64 {
@@ -511,7 +511,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
 
     // A method beside the other figure lookups, which read the graph.
     #[allow(clippy::unused_self)]
-    fn elements(&self, attr: Option<&Attribute>, label: &str, notes: &mut Vec<String>) -> f64 {
+    fn elements(
+        &self,
+        attr: Option<&Attribute>,
+        label: &dyn std::fmt::Display,
+        notes: &mut Vec<String>,
+    ) -> f64 {
         if let Some(n) = attr.and_then(|a| a.elements) {
             n
         } else {
@@ -705,8 +710,11 @@ impl<'g, 'p> Estimator<'g, 'p> {
             let (attr, label) = match &c.source {
                 Source::Attr {
                     reached, attribute, ..
-                } => (Some(g.attr(reached.attr)), attribute.as_str()),
-                _ => (None, c.name.as_str()),
+                } => (
+                    Some(g.attr(reached.attr)),
+                    attribute as &dyn std::fmt::Display,
+                ),
+                _ => (None, &c.name as &dyn std::fmt::Display),
             };
             let size = match &c.source {
                 Source::Bucket { period, .. } => {

@@ -2,6 +2,7 @@
 //! per access pattern by Chebotko's mapping rules, then the designer's
 //! decisions, then names, sharing, SELECTs and write paths.
 
+pub mod attr_label;
 mod naming_rules;
 pub mod placement;
 pub mod select;
@@ -123,8 +124,8 @@ pub enum Source {
     Attr {
         #[serde(skip)]
         reached: Reached,
-        /// `Entity.attr`, for people.
-        attribute: Name,
+        /// `Entity.attr`, for people (written when shown).
+        attribute: attr_label::AttrLabel,
         /// How the data got here: own, push-down (parent), push-up (child).
         flow: Flow,
     },
@@ -1225,7 +1226,10 @@ fn unique_column_name(table: &Table, base: Name) -> Name {
 }
 
 fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
-    let attribute = graph.attr_label(r.attr);
+    let attribute = attr_label::AttrLabel::new(
+        graph.node_shared_name(r.attr.node()),
+        graph.attr_shared_name(r.attr),
+    );
     let flow = if r.path.is_empty() && r.attr.node() == root {
         Flow::Own
     } else if graph.path_is_many(&r.path) {

@@ -615,10 +615,10 @@ pub(crate) fn column_subject(t: &Table, column: &str) -> Subject {
 }
 
 /// The `Entity.attr` text of an attribute column, else its name.
-pub(crate) fn attribute_label(c: &crate::derive::Column) -> &str {
+pub(crate) fn attribute_label(c: &crate::derive::Column) -> String {
     match &c.source {
-        Source::Attr { attribute, .. } => attribute,
-        _ => &c.name,
+        Source::Attr { attribute, .. } => attribute.to_string(),
+        _ => c.name.to_string(),
     }
 }
 

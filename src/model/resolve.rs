@@ -528,6 +528,17 @@ impl<'p> Graph<'p> {
         }
     }
 
+    /// The attribute's own name, shared: with the column of the rows' own
+    /// attribute when that column is not renamed (the common case).
+    pub(crate) fn attr_shared_name(&self, a: AttrId) -> Name {
+        let attr = self.attr(a);
+        if attr.column.is_none() {
+            self.column_base_name(a, true)
+        } else {
+            Name::from(&attr.name)
+        }
+    }
+
     /// [`Graph::column_base`] as a shared name: every table holding the
     /// attribute names its column with the same text.
     pub(crate) fn column_base_name(&self, a: AttrId, own: bool) -> Name {
