@@ -938,6 +938,7 @@ fn share_and_name<'a>(
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
                         let name = attr_column_name(graph, d.root, &reached, &d.table);
+                        let source = attr_source(graph, d.root, &reached, &name);
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -945,7 +946,7 @@ fn share_and_name<'a>(
                             rule: Rule::Merged,
                             why: None,
                             query: id.clone(),
-                            source: attr_source(graph, d.root, &reached),
+                            source,
                         });
                         d.ids.push(Some(reached));
                     }
@@ -1225,11 +1226,16 @@ fn unique_column_name(table: &Table, base: Name) -> Name {
     }
 }
 
-fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
-    let attribute = attr_label::AttrLabel::new(
-        graph.node_shared_name(r.attr.node()),
-        graph.attr_shared_name(r.attr),
-    );
+/// Where the value of `column`, holding `r`, comes from.
+fn attr_source(graph: &Graph, root: NodeId, r: &Reached, column: &Name) -> Source {
+    // The column of an attribute is mostly named as the attribute: its
+    // name is the label's then.
+    let attr = if **column == *graph.attr(r.attr).name {
+        column.clone()
+    } else {
+        graph.attr_shared_name(r.attr)
+    };
+    let attribute = attr_label::AttrLabel::new(graph.node_shared_name(r.attr.node()), attr);
     let flow = if r.path.is_empty() && r.attr.node() == root {
         Flow::Own
     } else if graph.path_is_many(&r.path) {
@@ -1373,6 +1379,7 @@ fn build<'g, 'p>(
             }
             let name = attr_column_name(graph, root, r, t);
             let query = t.origin.clone();
+            let source = attr_source(graph, root, r, &name);
             t.columns.push(Column {
                 name,
                 ty: graph.attr(r.attr).ty.clone(),
@@ -1380,7 +1387,7 @@ fn build<'g, 'p>(
                 rule,
                 why: None,
                 query,
-                source: attr_source(graph, root, r),
+                source,
             });
             ids.push(Some(r.clone()));
             true

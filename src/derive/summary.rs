@@ -98,6 +98,7 @@ pub(super) fn build(
             continue;
         }
         let name = attr_column_name(graph, root, r, &t);
+        let source = attr_source(graph, root, r, &name);
         t.columns.push(Column {
             name,
             ty: graph.attr(r.attr).ty.clone(),
@@ -105,7 +106,7 @@ pub(super) fn build(
             rule: Rule::Equality,
             why: None,
             query: t.origin.clone(),
-            source: attr_source(graph, root, r),
+            source,
         });
         ids.push(Some(r.clone()));
     }
