@@ -45,7 +45,7 @@ impl Name {
     }
 
     /// The parts' text as one name, made without a temporary string when
-    /// short (column names and attribute labels are, and an analysis makes
+    /// short (column names are, and an analysis makes
     /// thousands of them).
     pub fn concat(parts: &[&str]) -> Name {
         let len: usize = parts.iter().map(|p| p.len()).sum();

@@ -282,8 +282,6 @@ impl ShortNames {
 
 /// The shared names of one node's attributes, by attribute position.
 struct AttrNames {
-    /// `Owner.attr`: each column of a derived table names its attribute so.
-    labels: LazyNames,
     /// The column base name ([`Graph::column_base`]) in a table of the
     /// node's own rows and in a table of other rows.
     own_columns: LazyNames,
@@ -519,15 +517,6 @@ impl<'p> Graph<'p> {
         }
     }
 
-    /// `Owner.attr` for attribute `a`, shared by every column holding it.
-    pub fn attr_label(&self, a: AttrId) -> Name {
-        let make = || Name::concat(&[self.node_name(a.node()), ".", &self.attr(a).name]);
-        match self.attr_names(a) {
-            Some((names, len, index)) => names.labels.get(len, index, make),
-            None => make(),
-        }
-    }
-
     /// The attribute's own name, shared: with the column of the rows' own
     /// attribute when that column is not renamed (the common case).
     pub(crate) fn attr_shared_name(&self, a: AttrId) -> Name {
@@ -567,7 +556,6 @@ impl<'p> Graph<'p> {
         };
         let nodes = p.entities.len() + p.relationships.len();
         let make = || AttrNames {
-            labels: LazyNames::default(),
             own_columns: LazyNames::default(),
             other_columns: LazyNames::default(),
         };
