@@ -9,10 +9,6 @@ use cqlmodel::model::{load, synthetic, Project};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::time::Duration;
 
-/// The same allocator as the binary, so the figures are the binary's.
-#[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 fn hotel() -> Project {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

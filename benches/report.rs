@@ -8,10 +8,6 @@ use cqlmodel::diagram::{self, View};
 use cqlmodel::model::synthetic;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
-/// The same allocator as the binary, so the figures are the binary's.
-#[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 fn bench(c: &mut Criterion) {
     let project = synthetic::project(1000, 1000, 7);
     let a = analyze(&project);

@@ -23,10 +23,6 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::{Duration, Instant};
 
-/// The same allocator as the binary, so the figures are the binary's.
-#[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 const SIZES: [usize; 4] = [100, 1_000, 5_000, 10_000];
 
 /// Few samples of single iterations for the sizes that take tens or

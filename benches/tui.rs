@@ -12,10 +12,6 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::Duration;
 
-/// The same allocator as the binary, so the figures are the binary's.
-#[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 fn projects() -> Vec<(&'static str, Project)> {
     vec![
         (

@@ -26,9 +26,6 @@ use cqlmodel::tui::view;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-#[global_allocator]
-static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 #[inline(never)]
 fn edit_and_draw(app: &mut App, term: &mut Terminal<TestBackend>) {
     update(app, Action::Edit(Edit::ToggleEntry(0)));

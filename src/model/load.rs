@@ -55,19 +55,14 @@ pub fn parse(text: &str) -> Result<Project, LoadError> {
             MAX_FILE_BYTES
         )));
     }
-    // The fast reader handles what cqlmodel writes; anything else, and
-    // every error, is read by `ron` for its line, column and message.
-    let project: Project = match super::fast_parse::from_str(text) {
-        Some(project) => project,
-        None => ron::Options::default()
-            .with_recursion_limit(64)
-            .from_str(text)
-            .map_err(|e| LoadError::Syntax {
-                line: e.span.start.line,
-                col: e.span.start.col,
-                message: e.code.to_string(),
-            })?,
-    };
+    let project: Project = ron::Options::default()
+        .with_recursion_limit(64)
+        .from_str(text)
+        .map_err(|e| LoadError::Syntax {
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
     if project.format > FORMAT_VERSION {
         return Err(LoadError::Invalid(vec![Problem {
             path: "format".into(),

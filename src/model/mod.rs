@@ -2,8 +2,6 @@
 //! decisions, exactly as stored in a `.cqlm.ron` file. Inputs (entities,
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
-mod exact_list;
-pub mod fast_parse;
 pub mod identity;
 pub mod load;
 pub mod locate;
@@ -185,14 +183,9 @@ pub struct Entity {
     /// Further identifying relationships of an association entity (a grade
     /// identified by student, course and assignment): its full key holds
     /// every owner's key, `owner`'s first.
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owners: Vec<String>,
     /// Attribute names forming the key (the partial key of a weak entity).
-    #[serde(deserialize_with = "exact_list::deserialize")]
     pub key: Vec<String>,
     /// Other identifiers besides the key (natural or alternate keys), each a
     /// list of attribute references from this entity (`"confirm_number"`,
@@ -200,7 +193,6 @@ pub struct Entity {
     /// the smallest one a table already holds over a surrogate key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unique: Vec<Vec<String>>,
-    #[serde(deserialize_with = "exact_list::deserialize")]
     pub attributes: Vec<Attribute>,
     /// How many instances exist (for estimates); with `per`, how many
     /// arrive per period.
@@ -345,11 +337,7 @@ pub struct Relationship {
     /// Average (and maximum) `from` instances per `to` instance (m:n only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_per_to: Option<Count>,
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attributes: Vec<Attribute>,
     /// A batch job, not the application's inserts, creates these instances
     /// (recommendations): they stay out of the entities' insert paths.
@@ -423,23 +411,14 @@ pub struct Query {
     pub text: String,
     /// The entity or relationship whose instances are the result rows.
     pub rows: String,
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub equality: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub order: Vec<Order>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
-    #[serde(deserialize_with = "exact_list::deserialize")]
     pub returns: Vec<String>,
     /// The application deletes the rows it reads (a queue).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -450,19 +429,11 @@ pub struct Query {
     pub written_by_job: bool,
     /// Equalities on constants the query states itself (`status =
     /// "active"`): the SELECT binds the value, the application passes none.
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constants: Vec<Constant>,
     /// Aggregates returned per group (the equality attributes) and per
     /// `window`: the query reads a summary table, not the rows.
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aggregates: Vec<Aggregate>,
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -583,11 +554,7 @@ pub struct Transition {
     pub from: String,
     pub to: String,
     /// Attributes returned by `from` that feed `to`'s search.
-    #[serde(
-        deserialize_with = "exact_list::deserialize",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub feeds: Vec<String>,
 }
 

@@ -2,8 +2,8 @@
 //! review notes. Text is cached per analysis generation and target, and
 //! CQL is highlighted again only when its text changed.
 
+use super::pane_border;
 use super::wrap::wrap_styled;
-use super::{pane_border, pane_frame};
 use crate::diagnose::Severity;
 use crate::naming::for_terminal;
 use crate::report::subject_label;
@@ -55,8 +55,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
         ));
     }
     let border = pane_border(app, Focus::Bottom, Line::from(spans));
-    let inner = pane_frame::PaneFrame::inner(area);
-    border.render(area, frame.buffer_mut());
+    let inner = border.inner(area);
+    frame.render_widget(border, area);
     if inner.height == 0 || inner.width == 0 {
         return None;
     }
@@ -68,7 +68,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option
     // Lines come wrapped to the width: written straight into the buffer.
     let buf = frame.buffer_mut();
     for (y, line) in (inner.y..).zip(lines.iter().take(h)) {
-        super::line_out::put_line(buf, inner.x, y, line, inner.width);
+        buf.set_line(inner.x, y, line, inner.width);
     }
     Some(inner)
 }

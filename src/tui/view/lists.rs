@@ -1,7 +1,7 @@
 //! The three list panes: conceptual model, workflow and logical tables
 //! (Chebotko boxes with estimates). Each row becomes text only when visible.
 
-use super::{fit, pane_border, pane_frame};
+use super::{fit, pane_border};
 use crate::derive::Role;
 use crate::model::resolve::AttrId;
 use crate::naming::for_terminal;
@@ -29,8 +29,8 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
         ));
     }
     let border = pane_border(app, f, Line::from(title));
-    let inner = pane_frame::PaneFrame::inner(area);
-    border.render(area, frame.buffer_mut());
+    let inner = border.inner(area);
+    frame.render_widget(border, area);
     if inner.height == 0 || inner.width == 0 {
         return None;
     }
@@ -59,7 +59,7 @@ pub fn draw(app: &App, f: Focus, frame: &mut Frame, area: Rect) -> Option<Rect> 
             };
             line = line.patch_style(style);
         }
-        super::line_out::put_line(buf, inner.x, y, &line, inner.width);
+        buf.set_line(inner.x, y, &line, inner.width);
     }
     Some(inner)
 }

@@ -4,9 +4,7 @@
 //! are recorded for mouse hit-testing.
 
 mod bottom;
-mod line_out;
 mod lists;
-mod pane_frame;
 mod status;
 pub(crate) mod wrap;
 
@@ -14,7 +12,7 @@ use super::app::{App, Focus, Hits};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 /// At this width and above the three list panes stand side by side.
@@ -140,7 +138,7 @@ fn short_title(f: Focus) -> &'static str {
 }
 
 /// A pane's frame: the focused pane's border stands out.
-pub(crate) fn pane_border<'a>(app: &App, f: Focus, title: Line<'a>) -> pane_frame::PaneFrame<'a> {
+pub(crate) fn pane_border<'a>(app: &App, f: Focus, title: Line<'a>) -> Block<'a> {
     let focused = app.focus == f;
     let border = if focused {
         Style::new().fg(app.settings.theme.focus_border)
@@ -152,7 +150,10 @@ pub(crate) fn pane_border<'a>(app: &App, f: Focus, title: Line<'a>) -> pane_fram
     } else {
         title
     };
-    pane_frame::PaneFrame { border, title }
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(title)
 }
 
 /// Truncates to `width` display columns (by chars; wide glyphs are rare
