@@ -118,12 +118,8 @@ pub fn estimate(project: &Project, model: &LogicalModel) -> Vec<Estimate> {
 
 /// [`estimate`] over an already built graph of the project.
 pub(crate) fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> {
-    // On every core for large projects, one estimator (and memo) per thread.
-    crate::parallel::par_map_with(
-        &model.tables,
-        || Estimator::new(graph),
-        |est, t| est.table(t),
-    )
+    let est = Estimator::new(graph);
+    model.tables.iter().map(|t| est.table(t)).collect()
 }
 
 pub struct Estimator<'g, 'p> {

@@ -22,7 +22,6 @@ pub mod markup;
 pub mod migrate;
 pub mod model;
 pub mod naming;
-mod parallel;
 mod parts;
 pub mod quantity;
 pub mod refine;

@@ -46,7 +46,6 @@ use crate::diagnose::{
 use crate::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
-use crate::parallel::par_map_with;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -568,12 +567,20 @@ impl IncrementalAnalysis {
             .collect();
         reused.built = missing.len();
         reused.builds = own.len() - missing.len();
-        let mut fresh = par_map_with(
-            &missing,
-            || None,
-            |est, &(qi, q)| build_query(&graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
-        )
-        .into_iter();
+        let mut est = None;
+        let mut fresh = missing
+            .iter()
+            .map(|&(qi, q)| {
+                build_query(
+                    &graph,
+                    q,
+                    qi,
+                    decisions.get(q.id.as_str()).copied(),
+                    &mut est,
+                )
+            })
+            .collect::<Vec<_>>()
+            .into_iter();
         let mut builds: Vec<Option<Built>> = vec![None; project.queries.len()];
         let mut built: Vec<Built> = Vec::with_capacity(own.len());
         for (&(qi, _), k) in own.iter().zip(kept) {
@@ -632,32 +639,20 @@ impl IncrementalAnalysis {
         // The review's input-gap rule reads the project alone (and reuses
         // the findings of queries whose inputs did not change): worked out
         // beside the derivation on large projects.
-        let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
-        // (The derivation stays on this thread: a block is cheapest freed
-        // by the thread that allocated it.)
-        let (input_gaps, assembled) = crate::parallel::join(
-            large,
-            || {
-                let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
-                input_gaps_after(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
-            },
-            || {
-                assemble(
-                    &graph,
-                    &decisions,
-                    &own,
-                    built,
-                    &reuse_plan,
-                    Some(answered),
-                    last,
-                )
-            },
+        let input_gaps = {
+            let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
+            input_gaps_after(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
+        };
+        let assembled = assemble(
+            &graph,
+            &decisions,
+            &own,
+            built,
+            &reuse_plan,
+            Some(answered),
+            last,
         );
         let model = assembled.model;
-        // The builds are kept for the next edit: what the derivation
-        // leaves behind is references to them, let go of here at no cost
-        // (the full analysis frees its own on a helper instead).
-        drop(assembled.leftovers);
         reused.plans = plans_reused.into_inner();
         reused.planned = model.plans.len() - reused.plans;
 
@@ -687,39 +682,33 @@ impl IncrementalAnalysis {
         // The estimates on this thread: when many are made anew (a schema
         // edit, the first analysis) they are mapped with the helpers, which
         // this thread could not do for work nested in a helper's.
-        let ((users, stable, rows_stable), estimates) = crate::parallel::join(
-            large,
-            || {
-                // 4. Diagnostics: each table's own findings are reused when
-                // the table, its position and estimate, the schema, and the
-                // queries that use or name it (with their decisions) are
-                // unchanged; the rules that read across tables, queries and
-                // the workflow re-run. Rules look queries and decisions up
-                // by id, so duplicate ids (a project that does not
-                // validate) get no reuse.
-                let users = model.plans_by_table();
-                let stable: Vec<bool> = if comparable {
-                    stable_tables(
-                        project,
-                        &model,
-                        &same_table_at,
-                        &users,
-                        old_users,
-                        &unchanged,
-                    )
-                } else {
-                    vec![false; model.tables.len()]
-                };
-                // A merge hint reads its guest and every table of the same
-                // rows.
-                let rows_stable = match &old {
-                    Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
-                    _ => StableRows::Only(HashSet::default()),
-                };
-                (users, stable, rows_stable)
-            },
-            || estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused),
-        );
+        // 4. Diagnostics: each table's own findings are reused when
+        // the table, its position and estimate, the schema, and the
+        // queries that use or name it (with their decisions) are
+        // unchanged; the rules that read across tables, queries and
+        // the workflow re-run. Rules look queries and decisions up
+        // by id, so duplicate ids (a project that does not
+        // validate) get no reuse.
+        let users = model.plans_by_table();
+        let stable: Vec<bool> = if comparable {
+            stable_tables(
+                project,
+                &model,
+                &same_table_at,
+                &users,
+                old_users,
+                &unchanged,
+            )
+        } else {
+            vec![false; model.tables.len()]
+        };
+        // A merge hint reads its guest and every table of the same
+        // rows.
+        let rows_stable = match &old {
+            Some((_, prev, _)) if comparable => stable_rows(&prev.model, &model, &stable),
+            _ => StableRows::Only(HashSet::default()),
+        };
+        let estimates = estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused);
         let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
             let (c, prev, _) = old.as_ref()?;
@@ -762,7 +751,6 @@ impl IncrementalAnalysis {
             input_gaps: Some(input_gaps),
             hints: &reuse_hint,
             users: Some(&users),
-            leftovers: crate::parallel::Leftovers::default(),
         };
         let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
         let diagnostics = reviewed.diagnostics;

@@ -2,7 +2,6 @@
 //! per access pattern by Chebotko's mapping rules, then the designer's
 //! decisions, then names, sharing, SELECTs and write paths.
 
-pub mod attr_label;
 mod naming_rules;
 pub mod placement;
 pub mod select;
@@ -18,7 +17,6 @@ use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{
     AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp, Shared,
 };
-use crate::parallel::{par_map, par_map_with};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
 use std::sync::Arc;
@@ -124,8 +122,8 @@ pub enum Source {
     Attr {
         #[serde(skip)]
         reached: Reached,
-        /// `Entity.attr`, for people (written when shown).
-        attribute: attr_label::AttrLabel,
+        /// `Entity.attr`, for people.
+        attribute: Name,
         /// How the data got here: own, push-down (parent), push-up (child).
         flow: Flow,
     },
@@ -425,65 +423,29 @@ pub fn derive(project: &Project) -> LogicalModel {
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
-    let built = build_all(graph, &decisions, &own);
-    let (model, leftovers) = assemble_all(graph, &decisions, &own, built);
-    leftovers.drop_later(graph.project.queries.len() >= crate::parallel::PARALLEL_MIN);
-    model
-}
-
-/// [`derive_in`], with `beside` run on a helper thread (on large projects)
-/// while this one shares and names the built tables: a step on one
-/// thread, which leaves the helpers idle. What the derivation leaves
-/// behind comes back to be freed at such a step too.
-pub(crate) fn derive_beside<X: Send>(
-    graph: &Graph,
-    beside: impl FnOnce() -> X + Send,
-) -> (LogicalModel, X, crate::parallel::Leftovers) {
-    let decisions = decisions_by_query(graph.project);
-    let own = own_queries(graph.project, &decisions);
-    let built = build_all(graph, &decisions, &own);
-    let large = graph.project.queries.len() >= crate::parallel::PARALLEL_MIN;
-    let (x, (model, leftovers)) = crate::parallel::join(large, beside, || {
-        assemble_all(graph, &decisions, &own, built)
-    });
-    (model, x, leftovers)
-}
-
-/// Step 1 for every query with a table of its own (on every core when
-/// they are many).
-fn build_all(
-    graph: &Graph,
-    decisions: &HashMap<&str, &Decision>,
-    own: &[(usize, &Query)],
-) -> Vec<Built> {
-    par_map_with(
-        own,
-        || None,
-        |est, &(qi, q)| build_query(graph, q, qi, decisions.get(q.id.as_str()).copied(), est),
-    )
-}
-
-/// Steps 2 on with nothing from an earlier derivation, and what is left
-/// for the caller to free (with the parts only the next incremental
-/// derivation would read).
-fn assemble_all(
-    graph: &Graph,
-    decisions: &HashMap<&str, &Decision>,
-    own: &[(usize, &Query)],
-    built: Vec<Built>,
-) -> (LogicalModel, crate::parallel::Leftovers) {
-    let assembled = assemble(
+    let mut est = None;
+    let built = own
+        .iter()
+        .map(|&(qi, q)| {
+            build_query(
+                graph,
+                q,
+                qi,
+                decisions.get(q.id.as_str()).copied(),
+                &mut est,
+            )
+        })
+        .collect();
+    assemble(
         graph,
-        decisions,
-        own,
+        &decisions,
+        &own,
         built,
         &|_: PlanInput| None,
         None,
         None,
-    );
-    let mut leftovers = assembled.leftovers;
-    leftovers.keep((assembled.ids, assembled.writes_by_table, assembled.answered));
-    (assembled.model, leftovers)
+    )
+    .model
 }
 
 /// A draft's names, best first. Most tables take the first: the others
@@ -638,9 +600,6 @@ pub(crate) struct Assembled {
     pub roots: Vec<NodeId>,
     /// What each table added to the write paths, parallel to the tables.
     pub writes_by_table: Vec<TableWrites>,
-    /// What is left of the drafts (those merged into others, and the parts
-    /// not moved into the tables), for the caller to free off its path.
-    pub leftovers: crate::parallel::Leftovers,
 }
 
 /// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
@@ -687,34 +646,23 @@ pub(crate) fn assemble(
     // a copy of the table, not a second one made key by key.
     let own_draft = draft_of.clone();
 
-    // Steps 2 to 4 need the drafts; the write paths' frame (one per entity
-    // and relationship, with their attributes) needs the graph only: it is
-    // made beside them on large projects.
-    let large = project.queries.len() >= crate::parallel::PARALLEL_MIN;
-    let (
-        frame,
-        Settled {
-            kept,
-            names,
-            joined,
-            answered,
-        },
-    ) = crate::parallel::join(
-        large,
-        // Not needed when the last derivation's paths are patched.
-        || earlier_writes.is_none().then(|| writes::frame(graph, None)),
-        || {
-            share_and_name(
-                graph,
-                decisions,
-                &mut drafts,
-                &query_at,
-                &mut draft_of,
-                &mut problems,
-                answered,
-            )
-        },
+    let Settled {
+        kept,
+        names,
+        joined,
+        answered,
+    } = share_and_name(
+        graph,
+        decisions,
+        &mut drafts,
+        &query_at,
+        &mut draft_of,
+        &mut problems,
+        answered,
     );
+    // The write paths' frame (one per entity and relationship, with their
+    // attributes); not needed when the last derivation's paths are patched.
+    let frame = earlier_writes.is_none().then(|| writes::frame(graph, None));
 
     let (tables, index_of) = settle_tables(&mut drafts, &kept, joined, names, last_tables);
 
@@ -723,19 +671,10 @@ pub(crate) fn assemble(
     let ids_by_table: Vec<&Shared<Vec<Option<Reached>>>> =
         kept.iter().map(|&i| &drafts[i].ids).collect();
     let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    // Write paths read the tables only: they are worked out beside the
-    // plans on large projects, on a helper thread, while this one maps the
-    // plans with the helpers (a helper that finishes the paths takes plans
-    // too; this thread could not take work nested in a helper's).
-    let ((writes, writes_by_table), plans) = crate::parallel::join(
-        large,
-        || writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots),
-        || {
-            plans_of(
-                graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft,
-                reuse_plan,
-            )
-        },
+    let (writes, writes_by_table) =
+        writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots);
+    let plans = plans_of(
+        graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft, reuse_plan,
     );
     #[cfg(test)]
     {
@@ -750,10 +689,6 @@ pub(crate) fn assemble(
             None => drafts[i].ids.clone(),
         })
         .collect();
-    // Handed back: the caller frees them where it suits (see `Assembled`).
-    let mut leftovers = crate::parallel::Leftovers::default();
-    leftovers.keep(drafts);
-
     Assembled {
         model: LogicalModel {
             tables,
@@ -765,7 +700,6 @@ pub(crate) fn assemble(
         ids,
         roots,
         writes_by_table,
-        leftovers,
     }
 }
 
@@ -938,7 +872,7 @@ fn share_and_name<'a>(
                     let reached = normalize(reached);
                     if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
                         let name = attr_column_name(graph, d.root, &reached, &d.table);
-                        let source = attr_source(graph, d.root, &reached, &name);
+                        let source = attr_source(graph, d.root, &reached);
                         d.table.columns.push(Column {
                             name,
                             ty: graph.attr(reached.attr).ty.clone(),
@@ -1092,49 +1026,52 @@ fn plans_of(
     own_draft: &HashMap<&str, usize>,
     reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
 ) -> Vec<Plan> {
-    par_map(queries, |&(qi, q)| {
-        let table = draft_of
-            .get(q.id.as_str())
-            .and_then(|&i| index_of.get(i).copied().flatten());
-        match table {
-            Some(ti) => {
-                let draft = &drafts[kept[ti]];
-                let input = PlanInput {
-                    query: q,
-                    index_in_project: qi,
-                    index: ti,
-                    table: &tables[ti],
-                    ids: &draft.ids,
-                    root: draft.root,
-                };
-                if let Some(plan) = reuse_plan(input) {
-                    return plan;
-                }
-                let resolved = own_draft
-                    .get(q.id.as_str())
-                    .and_then(|&i| drafts[i].resolved.as_deref());
-                serve::plan(
-                    graph,
-                    q,
-                    graph.query_name(qi),
-                    resolved,
-                    serve::Served {
-                        table: &tables[ti],
+    queries
+        .iter()
+        .map(|&(qi, q)| {
+            let table = draft_of
+                .get(q.id.as_str())
+                .and_then(|&i| index_of.get(i).copied().flatten());
+            match table {
+                Some(ti) => {
+                    let draft = &drafts[kept[ti]];
+                    let input = PlanInput {
+                        query: q,
+                        index_in_project: qi,
                         index: ti,
+                        table: &tables[ti],
                         ids: &draft.ids,
                         root: draft.root,
-                    },
-                )
+                    };
+                    if let Some(plan) = reuse_plan(input) {
+                        return plan;
+                    }
+                    let resolved = own_draft
+                        .get(q.id.as_str())
+                        .and_then(|&i| drafts[i].resolved.as_deref());
+                    serve::plan(
+                        graph,
+                        q,
+                        graph.query_name(qi),
+                        resolved,
+                        serve::Served {
+                            table: &tables[ti],
+                            index: ti,
+                            ids: &draft.ids,
+                            root: draft.root,
+                        },
+                    )
+                }
+                None => Plan {
+                    query: graph.query_name(qi),
+                    table: None,
+                    select: select::Select::default(),
+                    access: Access::Impossible("no table serves this query".into()),
+                    computed: vec![],
+                },
             }
-            None => Plan {
-                query: graph.query_name(qi),
-                table: None,
-                select: select::Select::default(),
-                access: Access::Impossible("no table serves this query".into()),
-                computed: vec![],
-            },
-        }
-    })
+        })
+        .collect()
 }
 
 fn disambiguate(name: &str, origin: &str, used: &HashSet<Name>) -> Name {
@@ -1227,15 +1164,12 @@ fn unique_column_name(table: &Table, base: Name) -> Name {
 }
 
 /// Where the value of `column`, holding `r`, comes from.
-fn attr_source(graph: &Graph, root: NodeId, r: &Reached, column: &Name) -> Source {
-    // The column of an attribute is mostly named as the attribute: its
-    // name is the label's then.
-    let attr = if **column == *graph.attr(r.attr).name {
-        column.clone()
-    } else {
-        graph.attr_shared_name(r.attr)
-    };
-    let attribute = attr_label::AttrLabel::new(graph.node_shared_name(r.attr.node()), attr);
+fn attr_source(graph: &Graph, root: NodeId, r: &Reached) -> Source {
+    let attribute = Name::from(format!(
+        "{}.{}",
+        graph.node_shared_name(r.attr.node()),
+        graph.attr(r.attr).name
+    ));
     let flow = if r.path.is_empty() && r.attr.node() == root {
         Flow::Own
     } else if graph.path_is_many(&r.path) {
@@ -1379,7 +1313,7 @@ fn build<'g, 'p>(
             }
             let name = attr_column_name(graph, root, r, t);
             let query = t.origin.clone();
-            let source = attr_source(graph, root, r, &name);
+            let source = attr_source(graph, root, r);
             t.columns.push(Column {
                 name,
                 ty: graph.attr(r.attr).ty.clone(),

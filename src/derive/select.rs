@@ -1,7 +1,5 @@
-//! A plan's SELECT statement, written the first time it is read. A full
-//! analysis makes a plan for every query, and writing every statement's
-//! text was a twentieth of its work; the shells show one plan at a time,
-//! and exports and reports read them once.
+//! A plan's SELECT statement, written from the key shape and request the
+//! derivation worked out; clones share the text.
 
 use super::serve::{KeyShape, Request};
 use super::Access;
@@ -11,18 +9,15 @@ use crate::naming::{push_quoted, quote};
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::ops::Deref;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The CQL text of a plan's SELECT (empty when no table serves the query).
-/// Reads like a `&str`; the text is written on first read from what the
-/// plan's derivation worked out, and a clone shares it.
+/// Reads like a `&str`; a clone shares the text.
 #[derive(Clone, Default)]
-pub struct Select(Option<Arc<Statement>>);
+pub struct Select(Option<Arc<str>>);
 
-/// What the text is written from: the names the derivation had at hand
-/// (shared names: keeping them costs no copy).
+/// What the text is written from.
 struct Statement {
-    text: OnceLock<Box<str>>,
     keyspace: Name,
     table: Name,
     partition: Vec<Name>,
@@ -38,7 +33,7 @@ struct Statement {
 
 impl Select {
     /// The SELECT for `req` on the table of `shape`, answered as `access`
-    /// with `order_by`; written when first read.
+    /// with `order_by`.
     pub(crate) fn new(
         keyspace: Name,
         table: Name,
@@ -53,14 +48,7 @@ impl Select {
             computed,
             ..
         } = shape;
-        // Kept until the plan goes, for every plan: what the text does not
-        // read is freed now (the ORDER BY is `order_by`).
-        let req = Request {
-            order: Vec::new(),
-            ..req
-        };
-        Select(Some(Arc::new(Statement {
-            text: OnceLock::new(),
+        let statement = Statement {
             keyspace,
             table,
             partition,
@@ -70,14 +58,12 @@ impl Select {
             order_by,
             impossible: matches!(access, Access::Impossible(_)),
             filtering: matches!(access, Access::Filtering(_)),
-        })))
+        };
+        Select(Some(Arc::from(statement.write())))
     }
 
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            Some(s) => s.text.get_or_init(|| s.write().into_boxed_str()),
-            None => "",
-        }
+        self.0.as_deref().unwrap_or("")
     }
 }
 
@@ -179,10 +165,7 @@ impl AsRef<str> for Select {
 /// By the text: two plans whose statements read the same are equal.
 impl PartialEq for Select {
     fn eq(&self, other: &Select) -> bool {
-        match (&self.0, &other.0) {
-            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
-            _ => self.as_str() == other.as_str(),
-        }
+        self.as_str() == other.as_str()
     }
 }
 
@@ -210,7 +193,7 @@ impl fmt::Debug for Select {
     }
 }
 
-/// Written as its text, as the statement was before it was written lazily.
+/// Written as its text.
 impl Serialize for Select {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
@@ -247,10 +230,9 @@ mod tests {
         )
     }
 
-    /// The text is written once, then read; clones share it; an empty
-    /// statement reads as empty text.
+    /// Clones share the text; an empty statement reads as empty text.
     #[test]
-    fn the_text_is_written_on_first_read_and_shared() {
+    fn the_text_is_written_and_shared() {
         let s = statement(&["rate", "select"], &Access::Direct);
         let clone = s.clone();
         assert_eq!(

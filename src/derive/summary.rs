@@ -98,7 +98,7 @@ pub(super) fn build(
             continue;
         }
         let name = attr_column_name(graph, root, r, &t);
-        let source = attr_source(graph, root, r, &name);
+        let source = attr_source(graph, root, r);
         t.columns.push(Column {
             name,
             ty: graph.attr(r.attr).ty.clone(),

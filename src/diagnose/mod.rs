@@ -643,29 +643,6 @@ pub(crate) fn diagnose_in(
         input_gaps: None,
         hints: &|_| None,
         users: None,
-        leftovers: crate::parallel::Leftovers::default(),
-    };
-    diagnose_reusing(graph, model, estimates, reuse).diagnostics
-}
-
-/// [`diagnose_in`] with the findings that read the project alone (the
-/// schema's contradictions, the workflow's input gaps) worked out already:
-/// the full analysis makes them beside the derivation.
-pub(crate) fn diagnose_knowing(
-    graph: &Graph,
-    model: &LogicalModel,
-    estimates: &[Estimate],
-    schema: SchemaFindings,
-    input_gaps: Vec<Diagnostic>,
-    leftovers: crate::parallel::Leftovers,
-) -> Vec<Diagnostic> {
-    let reuse = Reuse {
-        table: &|_| None,
-        schema: Some(schema),
-        input_gaps: Some(input_gaps),
-        hints: &|_| None,
-        users: None,
-        leftovers,
     };
     diagnose_reusing(graph, model, estimates, reuse).diagnostics
 }
@@ -789,9 +766,6 @@ pub(crate) struct Reuse<'a> {
     pub hints: &'a (dyn Fn(usize) -> Option<Hint> + Sync),
     /// The plans reading each table, when the caller has them.
     pub users: Option<&'a PlansByTable>,
-    /// What the caller no longer needs, freed on a helper while this
-    /// thread orders the findings (the helpers are idle then).
-    pub leftovers: crate::parallel::Leftovers,
 }
 
 /// A review with the parts it may reuse kept apart.
@@ -848,7 +822,7 @@ fn order_key(d: &Diagnostic) -> u128 {
 /// (the order the tests check it against).
 #[cfg(test)]
 fn in_report_order(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
-    in_report_order_merging(findings, findings.len(), &Presorted::default(), || ())
+    in_report_order_merging(findings, findings.len(), &Presorted::default())
 }
 
 /// The positions of `findings` in report order (stable), with their order
@@ -877,12 +851,8 @@ fn in_report_order_merging(
     findings: &[&Diagnostic],
     at: usize,
     run: &Presorted,
-    sorted: impl FnOnce(),
 ) -> Vec<Diagnostic> {
     let order = report_positions(findings);
-    // The caller's turn (it hands what it no longer needs to a helper to
-    // free) while this thread merges and copies.
-    sorted();
     // Merged: on findings equal in report order, the one gathered first
     // goes first (the run comes after `findings[..at]`).
     let mut merged: Vec<(u128, &Diagnostic)> = Vec::with_capacity(order.len() + run.order.len());
@@ -986,7 +956,6 @@ pub(crate) fn diagnose_reusing(
         input_gaps,
         hints: reuse_hints,
         users: given_users,
-        leftovers,
     } = reuse;
     // Made once for every thread's rules (most read it).
     let made;
@@ -1005,66 +974,27 @@ pub(crate) fn diagnose_reusing(
         users: Users::Given(users),
     };
     let ctx = thread_ctx();
-    // The rules that read the whole project run beside each table's own
-    // findings on large projects; every part keeps its place in the order
-    // below, so the result does not depend on scheduling.
-    let large =
-        model.tables.len().max(project.relationships.len()) >= crate::parallel::PARALLEL_MIN;
-    // Each table's own findings: the kept ones first, then those to judge,
-    // on every core when they are many (after an edit, a few: no thread
-    // then).
+    // Each table's own findings: the kept ones, and the others judged.
     let mut kept: Vec<Option<TableFindings>> = (0..model.tables.len()).map(reuse_table).collect();
     let todo: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
-    // The rules over every table or the whole schema run on the helper's
-    // side before it joins the judging when the judging is shared out
-    // (what runs there is then no longer left for one thread after the
-    // join); after an edit, with a few tables to judge, on this side.
-    let spread = todo.len() >= crate::parallel::PARALLEL_MIN;
-    let over_all = || {
-        let ctx = thread_ctx();
-        let mut found = OverAll::default();
-        workload::check(&ctx, &mut found.workload);
-        writes::check(&ctx, &mut found.writes);
-        partition::entities(&ctx, &mut found.entities);
-        schema::types(&ctx, &types, &mut found.types);
-        schema::full_scans(&ctx, &mut found.scans);
-        found
-    };
-    let ((schema_findings, flow, (shareable, hints), helper_side), (judged, this_side)) =
-        crate::parallel::join(
-            large,
-            || {
-                // The shareable-table rule beside the other two: on a large
-                // project it costs as much as the other two together.
-                let ((schema, flow), shareable) = crate::parallel::join(
-                    large,
-                    || {
-                        let ctx = thread_ctx();
-                        let schema = reuse_schema.unwrap_or_else(|| schema_findings(graph));
-                        let mut flow = Vec::new();
-                        workflow::check(&ctx, &mut flow);
-                        flow.extend(
-                            input_gaps.unwrap_or_else(|| workflow::input_gaps(graph, None)),
-                        );
-                        (schema, flow)
-                    },
-                    || {
-                        let hints = merge_hints_reusing(graph, model, reuse_hints);
-                        let mut shareable = Vec::new();
-                        sharing::check(&thread_ctx(), &hints, &mut shareable);
-                        (shareable, hints)
-                    },
-                );
-                (schema, flow, shareable, spread.then(over_all))
-            },
-            || {
-                // The estimator's memo is per thread (a cache, not an input).
-                let judged = crate::parallel::par_map_with(&todo, thread_ctx, |ctx, &i| {
-                    TableFindings::judge(ctx, &types, i)
-                });
-                (judged, (!spread).then(over_all))
-            },
-        );
+    let schema_findings = reuse_schema.unwrap_or_else(|| schema_findings(graph));
+    let mut flow = Vec::new();
+    workflow::check(&ctx, &mut flow);
+    flow.extend(input_gaps.unwrap_or_else(|| workflow::input_gaps(graph, None)));
+    let hints = merge_hints_reusing(graph, model, reuse_hints);
+    let mut shareable = Vec::new();
+    sharing::check(&ctx, &hints, &mut shareable);
+    let judged: Vec<TableFindings> = todo
+        .iter()
+        .map(|&i| TableFindings::judge(&ctx, &types, i))
+        .collect();
+    // The rules over every table or the whole schema.
+    let mut over_all = OverAll::default();
+    workload::check(&ctx, &mut over_all.workload);
+    writes::check(&ctx, &mut over_all.writes);
+    partition::entities(&ctx, &mut over_all.entities);
+    schema::types(&ctx, &types, &mut over_all.types);
+    schema::full_scans(&ctx, &mut over_all.scans);
     for (&i, f) in todo.iter().zip(judged) {
         kept[i] = Some(f);
     }
@@ -1075,7 +1005,7 @@ pub(crate) fn diagnose_reusing(
         entities,
         types: types_found,
         scans,
-    } = helper_side.or(this_side).unwrap_or_default();
+    } = over_all;
     let problems: Vec<Diagnostic> = model
         .problems
         .iter()
@@ -1116,9 +1046,7 @@ pub(crate) fn diagnose_reusing(
     all.extend(&writes);
     all.extend(&flow);
     all.extend(&shareable);
-    let out = in_report_order_merging(&all, before_schema, &schema_findings.0, || {
-        leftovers.drop_later(large);
-    });
+    let out = in_report_order_merging(&all, before_schema, &schema_findings.0);
     drop(all);
     Reviewed {
         diagnostics: out,
@@ -1233,7 +1161,7 @@ mod tests {
         ] {
             let run = Presorted::new(findings[from..to].to_vec());
             let rest: Vec<&Diagnostic> = findings[..from].iter().chain(&findings[to..]).collect();
-            let got = in_report_order_merging(&rest, from, &run, || ());
+            let got = in_report_order_merging(&rest, from, &run);
             assert_eq!(fixes(&got), fixes(&expected), "run {from}..{to}");
         }
     }

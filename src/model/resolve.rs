@@ -203,34 +203,6 @@ pub struct Graph<'p> {
     keyspace: std::sync::OnceLock<Name>,
 }
 
-impl Graph<'_> {
-    /// Frees what the graph made and holds (its memos: keys, shared names)
-    /// on a helper thread when `large` (see [`crate::parallel::drop_later`]).
-    pub(crate) fn drop_later(self, large: bool) {
-        let Graph {
-            project: _,
-            schema,
-            queries,
-            decisions,
-            attr_names,
-            keys,
-            uniques,
-            rel_keys,
-            entity_names,
-            rel_names,
-            keyspace: _,
-        } = self;
-        crate::parallel::drop_later(
-            large,
-            (
-                (schema, queries, decisions),
-                (attr_names, keys, uniques, rel_keys),
-                (entity_names, rel_names),
-            ),
-        );
-    }
-}
-
 /// The schema's half of a [`Graph`]: indexes and values made from the
 /// entities and relationships only. It holds positions and owned values,
 /// nothing borrowed, so an analysis can hand it to the next one; it keeps
@@ -514,17 +486,6 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => self.entity_name(e),
             NodeId::Rel(r) => self.rel_name(r),
-        }
-    }
-
-    /// The attribute's own name, shared: with the column of the rows' own
-    /// attribute when that column is not renamed (the common case).
-    pub(crate) fn attr_shared_name(&self, a: AttrId) -> Name {
-        let attr = self.attr(a);
-        if attr.column.is_none() {
-            self.column_base_name(a, true)
-        } else {
-            Name::from(&attr.name)
         }
     }
 

@@ -9,7 +9,7 @@
 //! stays typing), map the popup to its scope in `Popup::scope`, and read keys
 //! in its `handle` with `keymap.lookup(Scope::X, &key)`; draw its footer with
 //! `keymap.footer(Scope::X)`. The help overlay, the config default and the
-//! README table test then cover it.
+//! key table test (docs/workbench.md) then cover it.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
@@ -50,7 +50,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// Every scope, panes first, in help and README order.
+    /// Every scope, panes first, in help and docs/workbench.md order.
     pub const ALL: [Scope; 17] = [
         Scope::Global,
         Scope::Concept,
@@ -1365,8 +1365,8 @@ impl Keymap {
             .join(" · ")
     }
 
-    /// The README's key table: one row per scope, each binding as its keys
-    /// and command name. A test keeps the README equal to it.
+    /// The key table in docs/workbench.md: one row per scope, each binding as its keys
+    /// and command name. A test keeps docs/workbench.md equal to it.
     pub fn markdown_table(&self) -> String {
         use std::fmt::Write;
         let mut s = String::from("| Where | Keys (command name) |\n|---|---|\n");

@@ -41,7 +41,7 @@ impl Default for Theme {
 }
 
 /// Every colour role the config may set, with what it colours: the one list
-/// behind the overrides, the commented default config and the README.
+/// behind the overrides, the commented default config and docs/workbench.md.
 pub const ROLES: &[(&str, &str)] = &[
     ("accent", "titles and the focused pane's name"),
     ("border", "pane borders"),

@@ -144,7 +144,7 @@ pub(crate) fn help_key(scroll: &mut usize, cmd: Option<Command>) -> Outcome {
 }
 
 /// What the status bar's counters and the panes' marks mean, for the
-/// help overlay and the README.
+/// help overlay and docs/workbench.md.
 pub const LEGEND: [(&str, &str); 8] = [
     (
         "7e 9q 9t",
