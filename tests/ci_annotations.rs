@@ -214,7 +214,7 @@ fn report_and_diagram_commands_write_files() {
 
 #[test]
 fn the_readme_ci_job_runs_as_documented() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/reports-and-ci.md");
     let start = readme.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
     let end = start + readme[start..].find("```").expect("closed block");
     let hotel = sample("hotel");

@@ -4,7 +4,7 @@
 //! built model must derive the tables of the article's design as the
 //! bundled `logs` sample records it (same tables, same columns in the same
 //! roles, the same estimates with no assumed figure), and the count must stay within [`KEYSTROKE_BUDGET`], the
-//! measured figure the README quotes: a change that makes the workbench
+//! measured figure docs/workbench.md quotes: a change that makes the workbench
 //! need more keys fails here. Without tmux the test fails unless
 //! `CQLMODEL_SKIP_TMUX=1` says to skip it (tests/support).
 
@@ -13,7 +13,7 @@ mod support;
 use cqlmodel::derive::Role;
 use support::tmux_session::Session;
 
-/// Keys the script below needs (measured); the README quotes it.
+/// Keys the script below needs (measured); docs/workbench.md quotes it.
 const KEYSTROKE_BUDGET: usize = 1087;
 
 /// r on the selected row: the name replaced.
@@ -293,12 +293,12 @@ fn designed_tables(p: &cqlmodel::model::Project) -> Vec<Design> {
 
 #[test]
 fn the_readme_quotes_the_keystroke_budget() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/workbench.md");
     let want =
         format!("building the log-messages model from empty takes {KEYSTROKE_BUDGET} keystrokes");
     assert!(
         readme.contains(&want),
-        "the README's Workbench section should say \"{want}\""
+        "docs/workbench.md should say \"{want}\""
     );
 }
 
