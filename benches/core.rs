@@ -4,7 +4,7 @@
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::derive;
-use cqlmodel::estimate::estimate;
+use cqlmodel::derive::estimate::estimate;
 use cqlmodel::model::{load, synthetic, Project};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! refinement is selected.
 
 use cqlmodel::derive::derive;
-use cqlmodel::diagnose::{diagnose, Refinement};
-use cqlmodel::estimate::estimate;
+use cqlmodel::derive::estimate::estimate;
 use cqlmodel::model::{load, synthetic};
+use cqlmodel::review::diagnose::{diagnose, Refinement};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {
@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
         count: 8,
     };
     c.bench_function("refine preview hotel", |b| {
-        b.iter(|| cqlmodel::refine::preview(black_box(&hotel), black_box(&r)));
+        b.iter(|| cqlmodel::edit::refine::preview(black_box(&hotel), black_box(&r)));
     });
 }
 

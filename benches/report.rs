@@ -3,9 +3,9 @@
 //! diagrams. Analysis is done once, outside the timing.
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::design_report::{self, Format};
-use cqlmodel::diagram::{self, View};
 use cqlmodel::model::synthetic;
+use cqlmodel::output::design_report::{self, Format};
+use cqlmodel::output::diagram::{self, View};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {

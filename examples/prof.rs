@@ -105,7 +105,7 @@ fn main() {
         }
         _ => {
             let m = cqlmodel::derive::derive(&p);
-            let e = cqlmodel::estimate::estimate(&p, &m);
+            let e = cqlmodel::derive::estimate::estimate(&p, &m);
             let problems = cqlmodel::model::load::validate(&p);
             std::hint::black_box((m, e, problems));
         }

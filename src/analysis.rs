@@ -2,13 +2,12 @@
 //! diagnose.
 
 pub mod incremental;
-pub mod links;
 
+use crate::derive::estimate::{estimate_in, Estimate};
 use crate::derive::{derive_in, LogicalModel};
-use crate::diagnose::{diagnose_in, Diagnostic};
-use crate::estimate::{estimate_in, Estimate};
 use crate::model::resolve::Graph;
 use crate::model::Project;
+use crate::review::diagnose::{diagnose_in, Diagnostic};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -2,9 +2,9 @@
 //! 1 the project has errors (`check`), 2 unusable input or usage.
 
 use crate::analysis::{analyze, Analysis};
-use crate::diagnose::Severity;
 use crate::model::load::{self, LoadError};
 use crate::model::Project;
+use crate::review::diagnose::Severity;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -235,7 +235,7 @@ pub fn main() -> i32 {
         Some(Command::Config { print_default }) => config_cmd(print_default),
         Some(Command::Rules) => {
             let mut s = String::new();
-            for r in crate::diagnose::RULES {
+            for r in crate::review::diagnose::RULES {
                 let _ = write!(
                     s,
                     "{:<24} {:<8} {}\n{:<33} source: {}\n",
@@ -261,7 +261,7 @@ fn config_cmd(print_default: bool) -> i32 {
         return print("no config folder (no home directory): the workbench uses its defaults\n");
     };
     let display = path.display().to_string();
-    let shown = crate::naming::for_terminal(&display);
+    let shown = crate::model::naming::for_terminal(&display);
     if !path.exists() {
         return print(&format!(
             "{shown}: not present, the workbench uses its defaults\n(`cqlmodel config --print-default > {shown}` writes one to edit)\n"
@@ -276,7 +276,7 @@ fn config_cmd(print_default: bool) -> i32 {
     } else {
         let mut s = format!("{shown}: {} problem(s)\n", problems.len());
         for p in problems {
-            let _ = writeln!(s, "  {}", crate::naming::for_terminal(&p));
+            let _ = writeln!(s, "  {}", crate::model::naming::for_terminal(&p));
         }
         let _ = print(&s);
         1
@@ -285,7 +285,10 @@ fn config_cmd(print_default: bool) -> i32 {
 
 fn fail(msg: &str) -> i32 {
     // Each line made safe on its own, so multi-line reports keep their lines.
-    let lines: Vec<_> = msg.lines().map(crate::naming::for_terminal).collect();
+    let lines: Vec<_> = msg
+        .lines()
+        .map(crate::model::naming::for_terminal)
+        .collect();
     eprintln!("cqlmodel: {}", lines.join("\n"));
     2
 }
@@ -310,7 +313,7 @@ fn load_valid(file: &Path) -> Result<Project, i32> {
 /// Writes to standard output. Every output passes through here, made safe
 /// for the terminal: file text cannot smuggle escape sequences through.
 fn print(text: &str) -> i32 {
-    let text = crate::terminal_text::block_for_terminal(text);
+    let text = crate::model::terminal_text::block_for_terminal(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => 0,
@@ -327,7 +330,7 @@ fn derive_cmd(file: &Path, format: Format) -> i32 {
     };
     let a = analyze(&project);
     match format {
-        Format::Text => print(&crate::report::chebotko(&project, &a)),
+        Format::Text => print(&crate::output::report::chebotko(&project, &a)),
         Format::Json => print(&json(&serde_json::json!({
             "project": project.name,
             "keyspace": project.keyspace.name,
@@ -374,7 +377,7 @@ fn json(v: &serde_json::Value) -> String {
     let s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
     // The same JSON value with C1 and bidi characters as \u escapes, so
     // `print` has nothing left to replace.
-    let mut s = crate::terminal_text::json_for_terminal(&s).into_owned();
+    let mut s = crate::model::terminal_text::json_for_terminal(&s).into_owned();
     s.push('\n');
     s
 }
@@ -385,7 +388,7 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
         Err(code) => return code,
     };
     let a = analyze(&project);
-    let text = crate::cql::script(&project, &a.model);
+    let text = crate::output::cql::script(&project, &a.model);
     match output {
         None => print(&text),
         Some(out) => match load::write_atomic(out, &text) {
@@ -393,7 +396,7 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
                 let out = out.display().to_string();
                 eprintln!(
                     "wrote {} ({} tables)",
-                    crate::naming::for_terminal(&out),
+                    crate::model::naming::for_terminal(&out),
                     a.model.tables.len()
                 );
                 0
@@ -410,13 +413,13 @@ fn alternatives_cmd(file: &Path, query: &str) -> i32 {
     };
     if project.query(query).is_none() {
         let ids = project.queries.iter().map(|q| q.id.as_str());
-        let hint = crate::naming::closest(query, ids)
+        let hint = crate::model::naming::closest(query, ids)
             .map(|s| format!("; did you mean {s}?"))
             .unwrap_or_default();
         return fail(&format!("{}: no query {query}{hint}", file.display()));
     }
-    let m = crate::alternatives::matrix(&project, query);
-    print(&crate::alternatives::render(&project, &m))
+    let m = crate::review::alternatives::matrix(&project, query);
+    print(&crate::review::alternatives::render(&project, &m))
 }
 
 /// Writes an artifact to a file (saying so on stderr) or to stdout.
@@ -434,7 +437,7 @@ fn emit(text: &str, output: Option<&Path>, what: &str) -> i32 {
 }
 
 fn report_cmd(file: &Path, format: Option<ReportFormat>, output: Option<&Path>) -> i32 {
-    use crate::design_report::Format as F;
+    use crate::output::design_report::Format as F;
     let project = match load_valid(file) {
         Ok(p) => p,
         Err(code) => return code,
@@ -445,7 +448,7 @@ fn report_cmd(file: &Path, format: Option<ReportFormat>, output: Option<&Path>) 
         None => output.map_or(F::Html, F::from_extension),
     };
     let a = analyze(&project);
-    let text = crate::design_report::render(&project, &a, format);
+    let text = crate::output::design_report::render(&project, &a, format);
     let what = match format {
         F::Html => "HTML report",
         F::Markdown => "Markdown report",
@@ -459,7 +462,7 @@ fn diagram_cmd(
     format: Option<DiagramFormat>,
     output: Option<&Path>,
 ) -> i32 {
-    use crate::diagram::{Format as F, View};
+    use crate::output::diagram::{Format as F, View};
     let project = match load_valid(file) {
         Ok(p) => p,
         Err(code) => return code,
@@ -476,7 +479,7 @@ fn diagram_cmd(
         None => output.and_then(F::from_extension).unwrap_or(F::Svg),
     };
     let a = analyze(&project);
-    let text = crate::diagram::render(view, format, &project, &a);
+    let text = crate::output::diagram::render(view, format, &project, &a);
     emit(&text, output, &format!("{} diagram", view.name()))
 }
 
@@ -487,7 +490,12 @@ fn baseline_keys(file: &Path) -> Result<std::collections::HashSet<(String, Strin
     let a = analyze(&project);
     Ok(a.diagnostics
         .iter()
-        .map(|d| (d.rule.to_string(), crate::report::subject_label(&d.subject)))
+        .map(|d| {
+            (
+                d.rule.to_string(),
+                crate::output::report::subject_label(&d.subject),
+            )
+        })
         .collect())
 }
 
@@ -527,7 +535,10 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
         .filter(|d| d.severity == Severity::Warning)
         .filter(|d| {
             known.as_ref().is_none_or(|k| {
-                !k.contains(&(d.rule.to_string(), crate::report::subject_label(&d.subject)))
+                !k.contains(&(
+                    d.rule.to_string(),
+                    crate::output::report::subject_label(&d.subject),
+                ))
             })
         })
         .count();
@@ -535,11 +546,11 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
     let shown = match format {
         CheckFormat::Sarif | CheckFormat::Github => {
             let shown_file = file.display().to_string();
-            let findings = crate::annotations::findings(&text, &project, &a, &problems);
+            let findings = crate::output::annotations::findings(&text, &project, &a, &problems);
             print(&if format == CheckFormat::Sarif {
-                crate::annotations::sarif(&shown_file, &findings)
+                crate::output::annotations::sarif(&shown_file, &findings)
             } else {
-                crate::annotations::github(&shown_file, &findings)
+                crate::output::annotations::github(&shown_file, &findings)
             })
         }
         CheckFormat::Json => print(&json(&serde_json::json!({
@@ -555,7 +566,7 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
             for p in &problems {
                 let _ = writeln!(s, "error[reference] {p}");
             }
-            s.push_str(&crate::report::diagnostics(&a));
+            s.push_str(&crate::output::report::diagnostics(&a));
             let _ = writeln!(
                 s,
                 "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)",
@@ -593,12 +604,12 @@ fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let imported = crate::import::import(&text);
+    let imported = crate::lifecycle::import::import(&text);
     for m in &imported.messages {
         eprintln!(
             "{}:{}",
-            crate::naming::for_terminal(&schema.display().to_string()),
-            crate::naming::for_terminal(&m.to_string())
+            crate::model::naming::for_terminal(&schema.display().to_string()),
+            crate::model::naming::for_terminal(&m.to_string())
         );
     }
     let ron = load::to_string(&imported.project);
@@ -698,7 +709,7 @@ fn diff_cmd(old: Option<&Path>, new: Option<&Path>, git: Option<&str>, format: D
 }
 
 fn show_diff(old: &Project, new: &Project, format: DiffFormat) -> i32 {
-    use crate::diff::semantic;
+    use crate::lifecycle::diff::semantic;
     let d = semantic::semantic(old, new);
     let shown = match format {
         DiffFormat::Text => print(&safe_lines(&semantic::text(&d))),
@@ -722,7 +733,7 @@ fn migrate_cmd(old: &Path, new: &Path, output: Option<&Path>) -> i32 {
         (Ok(a), Ok(b)) => (a, b),
         (Err(c), _) | (_, Err(c)) => return c,
     };
-    let text = crate::migrate::script(&o, &n);
+    let text = crate::lifecycle::migrate::script(&o, &n);
     match output {
         None => print(&text),
         Some(out) => match load::write_atomic(out, &text) {
@@ -739,14 +750,14 @@ fn migrate_cmd(old: &Path, new: &Path, output: Option<&Path>) -> i32 {
 fn safe_lines(text: &str) -> String {
     let mut s = String::new();
     for l in text.lines() {
-        s.push_str(&crate::naming::for_terminal(l));
+        s.push_str(&crate::model::naming::for_terminal(l));
         s.push('\n');
     }
     s
 }
 
 fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
-    use crate::import::against::{self, Answer};
+    use crate::lifecycle::import::against::{self, Answer};
     let format = match format {
         CheckFormat::Text => Format::Text,
         CheckFormat::Json => Format::Json,
@@ -763,12 +774,12 @@ fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let schema = crate::import::parse(&text);
+    let schema = crate::lifecycle::import::parse(&text);
     for m in &schema.messages {
         eprintln!(
             "{}:{}",
-            crate::naming::for_terminal(&schema_file.display().to_string()),
-            crate::naming::for_terminal(&m.to_string())
+            crate::model::naming::for_terminal(&schema_file.display().to_string()),
+            crate::model::naming::for_terminal(&m.to_string())
         );
     }
     let a = analyze(&project);

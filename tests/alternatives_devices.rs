@@ -19,8 +19,8 @@
 // Tests: the figures are exact by construction.
 #![allow(clippy::float_cmp)]
 
-use cqlmodel::alternatives::{matrix, render, verdict};
 use cqlmodel::model::load;
+use cqlmodel::review::alternatives::{matrix, render, verdict};
 
 fn sample() -> cqlmodel::model::Project {
     let path = concat!(

@@ -10,7 +10,11 @@
 //!   file-name completion), the terminal guard and the config files touch
 //!   the file system;
 //! - keys are matched only by the keymap (and by the popups, until they get
-//!   scopes of their own in the binding table).
+//!   scopes of their own in the binding table);
+//! - the core's layers (model → derive → review → analysis → edit → output
+//!   → lifecycle) read only the layers before them, no two core modules
+//!   import each other in a loop, and only the workbench's analysis worker
+//!   starts threads.
 //!
 //! Comments are skipped (they may name what they avoid) and so are the unit
 //! tests at the end of a file (after `#[cfg(test)]`), which may use temporary
@@ -269,4 +273,173 @@ fn the_scanner_sees_what_it_looks_for() {
     assert!(!names_crate("fn not_ratatui_here() {}", "ratatui"));
     assert!(code_of("let x = 1; // ratatui::Frame\n").trim() == "let x = 1;");
     assert!(!code_of("#[cfg(test)]\nmod tests { use std::fs; }\n").contains("std::fs"));
+}
+
+/// The core's layers, each reading only those before it (ARCHITECTURE.md).
+const LAYERS: [&str; 7] = [
+    "model",
+    "derive",
+    "review",
+    "analysis",
+    "edit",
+    "output",
+    "lifecycle",
+];
+
+/// A source file's module path (`src/derive/types.rs` → `derive::types`,
+/// `src/derive/mod.rs` → `derive`).
+fn module_of(path: &str) -> String {
+    let p = path.trim_start_matches("src/").trim_end_matches(".rs");
+    let p = p.strip_suffix("/mod").unwrap_or(p);
+    p.replace('/', "::")
+}
+
+/// Whether a file holds only a parent's unit tests (`derive/tests.rs`).
+fn is_unit_test_file(path: &str) -> bool {
+    path.ends_with("/tests.rs") || path.ends_with("_tests.rs")
+}
+
+/// The modules of the crate a file's code names by absolute (`crate::`),
+/// parent (`super::`) or child path, as module paths of existing files.
+fn referenced_modules(s: &Source, modules: &[String]) -> Vec<String> {
+    let me = module_of(&s.path);
+    let is_mod_rs = s.path.ends_with("/mod.rs") || s.path == "src/lib.rs";
+    // `super::` from a file is its parent's module; from a mod.rs, the
+    // parent of the folder's module.
+    let mut parent: Vec<&str> = me.split("::").collect();
+    if !is_mod_rs || !me.is_empty() {
+        parent.pop();
+    }
+    let longest = |path: &str| -> Option<String> {
+        let parts: Vec<&str> = path.split("::").collect();
+        (1..=parts.len())
+            .rev()
+            .map(|n| parts[..n].join("::"))
+            .find(|m| modules.contains(m))
+    };
+    let mut found = Vec::new();
+    let mut scan = |prefix: &str, base: &str| {
+        for (i, _) in s.code.match_indices(prefix) {
+            let before = s.code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest: String = s.code[i + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let full = if base.is_empty() {
+                rest
+            } else {
+                format!("{base}::{rest}")
+            };
+            if let Some(m) = longest(full.trim_end_matches(':')) {
+                if m != me {
+                    found.push(m);
+                }
+            }
+        }
+    };
+    scan("crate::", "");
+    scan("super::", &parent.join("::"));
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    let top = module.split("::").next()?;
+    LAYERS.iter().position(|l| *l == top)
+}
+
+#[test]
+fn each_core_layer_reads_only_the_layers_before_it() {
+    let sources = sources();
+    let modules: Vec<String> = sources.iter().map(|s| module_of(&s.path)).collect();
+    let mut wrong = Vec::new();
+    for s in sources.iter().filter(|s| !is_unit_test_file(&s.path)) {
+        let Some(mine) = layer_of(&module_of(&s.path)) else {
+            continue;
+        };
+        for m in referenced_modules(s, &modules) {
+            match layer_of(&m) {
+                Some(theirs) if theirs > mine => wrong.push(format!("{} reads {m}", s.path)),
+                None if m != "lib" && !m.is_empty() => {
+                    wrong.push(format!("{} reads {m}, outside the core", s.path));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn no_two_core_modules_import_each_other_in_a_loop() {
+    let sources = sources();
+    let modules: Vec<String> = sources.iter().map(|s| module_of(&s.path)).collect();
+    // Edges between modules two levels deep (`derive::select`,
+    // `review::diagnose`): a folder's files are one module of its layer.
+    let key = |m: &str| m.split("::").take(2).collect::<Vec<_>>().join("::");
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for s in sources.iter().filter(|s| !is_unit_test_file(&s.path)) {
+        let me = module_of(&s.path);
+        if layer_of(&me).is_none() {
+            continue;
+        }
+        for m in referenced_modules(s, &modules) {
+            if layer_of(&m).is_some() && key(&m) != key(&me) {
+                edges.entry(key(&me)).or_default().insert(key(&m));
+            }
+        }
+    }
+    // A loop is a module that reaches itself.
+    let mut loops = Vec::new();
+    for start in edges.keys() {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<&String> = edges[start].iter().collect();
+        while let Some(m) = todo.pop() {
+            if m == start {
+                loops.push(start.clone());
+                break;
+            }
+            if seen.insert(m.clone()) {
+                todo.extend(edges.get(m).into_iter().flatten());
+            }
+        }
+    }
+    assert!(loops.is_empty(), "modules in a loop: {loops:?}\n{edges:#?}");
+}
+
+#[test]
+fn only_the_workbench_worker_starts_threads() {
+    let threads = ["thread::spawn", "std::thread", "rayon", "thread::scope"];
+    let sources = sources();
+    let offending: Vec<&str> = sources
+        .iter()
+        .filter(|s| s.path != "src/tui/analysis_worker.rs" && !s.path.starts_with("src/analysis"))
+        .filter(|s| threads.iter().any(|t| s.code.contains(t)))
+        .map(|s| s.path.as_str())
+        .collect();
+    assert!(offending.is_empty(), "{offending:?}");
+}
+
+/// The checks above see what they look for: a planted upward reference and
+/// a planted loop are found.
+#[test]
+fn the_layer_scanner_sees_upward_references() {
+    let modules: Vec<String> = ["model", "model::locate", "derive", "review::diagnose"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let s = Source {
+        path: "src/model/locate.rs".into(),
+        code: "use crate::review::diagnose::Subject;\nuse super::Project;\n".into(),
+    };
+    assert_eq!(
+        referenced_modules(&s, &modules),
+        vec!["model".to_string(), "review::diagnose".to_string()]
+    );
+    assert!(layer_of("review::diagnose") > layer_of("model::locate"));
 }

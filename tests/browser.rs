@@ -63,7 +63,11 @@ fn the_hotel_report_loads_in_chromium_without_console_errors() {
     let project = cqlmodel::model::load::read(&root.join("sample-projects/hotel.cqlm.ron"))
         .expect("hotel loads");
     let a = cqlmodel::analysis::analyze(&project);
-    let html = cqlmodel::design_report::render(&project, &a, cqlmodel::design_report::Format::Html);
+    let html = cqlmodel::output::design_report::render(
+        &project,
+        &a,
+        cqlmodel::output::design_report::Format::Html,
+    );
     let dir = tempfile::tempdir().expect("temp dir");
     let page = dir.path().join("hotel-report.html");
     std::fs::write(&page, &html).expect("written");

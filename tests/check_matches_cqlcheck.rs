@@ -8,9 +8,9 @@
 //! `CQLMODEL_SKIP_CQLCHECK=1` where the validator cannot run.
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::diagnose::{Severity, INVALID_CQL};
 use cqlmodel::model::synthetic::{project, Rng};
 use cqlmodel::model::{load, CqlType, Decision, Field, Project, UserType};
+use cqlmodel::review::diagnose::{Severity, INVALID_CQL};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -119,7 +119,7 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
             .map(|d| format!("[{}] {}", d.rule, d.message()))
             .collect();
         let file = dir.path().join(format!("p{seed}.cql"));
-        std::fs::write(&file, cqlmodel::cql::script(&p, &a.model)).expect("write");
+        std::fs::write(&file, cqlmodel::output::cql::script(&p, &a.model)).expect("write");
         cases.push(Case {
             seed,
             file,

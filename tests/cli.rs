@@ -49,7 +49,7 @@ fn alternatives_of_an_unknown_query_is_a_usage_error() {
 fn rules_lists_every_rule_once() {
     let (code, out, _) = run(&["rules"]);
     assert_eq!(code, 0);
-    for r in cqlmodel::diagnose::RULES {
+    for r in cqlmodel::review::diagnose::RULES {
         assert_eq!(
             out.lines()
                 .filter(|l| l.starts_with(&format!("{} ", r.id)))

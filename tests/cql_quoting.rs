@@ -144,7 +144,7 @@ fn every_name_is_quoted_where_cql_needs_it() {
     let p = project();
     let m = derive(&p);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
-    let script = cqlmodel::cql::script(&p, &m);
+    let script = cqlmodel::output::cql::script(&p, &m);
 
     // Types: a type after the type it uses (Zone before Address, although
     // Address sorts first), both names quoted (mixed case), fields too.
@@ -155,7 +155,7 @@ fn every_name_is_quoted_where_cql_needs_it() {
         .find("CREATE TYPE IF NOT EXISTS quoting.\"Address\" (")
         .unwrap_or_else(|| panic!("Address type:\n{script}"));
     assert!(zone < address, "Address uses Zone, so Zone comes first");
-    let order: Vec<&str> = cqlmodel::cql::types_in_order(&p)
+    let order: Vec<&str> = cqlmodel::output::cql::types_in_order(&p)
         .iter()
         .map(|t| t.name.as_str())
         .collect();
@@ -250,9 +250,9 @@ fn the_quoted_schema_and_selects_pass_cqlcheck() {
     // The SELECTs run after the schema, uncommented, so cqlcheck parses
     // them; cqlsh's grammar has no bind markers, so each `?` becomes a
     // literal (no name here holds a `?`).
-    let selects = cqlmodel::cql::selects(&m).replace('?', "0");
+    let selects = cqlmodel::output::cql::selects(&m).replace('?', "0");
     assert_eq!(selects.matches("SELECT ").count(), p.queries.len());
-    let text = format!("{}\n{selects}", cqlmodel::cql::script(&p, &m));
+    let text = format!("{}\n{selects}", cqlmodel::output::cql::script(&p, &m));
     std::fs::write(&file, &text).expect("write");
     if let Err(said) = support::cqlcheck_file(&tool, &file) {
         panic!("cqlcheck refused the quoted names\n{said}\n{text}");

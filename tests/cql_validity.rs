@@ -7,8 +7,8 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::diagnose::{Diagnostic, Severity, INVALID_CQL, RULES};
 use cqlmodel::model::{load, CqlType, Project, UserType};
+use cqlmodel::review::diagnose::{Diagnostic, Severity, INVALID_CQL, RULES};
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
 

@@ -22,7 +22,7 @@ fn exported_cql_of_every_sample_passes_cqlcheck() {
         let project = load::read(&path).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let model = cqlmodel::derive::derive(&project);
         let file = dir.path().join(format!("{stem}.cql"));
-        std::fs::write(&file, cqlmodel::cql::script(&project, &model)).expect("write");
+        std::fs::write(&file, cqlmodel::output::cql::script(&project, &model)).expect("write");
         if let Err(said) = support::cqlcheck_file(&tool, &file) {
             panic!("{stem}: cqlcheck refused the script\n{said}");
         }
@@ -51,7 +51,7 @@ fn selects_are_direct_and_only_in_comments() {
             }
         }
 
-        let script = cqlmodel::cql::script(&project, &model);
+        let script = cqlmodel::output::cql::script(&project, &model);
         for (n, line) in script.lines().enumerate() {
             let code = line.trim_start();
             if code.starts_with("--") {
@@ -74,7 +74,7 @@ fn selects_are_direct_and_only_in_comments() {
             );
         }
         // And the SELECTs alone are one per query.
-        let selects = cqlmodel::cql::selects(&model);
+        let selects = cqlmodel::output::cql::selects(&model);
         assert_eq!(
             selects.lines().filter(|l| l.starts_with("SELECT ")).count(),
             model.plans.iter().filter(|p| !p.select.is_empty()).count(),

@@ -310,7 +310,7 @@ proptest! {
     fn a_filter_in_clustering_keeps_the_partition_within_the_thresholds(seed in any::<u64>()) {
         let Some(mut p) = project(seed, true, true) else { return Ok(()) };
         let m = derive(&p);
-        let estimates = cqlmodel::estimate::estimate(&p, &m);
+        let estimates = cqlmodel::derive::estimate::estimate(&p, &m);
         let th = &p.thresholds;
         for (t, e) in m.tables.iter().zip(&estimates) {
             let filters = |c: &cqlmodel::derive::Column| {

@@ -6,9 +6,9 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::analysis::{analyze, Analysis};
-use cqlmodel::design_report::{self, Format};
-use cqlmodel::diagram::{self, layout, svg, View};
 use cqlmodel::model::{load, synthetic, Note, Project, Target};
+use cqlmodel::output::design_report::{self, Format};
+use cqlmodel::output::diagram::{self, layout, svg, View};
 use std::path::{Path, PathBuf};
 
 fn samples() -> Vec<(String, PathBuf)> {
@@ -282,5 +282,5 @@ fn review_notes_stand_beside_their_items() {
         .expect("table section");
     let end = start + html[start..].find("</article>").expect("closed");
     let first_words: String = table.text.chars().take(30).collect();
-    assert!(html[start..end].contains(&cqlmodel::markup::xml(&first_words)));
+    assert!(html[start..end].contains(&cqlmodel::output::markup::xml(&first_words)));
 }

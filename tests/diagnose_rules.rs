@@ -4,10 +4,10 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
+use cqlmodel::derive::estimate::estimate;
 use cqlmodel::derive::{derive, Access};
-use cqlmodel::diagnose::{diagnose, Diagnostic, Refinement, Severity, Subject, RULES};
-use cqlmodel::estimate::estimate;
 use cqlmodel::model::{load, Candidate, Decision, Order, Period, Project, Query, Transition};
+use cqlmodel::review::diagnose::{diagnose, Diagnostic, Refinement, Severity, Subject, RULES};
 use std::collections::BTreeSet;
 
 const BASE: &str = r#"
@@ -145,7 +145,7 @@ fn diagnostics_are_sorted_errors_first_and_deterministic() {
     assert_eq!(a, b);
     assert!(a.windows(2).all(|w| w[0].severity <= w[1].severity));
     for d in &a {
-        let info = cqlmodel::diagnose::rule(d.rule).expect("documented");
+        let info = cqlmodel::review::diagnose::rule(d.rule).expect("documented");
         assert_eq!(info.severity, d.severity, "{}", d.rule);
         assert_eq!(info.source, d.source);
     }
@@ -309,7 +309,7 @@ fn timestamp_key_and_timeuuid() {
             column: "message_time".into()
         }
     );
-    let fixed = cqlmodel::refine::apply(&p, &r).expect("applies");
+    let fixed = cqlmodel::edit::refine::apply(&p, &r).expect("applies");
     quiet(&fixed, "timestamp-key");
 }
 
@@ -803,8 +803,8 @@ fn hot_partition_promotes_a_searched_clustering_column() {
         "{d:#?}"
     );
     assert!(d.fix().contains("partitions instead of"), "{}", d.fix());
-    let fixed =
-        cqlmodel::refine::apply(&p, d.refinement.as_ref().expect("refinement")).expect("applies");
+    let fixed = cqlmodel::edit::refine::apply(&p, d.refinement.as_ref().expect("refinement"))
+        .expect("applies");
     assert!(with(&fixed, "hot-partition")
         .iter()
         .all(|x| x.subject != d.subject));
@@ -833,7 +833,7 @@ fn mutable_clustering_key_of_children_offers_a_collection() {
             relationship: "emits".into()
         })
     );
-    let fixed = cqlmodel::refine::apply(&p, child.refinement.as_ref().expect("refinement"))
+    let fixed = cqlmodel::edit::refine::apply(&p, child.refinement.as_ref().expect("refinement"))
         .expect("applies");
     assert!(with(&fixed, "mutable-key")
         .iter()
@@ -867,7 +867,7 @@ fn shareable_table_when_another_table_lacks_only_returned_columns() {
         .contains(&format!("{query} has a table of its own")));
     // The one-key merge: the guest is served by the host's table, which
     // gains the column, and the hint is gone.
-    let next = cqlmodel::refine::apply(&p, r).expect("applies");
+    let next = cqlmodel::edit::refine::apply(&p, r).expect("applies");
     let m = derive(&next);
     assert_eq!(m.tables.len(), 1);
     assert_eq!(

@@ -3,8 +3,8 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::diagnose::Refinement;
 use cqlmodel::model::{load, Period, Project};
+use cqlmodel::review::diagnose::Refinement;
 use std::path::{Path, PathBuf};
 
 fn samples() -> Vec<PathBuf> {
@@ -34,7 +34,7 @@ fn sample_diagnostics_are_pinned() {
             .map(|n| n.to_string_lossy().replace(".cqlm.ron", ""))
             .unwrap_or_default();
         let p = load::read(Path::new(&path)).expect("the sample loads");
-        let text = cqlmodel::report::diagnostics(&analyze(&p));
+        let text = cqlmodel::output::report::diagnostics(&analyze(&p));
         insta::assert_snapshot!(format!("diagnose_{name}"), text);
     }
 }
@@ -84,7 +84,7 @@ fn hotel_availability_crosses_the_threshold_past_1100_days() {
         Some(Refinement::AddBucket { period: Period::Year, source, .. }) if source == "date"
     ));
     assert_eq!(
-        cqlmodel::refine::choose_bucket(&p, "Q4"),
+        cqlmodel::edit::refine::choose_bucket(&p, "Q4"),
         Some(Period::Year)
     );
 }
@@ -116,7 +116,7 @@ fn logs_without_a_day_bucket_grow_without_bound() {
         .iter()
         .find(|x| x.column == "day")
         .expect("day bucket");
-    let bare = cqlmodel::refine::apply(
+    let bare = cqlmodel::edit::refine::apply(
         &p,
         &Refinement::RemoveExtra {
             query: "Q1".into(),
@@ -144,7 +144,7 @@ fn logs_without_a_day_bucket_grow_without_bound() {
         d.refinement
     );
     assert_eq!(
-        cqlmodel::refine::choose_bucket(&bare, "Q1"),
+        cqlmodel::edit::refine::choose_bucket(&bare, "Q1"),
         Some(Period::Day)
     );
 }

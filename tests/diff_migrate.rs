@@ -5,8 +5,8 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::derive::{derive, Role};
-use cqlmodel::diff::semantic::{self, Impact};
 use cqlmodel::edit::Item;
+use cqlmodel::lifecycle::diff::semantic::{self, Impact};
 use cqlmodel::model::{load, Dir, ExtraKind, Project};
 use cqlmodel::tui::action::{apply_edit, Edit};
 use std::fmt::Write as _;
@@ -158,7 +158,7 @@ fn migrations_pass_cqlcheck_both_ways() {
     let mut all = String::new();
     for (name, old, new) in changes() {
         for (way, a, b) in [("fwd", &old, &new), ("back", &new, &old)] {
-            let script = cqlmodel::migrate::script(a, b);
+            let script = cqlmodel::lifecycle::migrate::script(a, b);
             if way == "fwd" {
                 let _ = write!(all, "## {name}\n{script}\n");
             }

@@ -6,7 +6,7 @@
 #![allow(clippy::panic)]
 
 use cqlmodel::analysis::{analyze, Analysis};
-use cqlmodel::estimate::{Estimate, Estimator};
+use cqlmodel::derive::estimate::{Estimate, Estimator};
 use cqlmodel::model::load::from_str;
 use cqlmodel::model::resolve::Graph;
 

@@ -4,7 +4,7 @@
 #![allow(clippy::float_cmp)]
 
 use cqlmodel::analysis::{analyze, Analysis};
-use cqlmodel::estimate::Estimate;
+use cqlmodel::derive::estimate::Estimate;
 use cqlmodel::model::synthetic::{self, Rng};
 use cqlmodel::model::{load, Count, Period, Project};
 use proptest::prelude::*;
@@ -206,7 +206,7 @@ fn every_view_reports_the_same_figures() {
         let a = analyze(&p);
         for (i, t) in a.model.tables.iter().enumerate() {
             let e = &a.estimates[i];
-            let m = cqlmodel::alternatives::matrix(&p, &t.origin);
+            let m = cqlmodel::review::alternatives::matrix(&p, &t.origin);
             let in_use = m
                 .options
                 .iter()
@@ -215,8 +215,8 @@ fn every_view_reports_the_same_figures() {
             if let Err(why) = same_estimate(e, &in_use.estimate) {
                 panic!("{s} {}: alternatives disagree: {why}", t.name);
             }
-            if let Some(r) = cqlmodel::refine::options(&p, &t.origin).first() {
-                let pv = cqlmodel::refine::preview(&p, r);
+            if let Some(r) = cqlmodel::edit::refine::options(&p, &t.origin).first() {
+                let pv = cqlmodel::edit::refine::preview(&p, r);
                 let before = pv.before.expect("the preview has the table");
                 if let Err(why) = same_estimate(e, &before) {
                     panic!("{s} {}: preview disagrees: {why}", t.name);

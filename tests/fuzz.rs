@@ -6,8 +6,8 @@
 mod support;
 
 use cqlmodel::analysis::analyze;
+use cqlmodel::model::terminal_text::is_unsafe;
 use cqlmodel::model::{load, Project};
-use cqlmodel::terminal_text::is_unsafe;
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::view;
@@ -84,14 +84,14 @@ fn screen(app: &App) -> String {
 /// The whole pipeline and every view; only for projects that load.
 fn exercise(project: Project) -> Result<(), TestCaseError> {
     let a = analyze(&project);
-    clean("cql", &cqlmodel::cql::script(&project, &a.model))?;
-    clean("derive", &cqlmodel::report::chebotko(&project, &a))?;
-    clean("check", &cqlmodel::report::diagnostics(&a))?;
+    clean("cql", &cqlmodel::output::cql::script(&project, &a.model))?;
+    clean("derive", &cqlmodel::output::report::chebotko(&project, &a))?;
+    clean("check", &cqlmodel::output::report::diagnostics(&a))?;
     for q in project.queries.iter().take(3) {
-        let m = cqlmodel::alternatives::matrix(&project, &q.id);
+        let m = cqlmodel::review::alternatives::matrix(&project, &q.id);
         clean(
             "alternatives",
-            &cqlmodel::alternatives::render(&project, &m),
+            &cqlmodel::review::alternatives::render(&project, &m),
         )?;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -162,7 +162,7 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         match load::from_str(&text) {
             Ok(p) => exercise(p)?,
-            Err(e) => clean("error", &cqlmodel::naming::for_terminal(&e.to_string()))?,
+            Err(e) => clean("error", &cqlmodel::model::naming::for_terminal(&e.to_string()))?,
         }
     }
 }
@@ -294,7 +294,7 @@ proptest! {
         // Through the file format, as a teammate's file would come.
         match load::from_str(&load::to_string(&mutated)) {
             Ok(p) => exercise(p)?,
-            Err(e) => clean("error", &cqlmodel::naming::for_terminal(&e.to_string()))?,
+            Err(e) => clean("error", &cqlmodel::model::naming::for_terminal(&e.to_string()))?,
         }
     }
 }

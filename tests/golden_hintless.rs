@@ -162,7 +162,7 @@ fn hintless_hotel_derives_the_docs_keys() {
     assert_eq!(names.len(), 9);
     assert!(names
         .iter()
-        .all(|n| cqlmodel::naming::is_plain_identifier(n)));
+        .all(|n| cqlmodel::model::naming::is_plain_identifier(n)));
     // Q7's order is ascending by room: no hint changes a direction.
     let q7 = table(&m, "Q7");
     assert!(q7

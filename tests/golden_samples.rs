@@ -40,7 +40,7 @@ fn chebotko_reports_of_every_sample() {
     for (stem, path) in samples() {
         let project = load(&path);
         let analysis = analyze(&project);
-        let text = cqlmodel::report::chebotko(&project, &analysis);
+        let text = cqlmodel::output::report::chebotko(&project, &analysis);
         insta::assert_snapshot!(format!("chebotko_{stem}"), text);
     }
 }
@@ -50,7 +50,7 @@ fn cql_scripts_of_every_sample() {
     for (stem, path) in samples() {
         let project = load(&path);
         let model = cqlmodel::derive::derive(&project);
-        let text = cqlmodel::cql::script(&project, &model);
+        let text = cqlmodel::output::cql::script(&project, &model);
         insta::assert_snapshot!(format!("cql_{stem}"), text);
     }
 }
@@ -239,7 +239,7 @@ fn hotel_matches_the_published_logical_design() {
 #[test]
 fn hotel_available_rooms_estimate_matches_the_docs() {
     let (project, model) = hotel();
-    let estimates = cqlmodel::estimate::estimate(&project, &model);
+    let estimates = cqlmodel::derive::estimate::estimate(&project, &model);
     let i = model
         .tables
         .iter()

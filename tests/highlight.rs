@@ -56,7 +56,7 @@ CREATE FUNCTION IF NOT EXISTS shop.twice (x int)
 fn safe_lines(input: &str) -> Vec<String> {
     input
         .lines()
-        .map(|l| cqlmodel::terminal_text::for_terminal(l).into_owned())
+        .map(|l| cqlmodel::model::terminal_text::for_terminal(l).into_owned())
         .collect()
 }
 
@@ -364,7 +364,7 @@ proptest! {
         let lines = highlight_cql(&input, &Palette::default());
         for l in &lines {
             for span in &l.spans {
-                prop_assert!(!span.content.chars().any(cqlmodel::terminal_text::is_unsafe), "{:?}", span.content);
+                prop_assert!(!span.content.chars().any(cqlmodel::model::terminal_text::is_unsafe), "{:?}", span.content);
             }
         }
     }

@@ -9,8 +9,8 @@
 
 mod support;
 
+use cqlmodel::model::terminal_text::is_unsafe;
 use cqlmodel::model::{load, Note, Project, Target};
-use cqlmodel::terminal_text::is_unsafe;
 use cqlmodel::tui::app::App;
 use cqlmodel::tui::config::Dirs;
 use cqlmodel::tui::{start, view, Launch};

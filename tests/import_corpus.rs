@@ -7,7 +7,7 @@
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::{derive, Role};
-use cqlmodel::import::{import, parse, Level};
+use cqlmodel::lifecycle::import::{import, parse, Level};
 use cqlmodel::model::{load, CqlType, Dir};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ fn corpus() -> Vec<PathBuf> {
 }
 
 /// Every table as `name: ((partition), clustering±) [columns] idx`, sorted.
-fn shape_of_schema(s: &cqlmodel::import::Schema) -> Vec<String> {
+fn shape_of_schema(s: &cqlmodel::lifecycle::import::Schema) -> Vec<String> {
     let mut out: Vec<String> = s
         .tables
         .iter()
@@ -101,7 +101,7 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
             "{name}: {:?}",
             a.model.problems
         );
-        let cql = cqlmodel::cql::script(&imported.project, &a.model);
+        let cql = cqlmodel::output::cql::script(&imported.project, &a.model);
         let again = parse(&cql);
         let errors: Vec<_> = again
             .messages
@@ -148,7 +148,7 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
 /// same primary key (columns, roles, directions) and the same columns.
 fn reimport_matches(p: &cqlmodel::model::Project, what: &str) -> Result<(), String> {
     let m = derive(p);
-    let cql = cqlmodel::cql::script(p, &m);
+    let cql = cqlmodel::output::cql::script(p, &m);
     let imported = import(&cql);
     if let Some(e) = imported.messages.iter().find(|m| m.level == Level::Error) {
         return Err(format!("{what}: {e}"));

@@ -6,7 +6,7 @@
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::derive::Role;
-use cqlmodel::import::{import, Level};
+use cqlmodel::lifecycle::import::{import, Level};
 use cqlmodel::model::{load, Dir, Replication, Target};
 use proptest::prelude::*;
 use std::process::Command;
@@ -95,7 +95,7 @@ fn every_construct_is_imported() {
         .iter()
         .any(|n| n.target == Target::Table("orders_by_customer".into())
             && n.text == "Orders of a customer on a day, newest first"));
-    let cql = cqlmodel::cql::script(p, &a.model);
+    let cql = cqlmodel::output::cql::script(p, &a.model);
     assert!(
         cql.contains("history       frozen<list<frozen<address>>>")
             || cql.contains("frozen<list<frozen<address>>>"),
@@ -266,7 +266,7 @@ fn cli_check_against_reports_drift() {
             .output()
             .expect("runs")
     };
-    let cql = cqlmodel::cql::script(&p, &a.model);
+    let cql = cqlmodel::output::cql::script(&p, &a.model);
     let same = run(&cql, "text");
     assert_eq!(same.status.code(), Some(0), "{same:?}");
     let text = String::from_utf8_lossy(&same.stdout);

@@ -7,11 +7,11 @@
 
 use cqlmodel::analysis::incremental::IncrementalAnalysis;
 use cqlmodel::analysis::{analyze, Analysis};
-use cqlmodel::diagnose::Refinement;
 use cqlmodel::edit::{self, Edit, EditTarget, Item};
 use cqlmodel::model::resolve::NodeId;
 use cqlmodel::model::synthetic::{self, Rng};
 use cqlmodel::model::{load, Dir, Project};
+use cqlmodel::review::diagnose::Refinement;
 use cqlmodel::samples::SAMPLES;
 use proptest::prelude::*;
 
@@ -203,8 +203,8 @@ fn same(p: &Project, inc: &Analysis, why: &str) -> Result<(), TestCaseError> {
         difference.unwrap_or_default()
     );
     prop_assert_eq!(
-        cqlmodel::cql::script(p, &full.model),
-        cqlmodel::cql::script(p, &inc.model)
+        cqlmodel::output::cql::script(p, &full.model),
+        cqlmodel::output::cql::script(p, &inc.model)
     );
     Ok(())
 }

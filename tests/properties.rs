@@ -21,12 +21,12 @@
 mod oracle;
 
 use cqlmodel::derive::{derive, normalize, Access, LogicalModel, Role, Source};
+use cqlmodel::model::naming::{is_plain_identifier, is_valid_schema_name};
 use cqlmodel::model::resolve::{Edge, Graph, Reached};
 use cqlmodel::model::{
     load, synthetic, Attribute, Cardinality, Count, CqlType, Dir, Entity, Native, Order, Period,
     Project, Query, Range, RangeOp, Relationship,
 };
-use cqlmodel::naming::{is_plain_identifier, is_valid_schema_name};
 use oracle::{cassandra, instances};
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -167,8 +167,8 @@ fn check_names(model: &LogicalModel) -> Result<(), TestCaseError> {
 fn check_deterministic(project: &Project, model: &LogicalModel) -> Result<(), TestCaseError> {
     let again = derive(project);
     prop_assert!(&again == model, "derive is not deterministic");
-    let script = cqlmodel::cql::script(project, model);
-    prop_assert_eq!(&cqlmodel::cql::script(project, &again), &script);
+    let script = cqlmodel::output::cql::script(project, model);
+    prop_assert_eq!(&cqlmodel::output::cql::script(project, &again), &script);
 
     let text = load::to_string(project);
     let back = match load::from_str(&text) {

@@ -75,7 +75,7 @@ fn project_format_example_loads_derives_and_checks_clean() {
     let errors: Vec<_> = a
         .diagnostics
         .iter()
-        .filter(|d| d.severity == cqlmodel::diagnose::Severity::Error)
+        .filter(|d| d.severity == cqlmodel::review::diagnose::Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }

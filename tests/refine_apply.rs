@@ -3,9 +3,9 @@
 #![allow(clippy::float_cmp)]
 
 use cqlmodel::analysis::analyze;
-use cqlmodel::diagnose::Refinement;
+use cqlmodel::edit::refine::{apply, choose_bucket, inverse, options, preview};
 use cqlmodel::model::{load, Period, Project};
-use cqlmodel::refine::{apply, choose_bucket, inverse, options, preview};
+use cqlmodel::review::diagnose::Refinement;
 
 fn hotel() -> Project {
     let path = concat!(
@@ -301,7 +301,7 @@ fn every_offered_refinement_applies() {
     for (name, p) in &projects {
         for d in cqlmodel::analysis::analyze(p).diagnostics {
             if let Some(r) = &d.refinement {
-                if let Err(e) = cqlmodel::refine::apply(p, r) {
+                if let Err(e) = cqlmodel::edit::refine::apply(p, r) {
                     panic!("{name}: {} {:?}: {r:?} fails: {e}", d.rule, d.subject);
                 }
             }
@@ -415,7 +415,7 @@ fn retention_without_ttl_offers_the_ttl_and_it_undoes() {
         .count();
     assert_eq!(fixed, before - 1);
     assert!(
-        cqlmodel::cql::script(&next, &after.model).contains("default_time_to_live"),
+        cqlmodel::output::cql::script(&next, &after.model).contains("default_time_to_live"),
         "the tables of the entity expire their rows"
     );
     assert_eq!(apply(&next, &inverse(&fix)).expect("undo"), p);

@@ -6,7 +6,7 @@
 #![allow(clippy::panic, clippy::float_cmp)]
 
 use cqlmodel::analysis::{analyze, Analysis};
-use cqlmodel::estimate::Estimate;
+use cqlmodel::derive::estimate::Estimate;
 use cqlmodel::model::load::from_str;
 use cqlmodel::model::Project;
 
@@ -270,7 +270,7 @@ fn job_written_rows_stay_out_of_insert_paths() {
         .diagnostics
         .iter()
         .any(|d| d.rule == "write-amplification"));
-    let report = cqlmodel::report::chebotko(&project(RECOMMEND), &a);
+    let report = cqlmodel::output::report::chebotko(&project(RECOMMEND), &a);
     assert!(report.contains("job-written"), "{report}");
 }
 
@@ -398,7 +398,7 @@ fn every_offered_fix_removes_its_finding() {
         let a = analyze(p);
         for d in a.diagnostics.iter().filter(|d| d.refinement.is_some()) {
             let r = d.refinement.as_ref().expect("filtered");
-            let pv = cqlmodel::refine::preview(p, r);
+            let pv = cqlmodel::edit::refine::preview(p, r);
             assert!(
                 pv.error.is_none(),
                 "{}: {:?} fails: {:?}",

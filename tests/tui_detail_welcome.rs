@@ -34,7 +34,7 @@ fn diagnostics_wrap_instead_of_being_cut_at_80x24() {
     let app = diagnostics_app(tmp.path());
     let text = screen(&app, 80, 24);
     let d = &app.analysis.diagnostics[0];
-    let message = cqlmodel::naming::for_terminal(d.message()).into_owned();
+    let message = cqlmodel::model::naming::for_terminal(d.message()).into_owned();
     assert!(
         message.chars().count() > 60,
         "the first diagnostic is short enough to fit anyway: {message}"

@@ -466,7 +466,7 @@ fn unbounded_q1(app: &App) -> Option<usize> {
     let table = q1_table(app).name.clone();
     app.analysis.diagnostics.iter().position(|d| {
         d.rule == "unbounded-partition"
-            && cqlmodel::report::subject_label(&d.subject).contains(table.as_str())
+            && cqlmodel::output::report::subject_label(&d.subject).contains(table.as_str())
     })
 }
 

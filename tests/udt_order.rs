@@ -46,7 +46,7 @@ fn chain(n: usize) -> Project {
 }
 
 fn assert_dependencies_first(p: &Project) {
-    let order: Vec<&str> = cqlmodel::cql::types_in_order(p)
+    let order: Vec<&str> = cqlmodel::output::cql::types_in_order(p)
         .iter()
         .map(|t| t.name.as_str())
         .collect();
@@ -55,7 +55,7 @@ fn assert_dependencies_first(p: &Project) {
     let mut want: Vec<String> = p.types.iter().map(|t| t.name.clone()).collect();
     want.reverse();
     assert_eq!(order, want);
-    let script = cqlmodel::cql::script(p, &cqlmodel::derive::derive(p));
+    let script = cqlmodel::output::cql::script(p, &cqlmodel::derive::derive(p));
     let mut last = 0;
     for name in &want {
         let at = script

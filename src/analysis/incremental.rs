@@ -34,18 +34,18 @@
 //! and estimates of tables that come out identical are still reused.
 
 use super::Analysis;
+use crate::derive::estimate::{Estimate, Estimator};
 use crate::derive::share::{Answered, Hint};
 use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, LastModel, Plan,
     PlanInput, PlansByTable, SameTable, Table, TableWrites,
 };
-use crate::diagnose::{
+use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
+use crate::model::{Decision, Project, Query, Shared};
+use crate::review::diagnose::{
     changed_inputs, diagnose_reusing, input_gaps, rediagnose_workflow, Diagnostic, Earlier, Reuse,
     SchemaFindings, TableFindings,
 };
-use crate::estimate::{Estimate, Estimator};
-use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
-use crate::model::{Decision, Project, Query, Shared};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -2,390 +2,27 @@
 //! per access pattern by Chebotko's mapping rules, then the designer's
 //! decisions, then names, sharing, SELECTs and write paths.
 
+pub mod estimate;
 mod naming_rules;
 pub mod placement;
 pub mod select;
 pub mod serve;
 pub mod share;
 pub mod summary;
+pub mod types;
 pub mod writes;
 
-use crate::estimate::Estimator;
+use crate::derive::estimate::Estimator;
 use crate::model::load::Problem;
 use crate::model::name::Name;
 use crate::model::resolve::{Edge, Graph, NodeId, Reached};
-use crate::model::{
-    AggregateFn, CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, RangeOp, Shared,
-};
+use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, Shared};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use serde::Serialize;
 use std::sync::Arc;
 
-pub use serve::{Access, KeyShape};
+pub use types::*;
 pub use writes::{AttrWrites, WritePath};
 pub(crate) use writes::{EarlierWrites, SameTable, TableWrites};
-
-/// Why a column is where it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Rule {
-    /// MR2: an equality search attribute, in the partition key.
-    Equality,
-    /// MR2: an equality search attribute kept as a leading clustering
-    /// column (a filter within a small partition).
-    Filter,
-    /// MR3: the range search attribute, first clustering column after them.
-    Range,
-    /// MR4: an ordering attribute, clustering with its direction.
-    Order,
-    /// MR5: a key attribute of the rows appended so every row is unique.
-    Key,
-    /// MR5: a declared unique identifier the table holds, appended instead
-    /// of the (surrogate) key.
-    Identifier,
-    /// A returned attribute, stored as a regular (or static) column.
-    Returned,
-    /// A designer's time bucket in the partition key.
-    Bucket,
-    /// A designer's shard number in the partition key.
-    Shard,
-    /// A partition key column added because the query searches nothing.
-    WholeTable,
-    /// Rows pushed up into one collection per partition.
-    Collection,
-    /// Added so that a merged query's returned attributes are present.
-    Merged,
-    /// Set by a hand-written candidate primary key.
-    Candidate,
-    /// An equality on a constant the query states, bound in the SELECT:
-    /// placed like a filter (a leading clustering column while the
-    /// partition stays small, else the partition key; alone, the partition).
-    Constant,
-    /// An aggregate's time window (a day or hour of a timestamp): one row
-    /// per group and window.
-    Window,
-    /// An aggregate of the group's rows (count, sum, min, max, avg).
-    Aggregate,
-}
-
-impl Rule {
-    pub fn label(self) -> &'static str {
-        match self {
-            Rule::Equality => "MR2 equality search → partition key",
-            Rule::Filter => "MR2 equality search → leading clustering column (filter)",
-            Rule::Range => "MR3 range search → clustering",
-            Rule::Order => "MR4 ordering → clustering",
-            Rule::Key => "MR5 key of the rows → clustering (uniqueness)",
-            Rule::Identifier => "MR5 unique identifier of the rows → clustering (uniqueness)",
-            Rule::Returned => "returned attribute",
-            Rule::Bucket => "decision: time bucket",
-            Rule::Shard => "decision: shard",
-            Rule::WholeTable => "no equality search: one constant partition",
-            Rule::Collection => "decision: rows pushed up into a collection",
-            Rule::Merged => "returned by a merged query",
-            Rule::Candidate => "decision: candidate primary key",
-            Rule::Constant => "constant equality → clustering or partition, by the estimates",
-            Rule::Window => "aggregate window → clustering (one row per window)",
-            Rule::Aggregate => "aggregate of the group's rows",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Role {
-    Partition,
-    Clustering(Dir),
-    Static,
-    Regular,
-}
-
-impl Role {
-    pub fn is_key(self) -> bool {
-        matches!(self, Role::Partition | Role::Clustering(_))
-    }
-
-    /// The Chebotko marker: K, C↑, C↓, S or blank.
-    pub fn marker(self) -> &'static str {
-        match self {
-            Role::Partition => "K",
-            Role::Clustering(Dir::Asc) => "C↑",
-            Role::Clustering(Dir::Desc) => "C↓",
-            Role::Static => "S",
-            Role::Regular => "",
-        }
-    }
-}
-
-/// What a column holds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub enum Source {
-    /// An attribute, reached from the rows along a relationship path.
-    Attr {
-        #[serde(skip)]
-        reached: Reached,
-        /// `Entity.attr`, for people.
-        attribute: Name,
-        /// How the data got here: own, push-down (parent), push-up (child).
-        flow: Flow,
-    },
-    Bucket {
-        source: String,
-        period: Period,
-    },
-    Shard {
-        count: u32,
-    },
-    Constant,
-    /// An aggregate of the rows of each group and window, kept by counter
-    /// increments or by the application or a job.
-    Aggregate {
-        function: AggregateFn,
-        /// `Entity.attr` aggregated; none for a count of rows.
-        of: Option<String>,
-    },
-    /// Former rows of the partition, as one collection.
-    Collection {
-        columns: Vec<String>,
-    },
-}
-
-impl Source {
-    /// How the application computes a column that holds no attribute as
-    /// stored, for the derive report and the CQL comments; names from the
-    /// project are returned as written (the caller sanitizes or quotes).
-    pub(crate) fn computation(&self) -> Option<String> {
-        match self {
-            Source::Attr { .. } | Source::Collection { .. } => None,
-            Source::Bucket { source, period } => Some(match period {
-                Period::Hour => format!("the hour of {source}, truncated to the hour (UTC)"),
-                Period::Day => format!("the day of {source} (UTC date)"),
-                p => format!("the first day of the {} of {source} (UTC date)", p.name()),
-            }),
-            Source::Shard { count } => Some(format!(
-                "a shard number 0..{} the application picks (e.g. a hash of the row's key modulo {count}); a read asks every shard",
-                count.saturating_sub(1)
-            )),
-            Source::Constant => {
-                Some("always 0: one partition for the whole table (a hot spot)".into())
-            }
-            Source::Aggregate { function, of } => {
-                let what = match (function, of) {
-                    (AggregateFn::Count, None) => "number of rows".to_string(),
-                    (f, Some(a)) => format!("{} of {a}", f.name()),
-                    (f, None) => f.name().to_string(),
-                };
-                Some(format!("{what} per primary key (group and window)"))
-            }
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Flow {
-    Own,
-    PushDown,
-    PushUp,
-}
-
-impl Flow {
-    pub fn label(self) -> &'static str {
-        match self {
-            Flow::Own => "attribute of the rows",
-            Flow::PushDown => "pushed down from a parent (one per row)",
-            Flow::PushUp => "pushed up from a child (many per row)",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Column {
-    pub name: Name,
-    pub ty: CqlType,
-    pub role: Role,
-    pub rule: Rule,
-    /// Why the rule put the column where it is, when the rule alone does
-    /// not say (the figures behind an equality attribute's placement).
-    /// Kept as data and worded when shown (stored as its words); boxed, as
-    /// most columns have none.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "placement::serialize_why"
-    )]
-    pub why: Option<Box<placement::Why>>,
-    /// The query whose derivation placed the column.
-    pub query: Name,
-    pub source: Source,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Table {
-    pub name: Name,
-    /// The entity or relationship whose instances are the rows.
-    pub rows: Name,
-    /// Shared with the draft kept for the next edit (the query ids the
-    /// table answers rarely change with an edit).
-    pub queries: Shared<Vec<Name>>,
-    /// Shared with the table's draft kept for the next edit (see
-    /// `analysis::incremental`) until either changes it.
-    pub columns: Shared<Vec<Column>>,
-    pub indexes: Vec<String>,
-    /// `default_time_to_live`, from the rows' retention when `ttl` is set.
-    pub ttl_seconds: Option<u64>,
-    /// Columns left out because a counter table may hold only counters.
-    pub dropped: Vec<String>,
-    /// The candidate key in use, if any.
-    pub candidate: Option<String>,
-    /// The query that built this table.
-    pub origin: Name,
-    /// Attributes pushed up into a collection column, with that column's
-    /// name: a query returning them reads the collection.
-    #[serde(skip)]
-    pub collected: Vec<(Reached, Name)>,
-}
-
-impl Column {
-    /// The rule that placed the column, with its figures when it has any.
-    pub fn reason(&self) -> String {
-        match &self.why {
-            None => self.rule.label().to_string(),
-            Some(why) => format!("{}: {why}", self.rule.label()),
-        }
-    }
-
-    /// [`Column::why`] in words, empty when the rule says it all.
-    pub fn why_text(&self) -> String {
-        self.why
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default()
-    }
-}
-
-impl Table {
-    /// A query's table before any column (`columns` is empty, made at the
-    /// size it will have): named later, serving the query.
-    pub(crate) fn for_query(q: &Query, id: Name, columns: Vec<Column>) -> Table {
-        // Every field spelled out: `..Table::default()` would make (and
-        // drop) a list for the queries and two empty names.
-        Table {
-            name: Name::default(),
-            rows: Name::from(&q.rows),
-            queries: vec![id.clone()].into(),
-            columns: Shared::new(columns),
-            indexes: Vec::new(),
-            ttl_seconds: None,
-            dropped: Vec::new(),
-            candidate: None,
-            origin: id,
-            collected: Vec::new(),
-        }
-    }
-
-    pub fn column(&self, name: &str) -> Option<&Column> {
-        self.columns.iter().find(|c| c.name == name)
-    }
-
-    pub fn partition_key(&self) -> impl Iterator<Item = &Column> {
-        self.columns.iter().filter(|c| c.role == Role::Partition)
-    }
-
-    pub fn clustering(&self) -> impl Iterator<Item = &Column> {
-        self.columns
-            .iter()
-            .filter(|c| matches!(c.role, Role::Clustering(_)))
-    }
-
-    pub fn is_counter_table(&self) -> bool {
-        self.columns
-            .iter()
-            .any(|c| !c.role.is_key() && c.ty.is_counter())
-    }
-}
-
-/// How a query is answered.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Plan {
-    pub query: Name,
-    /// Index into `LogicalModel::tables`.
-    pub table: Option<usize>,
-    /// Written when first read (see [`select`]); shared: an edit's
-    /// re-derivation hands an unchanged query's plan on (a reference
-    /// count, not a copy of the statement).
-    pub select: select::Select,
-    pub access: Access,
-    /// Partition key columns the application computes (buckets, shards)
-    /// rather than takes from the search.
-    pub computed: Vec<Name>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct LogicalModel {
-    /// Shared: an edit's re-derivation hands the tables it did not change on
-    /// from the last model.
-    pub tables: Vec<Shared<Table>>,
-    pub plans: Vec<Plan>,
-    /// Shared: an edit's re-derivation hands the paths its tables did not
-    /// touch on from the last model.
-    pub writes: Vec<Shared<WritePath>>,
-    /// What the derivation could not honour (broken references, decisions
-    /// naming missing columns); loading reports most of these earlier.
-    pub problems: Vec<Problem>,
-}
-
-impl LogicalModel {
-    pub fn table(&self, name: &str) -> Option<&Table> {
-        self.tables.iter().find(|t| t.name == name).map(|t| &**t)
-    }
-
-    pub fn plan(&self, query: &str) -> Option<&Plan> {
-        self.plans.iter().find(|p| p.query == query)
-    }
-
-    pub fn table_of(&self, query: &str) -> Option<&Table> {
-        self.plan(query)
-            .and_then(|p| p.table)
-            .map(|i| &*self.tables[i])
-    }
-
-    /// For each table, the positions of the plans that read it, in plan
-    /// order.
-    pub(crate) fn plans_by_table(&self) -> PlansByTable {
-        // One list for all tables (a list per table was ten thousand
-        // allocations on every edit of a large project).
-        PlansByTable(crate::parts::Groups::new(
-            self.tables.len(),
-            self.plans
-                .iter()
-                .enumerate()
-                .filter_map(|(i, p)| p.table.map(|t| (t, i))),
-        ))
-    }
-
-    /// Ids of the queries no table serves, in the project's order.
-    pub(crate) fn unserved_queries(&self) -> Vec<&str> {
-        self.plans
-            .iter()
-            .filter(|p| p.table.is_none())
-            .map(|p| p.query.as_str())
-            .collect()
-    }
-}
-
-/// The plans reading each table: positions in [`LogicalModel::plans`], in
-/// plan order, table after table in one list.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct PlansByTable(crate::parts::Groups);
-
-impl PlansByTable {
-    /// The plans reading table `table` (none for a table it does not know).
-    pub(crate) fn reading(&self, table: usize) -> &[usize] {
-        self.0.group(table)
-    }
-
-    /// How many tables it knows.
-    pub(crate) fn tables(&self) -> usize {
-        self.0.len()
-    }
-}
 
 /// A table under construction, with column identities kept for matching.
 #[derive(Clone)]
@@ -1065,7 +702,7 @@ fn plans_of(
                 None => Plan {
                     query: graph.query_name(qi),
                     table: None,
-                    select: select::Select::default(),
+                    select: Select::default(),
                     access: Access::Impossible("no table serves this query".into()),
                     computed: vec![],
                 },
@@ -1075,7 +712,7 @@ fn plans_of(
 }
 
 fn disambiguate(name: &str, origin: &str, used: &HashSet<Name>) -> Name {
-    let suffix = crate::naming::snake_case(origin);
+    let suffix = crate::model::naming::snake_case(origin);
     let mut candidate = format!("{name}_{suffix}");
     let mut n = 2;
     while used.contains(candidate.as_str()) {
@@ -1132,7 +769,7 @@ fn attr_column_name(graph: &Graph, root: NodeId, r: &Reached, table: &Table) -> 
         return base;
     }
     let role = r.path.iter().rev().find_map(|e| match e {
-        Edge::Enter(x, _) => Some(crate::naming::snake_case(&graph.rel(*x).name)),
+        Edge::Enter(x, _) => Some(crate::model::naming::snake_case(&graph.rel(*x).name)),
         Edge::Leave(..) => None,
     });
     if let Some(role) = role {
@@ -1401,7 +1038,7 @@ fn build<'g, 'p>(
             };
             for name in list {
                 if !searched().any(|c| c == name) {
-                    let hint = crate::naming::did_you_mean(name, searched());
+                    let hint = crate::model::naming::did_you_mean(name, searched());
                     problems.push(Problem {
                         path: format!("decisions({}).{field}", q.id),
                         message: format!(
@@ -1727,7 +1364,7 @@ fn apply_decision(
 }
 
 fn missing(path: &str, query: &str, field: &str, col: &str, t: &Table) -> Problem {
-    let hint = crate::naming::did_you_mean(col, t.columns.iter().map(|c| c.name.as_str()));
+    let hint = crate::model::naming::did_you_mean(col, t.columns.iter().map(|c| c.name.as_str()));
     Problem {
         path: format!("{path}.{field}"),
         message: format!("no column \"{col}\" in the table of {query}{hint}"),
@@ -1773,7 +1410,7 @@ fn push_up_relationships(
         });
         let name = match child {
             Some(e) => naming_rules::rows_plural(graph, NodeId::Entity(e)),
-            None => crate::naming::snake_case(&graph.rel(r).name),
+            None => crate::model::naming::snake_case(&graph.rel(r).name),
         };
         let source = Source::Collection {
             columns: members
@@ -1954,17 +1591,6 @@ fn signature(d: &Draft) -> Signature<'_> {
             .map(|c| (c.name.as_str(), &c.ty, c.role))
             .collect(),
     )
-}
-
-/// The SELECT's range operator text.
-pub(crate) fn range_clause(col: &str, op: RangeOp) -> String {
-    match op {
-        RangeOp::Between => format!("{col} >= ? AND {col} <= ?"),
-        RangeOp::Lt => format!("{col} < ?"),
-        RangeOp::Le => format!("{col} <= ?"),
-        RangeOp::Gt => format!("{col} > ?"),
-        RangeOp::Ge => format!("{col} >= ?"),
-    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 //! partial key or a further equality attribute is named (`line_items_by_order_line_no`).
 
 use super::{Column, Rule, Table};
+use crate::model::naming::{plural, schema_name_of, snake_case};
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::naming::{plural, schema_name_of, snake_case};
 use std::borrow::Cow;
 
 pub(crate) fn rows_plural(graph: &Graph, root: NodeId) -> String {

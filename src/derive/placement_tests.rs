@@ -300,15 +300,15 @@ fn all_equality_puts_constants_in_the_partition_key_too() {
 #[test]
 fn a_decision_and_its_refinement_move_a_constant_like_any_filter() {
     let p = store_with_open_orders(20, 500, "");
-    let offered = crate::refine::options(&p, "Q1");
+    let offered = crate::edit::refine::options(&p, "Q1");
     let mv = offered
         .iter()
         .find(|r| {
-            matches!(r, crate::diagnose::Refinement::PlaceEquality { column, partition: true, .. }
+            matches!(r, crate::review::diagnose::Refinement::PlaceEquality { column, partition: true, .. }
                 if column == "status")
         })
         .expect("moving the constant into the partition is offered");
-    let moved = crate::refine::apply(&p, mv).expect("applies");
+    let moved = crate::edit::refine::apply(&p, mv).expect("applies");
     assert_eq!(
         key(table(&derive(&moved), "Q1")),
         "((user_id, status), created_at↓, order_id)"

@@ -1,20 +1,10 @@
 //! A plan's SELECT statement, written from the key shape and request the
 //! derivation worked out; clones share the text.
 
-use super::serve::{KeyShape, Request};
-use super::Access;
+use super::types::{Access, KeyShape, Request, Select};
 use crate::model::name::Name;
-use crate::model::Dir;
-use crate::naming::{push_quoted, quote};
-use serde::{Serialize, Serializer};
-use std::fmt;
-use std::ops::Deref;
-use std::sync::Arc;
-
-/// The CQL text of a plan's SELECT (empty when no table serves the query).
-/// Reads like a `&str`; a clone shares the text.
-#[derive(Clone, Default)]
-pub struct Select(Option<Arc<str>>);
+use crate::model::naming::{push_quoted, quote};
+use crate::model::{Dir, RangeOp};
 
 /// What the text is written from.
 struct Statement {
@@ -59,11 +49,7 @@ impl Select {
             impossible: matches!(access, Access::Impossible(_)),
             filtering: matches!(access, Access::Filtering(_)),
         };
-        Select(Some(Arc::from(statement.write())))
-    }
-
-    pub fn as_str(&self) -> &str {
-        self.0.as_deref().unwrap_or("")
+        Select::from_text(statement.write())
     }
 }
 
@@ -114,7 +100,7 @@ impl Statement {
         }
         if let Some((c, op)) = &req.range {
             cond(&mut s);
-            s.push_str(&super::range_clause(&quote(c), *op));
+            s.push_str(&range_clause(&quote(c), *op));
         }
         if !self.order_by.is_empty() && !self.impossible {
             s.push_str(" ORDER BY ");
@@ -149,54 +135,14 @@ fn push_equality(s: &mut String, col: &Name, req: &Request) {
     }
 }
 
-impl Deref for Select {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for Select {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-/// By the text: two plans whose statements read the same are equal.
-impl PartialEq for Select {
-    fn eq(&self, other: &Select) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl PartialEq<str> for Select {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Select {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl fmt::Display for Select {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for Select {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-/// Written as its text.
-impl Serialize for Select {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
+/// The SELECT's range operator text.
+pub(crate) fn range_clause(col: &str, op: RangeOp) -> String {
+    match op {
+        RangeOp::Between => format!("{col} >= ? AND {col} <= ?"),
+        RangeOp::Lt => format!("{col} < ?"),
+        RangeOp::Le => format!("{col} <= ?"),
+        RangeOp::Gt => format!("{col} > ?"),
+        RangeOp::Ge => format!("{col} >= ?"),
     }
 }
 

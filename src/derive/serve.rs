@@ -2,102 +2,13 @@
 //! restriction rules, checked on column names so hand-written candidate keys
 //! are judged exactly like derived ones.
 
-use super::select::Select;
-use super::{normalize, Plan, Role, Source, Table};
+use super::normalize;
+use super::types::Select;
+use super::types::{Access, KeyShape, Plan, Request, Source, Table};
 use crate::model::name::Name;
+use crate::model::parts::Parts;
 use crate::model::resolve::{Graph, NodeId, Reached};
-use crate::model::{Dir, Query, RangeOp};
-use crate::parts::Parts;
-use serde::Serialize;
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub enum Access {
-    /// A legal SELECT without ALLOW FILTERING.
-    Direct,
-    /// Only with ALLOW FILTERING; the reason names the rule broken.
-    Filtering(String),
-    /// Through a secondary index on the named column.
-    Index(String),
-    /// Not at all; the reason says why.
-    Impossible(String),
-}
-
-impl Access {
-    pub fn is_direct(&self) -> bool {
-        matches!(self, Access::Direct)
-    }
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            Access::Direct => "yes",
-            Access::Filtering(_) => "with ALLOW FILTERING",
-            Access::Index(_) => "through an index",
-            Access::Impossible(_) => "no",
-        }
-    }
-
-    pub fn reason(&self) -> Option<&str> {
-        match self {
-            Access::Direct => None,
-            Access::Filtering(r) | Access::Impossible(r) => Some(r),
-            Access::Index(c) => Some(c),
-        }
-    }
-}
-
-/// A primary key and what else a table offers, by column name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KeyShape {
-    pub partition: Vec<Name>,
-    pub clustering: Vec<(Name, Dir)>,
-    pub indexes: Vec<String>,
-    pub columns: Vec<Name>,
-    /// Partition columns the application computes (bucket, shard, constant).
-    pub computed: Vec<Name>,
-}
-
-impl KeyShape {
-    pub fn of(t: &Table) -> KeyShape {
-        KeyShape {
-            partition: t.partition_key().map(|c| c.name.clone()).collect(),
-            clustering: t
-                .columns
-                .iter()
-                .filter_map(|c| match c.role {
-                    Role::Clustering(d) => Some((c.name.clone(), d)),
-                    _ => None,
-                })
-                .collect(),
-            indexes: t.indexes.clone(),
-            columns: t.columns.iter().map(|c| c.name.clone()).collect(),
-            computed: t
-                .columns
-                .iter()
-                .filter(|c| {
-                    c.role == Role::Partition
-                        && matches!(
-                            c.source,
-                            Source::Bucket { .. } | Source::Shard { .. } | Source::Constant
-                        )
-                })
-                .map(|c| c.name.clone())
-                .collect(),
-        }
-    }
-}
-
-/// A query in terms of a table's column names.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Request {
-    pub eq: Vec<Name>,
-    pub range: Option<(Name, RangeOp)>,
-    pub order: Vec<(Name, Dir)>,
-    pub returns: Vec<Name>,
-    pub limit: Option<u32>,
-    /// Columns of `eq` bound to a constant: the CQL literal the SELECT
-    /// writes instead of a marker.
-    pub literals: Vec<(Name, String)>,
-}
+use crate::model::{Dir, Query};
 
 /// Whether `shape` answers `req`, and how; with the ORDER BY that follows
 /// the clustering order when it does.
@@ -433,7 +344,7 @@ pub(crate) fn request_returning(
         let ty = table.column(&c).map(|x| &x.ty);
         let literal = ty
             .ok_or_else(|| format!("{} is not a column of {}", k.attr, table.name))
-            .and_then(|ty| crate::literal::constant(ty, &k.value))?;
+            .and_then(|ty| crate::model::literal::constant(ty, &k.value))?;
         req.eq.push(c.clone());
         req.literals.push((c, literal));
     }

@@ -9,9 +9,8 @@
 //! serve each other, the one built for the smaller query id hosts (a table
 //! several queries build identically counts with its smallest id).
 
-use super::serve::{
-    access, request, request_returning, resolve_query, ColumnIds, KeyShape, SourceIds,
-};
+use super::serve::{access, request, request_returning, resolve_query, ColumnIds, SourceIds};
+use super::types::KeyShape;
 use super::{Draft, LogicalModel, Rule, Source};
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, Reached};
@@ -139,7 +138,7 @@ pub(super) fn hosts(
         .collect();
     // The kept drafts grouped by their rows' node, in `kept` order within
     // a group (no map of small lists).
-    let by_root = crate::parts::Groups::new(
+    let by_root = crate::model::parts::Groups::new(
         project.entities.len() + project.relationships.len(),
         kept.iter()
             .map(|&i| (drafts[i].root.dense(project.entities.len()), i)),

@@ -687,7 +687,7 @@ fn constants_and_aggregates_read_as_words() {
         Some("count, max of total per day of placed_at")
     );
     assert_eq!(
-        crate::design_report::search_text(&p.queries[0]),
+        crate::output::design_report::search_text(&p.queries[0]),
         "= Customer.customer_id; count, max of total per day of placed_at"
     );
 }
@@ -739,7 +739,7 @@ fn a_count_per_group_and_day_is_a_counter_summary() {
     let order = m.writes.iter().find(|w| w.item == "Order").expect("order");
     assert!(names(&order.insert).contains(&t.name.as_str()), "{order:?}");
     // One row per customer and day.
-    let e = crate::estimate::estimate(&p, &m);
+    let e = crate::derive::estimate::estimate(&p, &m);
     let horizon = p.thresholds.horizon_days;
     assert!((e[0].rows_per_partition - horizon).abs() < 1e-9);
     assert!((e[0].partitions - 1000.0).abs() < 1e-9);
@@ -915,7 +915,7 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
     let plan = |table: Option<usize>| Plan {
         query: Name::from("q"),
         table,
-        select: super::select::Select::default(),
+        select: super::Select::default(),
         access: Access::Impossible("test".into()),
         computed: vec![],
     };

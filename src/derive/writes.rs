@@ -8,38 +8,8 @@ use crate::model::name::Name;
 use crate::model::resolve::{AttrId, Edge, Graph, NodeId, Reached};
 use crate::model::{Cardinality, Shared};
 use rustc_hash::FxHashMap as HashMap;
-use serde::Serialize;
 
-/// A table's name as write paths list it: the table's own shared name, so
-/// every path and attribute that lists the table refers to one text (a
-/// large model lists each table many times).
-pub type TableName = crate::model::name::Name;
-
-/// Which tables a write must touch.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct WritePath {
-    /// The entity's or relationship's name (shared with the graph's).
-    pub item: Name,
-    /// Tables an insert of one instance writes.
-    pub insert: Vec<TableName>,
-    /// Per attribute: tables an update touches, and whether the attribute
-    /// is a key column there (an update is then a delete plus an insert).
-    pub update: Vec<AttrWrites>,
-    /// Tables whose rows of this item a batch job writes (a relationship or
-    /// query marked `written_by_job`), kept out of `insert`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub job: Vec<TableName>,
-    /// Summary tables of aggregates no counter can keep (min, max, avg):
-    /// the application or a job updates them as this item's rows change.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub summaries: Vec<TableName>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AttrWrites {
-    pub attribute: Name,
-    pub tables: Vec<(TableName, bool)>,
-}
+pub use super::types::{AttrWrites, TableName, WritePath};
 
 /// The nodes whose new instance creates a row of the table: the last
 /// to-many step of each column's path decides what a row is (the

@@ -4,9 +4,9 @@
 //! workbench names the edit and the rule; a script could stop on the first).
 
 use crate::analysis::Analysis;
-use crate::diagnose::{Diagnostic, INVALID_CQL};
 use crate::model::load::{validate, Problem};
 use crate::model::Project;
+use crate::review::diagnose::{Diagnostic, INVALID_CQL};
 use std::fmt;
 
 /// Why a change to the project was refused.
@@ -86,8 +86,8 @@ pub(crate) fn keeps_cql_valid(before: &Analysis, after: &Analysis) -> Result<(),
 mod tests {
     use super::*;
     use crate::analysis::analyze;
-    use crate::diagnose::{Severity, Subject};
     use crate::model::load;
+    use crate::review::diagnose::{Severity, Subject};
 
     const SAMPLE: &str = include_str!("../../sample-projects/hotel.cqlm.ron");
 
@@ -130,7 +130,7 @@ mod tests {
             rule,
             severity: Severity::Error,
             subject: Subject::Project,
-            words: crate::diagnose::Words::ready("nope", ""),
+            words: crate::review::diagnose::Words::ready("nope", ""),
             source: "",
             refinement: None,
         });

@@ -276,7 +276,7 @@ pub(crate) fn move_in<T>(v: &mut [T], i: usize, up: bool) -> bool {
 /// A new entity with a generated uuid key (`hotel_id` for `Hotel`), so it
 /// is valid from the first keystroke and the designer only renames.
 pub(crate) fn new_entity(name: &str) -> Entity {
-    let base = crate::naming::snake_case(name);
+    let base = crate::model::naming::snake_case(name);
     let key = if base.is_empty() {
         "id".to_string()
     } else {

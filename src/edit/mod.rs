@@ -6,7 +6,10 @@
 
 mod admit;
 pub mod cascade;
+pub mod history;
+pub mod links;
 pub mod numbers;
+pub mod refine;
 mod sections;
 pub mod target;
 
@@ -17,12 +20,12 @@ pub use cascade::rename_entity;
 pub use sections::Sections;
 pub use target::{EditTarget, Item};
 
-use crate::diagnose::Refinement;
 use crate::model::resolve::{Graph, NodeId};
 use crate::model::{Attribute, Dir, Note, Order, Project, Query, Range, Target, Transition};
+use crate::review::diagnose::Refinement;
 
 /// A change to the project. [`apply`] makes it and returns its inverse;
-/// the workbench validates the result and keeps it in its [`History`](crate::history::History).
+/// the workbench validates the result and keeps it in its [`History`](crate::edit::history::History).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
     AddEntity(String),
@@ -405,7 +408,7 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             }
         }
         Edit::PinName(q, name) => p.decision_mut(q).name = Some(name.trim().to_string()),
-        Edit::Refine(r) => *p = crate::refine::apply(p, r)?,
+        Edit::Refine(r) => *p = crate::edit::refine::apply(p, r)?,
         Edit::UseCandidate(q, name) => p.decision_mut(q).use_candidate.clone_from(name),
         Edit::Flip(q, column) => {
             let d = p.decision_mut(q);

@@ -471,7 +471,7 @@ mod tests {
     fn every_default_of_the_sample_points_at_an_item() {
         let p = hotel();
         let m = crate::derive::derive(&p);
-        for est in crate::estimate::estimate(&p, &m) {
+        for est in crate::derive::estimate::estimate(&p, &m) {
             for d in &est.defaults {
                 assert!(assumed_item(&p, d).is_some(), "{d}");
             }

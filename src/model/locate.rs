@@ -3,9 +3,6 @@
 //! path (`entities[2].attributes[0].name`), so CI annotations and SARIF
 //! results point at the line a reviewer must change.
 
-use super::{Project, Target};
-use crate::derive::LogicalModel;
-use crate::diagnose::Subject;
 use std::collections::HashMap;
 
 /// A 1-based line and column (in characters).
@@ -339,90 +336,12 @@ impl Locations {
         }
     }
 
-    /// The path of the item a diagnostic is about. Tables do not appear in
-    /// the file: they point at the decision of the query that built them,
-    /// or at that query.
-    pub(crate) fn subject_path(
-        project: &Project,
-        model: &LogicalModel,
-        subject: &Subject,
-    ) -> String {
-        let entity = |name: &str| {
-            project
-                .entities
-                .iter()
-                .position(|e| e.name == name)
-                .map(|i| format!("entities[{i}]"))
-        };
-        let relationship = |name: &str| {
-            project
-                .relationships
-                .iter()
-                .position(|r| r.name == name)
-                .map(|i| format!("relationships[{i}]"))
-        };
-        let query = |id: &str| {
-            project
-                .queries
-                .iter()
-                .position(|q| q.id == id)
-                .map(|i| format!("queries[{i}]"))
-        };
-        let table = |name: &str| {
-            let origin = model.table(name).map(|t| t.origin.as_str())?;
-            project
-                .decisions
-                .iter()
-                .position(|d| d.query == origin)
-                .map(|i| format!("decisions[{i}]"))
-                .or_else(|| query(origin))
-        };
-        let found = match subject {
-            Subject::Project => None,
-            Subject::Entity(e) => entity(e),
-            Subject::Relationship(r) => relationship(r),
-            Subject::Query(q) => query(q),
-            Subject::Table(t) | Subject::Column { table: t, .. } => table(t),
-            Subject::Attribute { item, attribute } => {
-                if let Some(i) = project.entities.iter().position(|e| &e.name == item) {
-                    let j = project.entities[i]
-                        .attributes
-                        .iter()
-                        .position(|a| &a.name == attribute);
-                    Some(match j {
-                        Some(j) => format!("entities[{i}].attributes[{j}]"),
-                        None => format!("entities[{i}]"),
-                    })
-                } else if let Some(i) = project.relationships.iter().position(|r| &r.name == item) {
-                    let j = project.relationships[i]
-                        .attributes
-                        .iter()
-                        .position(|a| &a.name == attribute);
-                    Some(match j {
-                        Some(j) => format!("relationships[{i}].attributes[{j}]"),
-                        None => format!("relationships[{i}]"),
-                    })
-                } else {
-                    None
-                }
-            }
-            Subject::Path(p) => Some(p.clone()),
-        };
-        found.unwrap_or_default()
-    }
-
-    /// Where a diagnostic's item is; the project's start when it has no
+    /// Where the item at `path` is; the project's start when it has no
     /// place of its own.
-    pub fn subject(&self, project: &Project, model: &LogicalModel, subject: &Subject) -> Pos {
-        let path = Self::subject_path(project, model, subject);
-        self.path(&path)
+    pub fn path_or_start(&self, path: &str) -> Pos {
+        self.path(path)
             .or_else(|| self.path(""))
             .unwrap_or(Pos { line: 1, column: 1 })
-    }
-
-    /// Where a note's target is.
-    pub fn target(&self, project: &Project, model: &LogicalModel, target: &Target) -> Pos {
-        self.subject(project, model, &Subject::from(target))
     }
 }
 

@@ -3,16 +3,21 @@
 //! queries) are kept apart from decisions so derivation stays reproducible.
 
 pub mod identity;
+pub mod literal;
 pub mod load;
 pub mod locate;
 pub mod name;
 mod name_index;
+pub mod naming;
+pub(crate) mod parts;
 pub mod preserve;
+pub mod quantity;
 pub mod resolve;
 pub mod save;
 pub mod shared;
 mod slots;
 pub mod synthetic;
+pub mod terminal_text;
 pub mod types;
 pub mod validate;
 
@@ -499,7 +504,13 @@ impl Query {
         let mut parts: Vec<String> = self
             .constants
             .iter()
-            .map(|k| format!("{} = {}", k.attr, crate::naming::string_literal(&k.value)))
+            .map(|k| {
+                format!(
+                    "{} = {}",
+                    k.attr,
+                    crate::model::naming::string_literal(&k.value)
+                )
+            })
             .collect();
         if !self.aggregates.is_empty() {
             let fns: Vec<String> = self
@@ -684,7 +695,7 @@ fn is_false(b: &bool) -> bool {
 
 impl Project {
     pub fn empty(name: &str) -> Project {
-        let ks = crate::naming::snake_case(name);
+        let ks = crate::model::naming::snake_case(name);
         Project {
             format: FORMAT_VERSION,
             name: name.to_string(),

@@ -231,7 +231,7 @@ pub struct SchemaIndex {
 
 /// Per entity, the 1:n relationships into it from another entity, with
 /// that entity: `(relationship, parent entity)` pairs, one list for all.
-pub(crate) type Parents = crate::parts::Groups<(usize, usize)>;
+pub(crate) type Parents = crate::model::parts::Groups<(usize, usize)>;
 
 /// Every node's short name in one text: a handful of allocations however
 /// many nodes. The index is kept from one analysis to the next, and many
@@ -1086,12 +1086,12 @@ impl<'p> Graph<'p> {
                 starts.push(text.len());
                 match &e.short {
                     Some(short) => text.push_str(short),
-                    None => crate::naming::snake_case_into(&mut text, &e.name),
+                    None => crate::model::naming::snake_case_into(&mut text, &e.name),
                 }
             }
             for r in &*p.relationships {
                 starts.push(text.len());
-                crate::naming::snake_case_into(&mut text, &r.name);
+                crate::model::naming::snake_case_into(&mut text, &r.name);
             }
             starts.push(text.len());
             ShortNames { text, starts }
@@ -1217,7 +1217,7 @@ fn backtracks(path: &[Edge]) -> bool {
 }
 
 fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    msg + &crate::naming::did_you_mean(wanted, names)
+    msg + &crate::model::naming::did_you_mean(wanted, names)
 }
 
 /// A random path of fewer than `max_len` steps into and out of the

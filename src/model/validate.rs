@@ -10,7 +10,7 @@
 
 use super::resolve::Graph;
 use super::{CqlType, Project};
-use crate::naming;
+use crate::model::naming;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 
@@ -56,7 +56,9 @@ impl Checker<'_> {
     /// one: no character a terminal would interpret, and a bounded length,
     /// located by line and column when the file text is known.
     fn ident(&mut self, path: impl FnOnce() -> String, value: &str, max: usize) {
-        let unsafe_char = value.chars().find(|&c| crate::terminal_text::is_unsafe(c));
+        let unsafe_char = value
+            .chars()
+            .find(|&c| crate::model::terminal_text::is_unsafe(c));
         let len = value.chars().count();
         if unsafe_char.is_none() && len <= max {
             return;
@@ -90,7 +92,7 @@ impl Checker<'_> {
         // unsafe character still finds the literal in practice.
         let prefix: String = value
             .chars()
-            .take_while(|&c| !crate::terminal_text::is_unsafe(c))
+            .take_while(|&c| !crate::model::terminal_text::is_unsafe(c))
             .collect();
         let found = text
             .find(&literal)
@@ -125,7 +127,7 @@ impl Checker<'_> {
                 if let Some(p) = path.take() {
                     at = p();
                 }
-                let hint = crate::naming::did_you_mean(&u, udts.iter().copied());
+                let hint = crate::model::naming::did_you_mean(&u, udts.iter().copied());
                 self.add(at.clone(), format!("no type \"{u}\"{hint}"));
             }
         }
@@ -1064,7 +1066,7 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
                 c.add(format!("{p}.attr"), "this attribute is already searched on");
             }
             let ty = &graph.attr(r.attr).ty;
-            if let Err(m) = crate::literal::constant(ty, &k.value) {
+            if let Err(m) = crate::model::literal::constant(ty, &k.value) {
                 let at = c.locate(&k.value);
                 c.add(format!("{p}.value"), format!("{at}{m}"));
             }

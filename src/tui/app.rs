@@ -10,9 +10,9 @@ use super::theme::Theme;
 use crate::analysis::incremental::IncrementalAnalysis;
 use crate::analysis::Analysis;
 use crate::derive::LogicalModel;
-use crate::diff::{diff, summary, TableChange};
+use crate::edit::history::{Change, History, Step};
 use crate::edit::{self, Edit, Item, Sections};
-use crate::history::{Change, History, Step};
+use crate::lifecycle::diff::{diff, summary, TableChange};
 use crate::model::resolve::AttrId;
 use crate::model::{Entity, Project, Query, Relationship, Shared, Target, Workflow};
 use crate::tui::analysis_worker::{self, AnalysisWorker};
@@ -113,7 +113,7 @@ impl TreePlace {
     /// source's id, terminal-safe) for an unreached transition.
     pub fn prefix(self, from: &str) -> String {
         if self == Self::UNREACHED {
-            return format!("{} ", crate::terminal_text::for_terminal(from));
+            return format!("{} ", crate::model::terminal_text::for_terminal(from));
         }
         let levels = (self.0 & ((1 << Self::COUNT_BITS) - 1)) as usize;
         let last = |i: usize| self.0 >> (Self::COUNT_BITS as usize + i) & 1 == 1;
@@ -175,7 +175,7 @@ pub struct PaneState {
     pub filter: String,
 }
 
-pub use crate::analysis::links::{links, Links};
+pub use crate::edit::links::{links, Links};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatusKind {
@@ -520,7 +520,7 @@ impl App {
                 self.error(format!(
                     "refused: {} — {}",
                     not_done(what),
-                    crate::naming::for_terminal(&refusal.to_string())
+                    crate::model::naming::for_terminal(&refusal.to_string())
                 ));
                 return false;
             }
@@ -626,8 +626,7 @@ impl App {
     /// selection on the same item.
     fn install(&mut self, analysis: Analysis) {
         let selected = self.selected_item();
-        let old = std::mem::replace(&mut self.analysis, analysis);
-        Self::discard(old);
+        self.analysis = analysis;
         self.derived.generation += 1;
         self.rebuild_rows();
         if let Some(item) = selected {
@@ -646,8 +645,7 @@ impl App {
         } else {
             diff(&self.analysis.model, &analysis.model)
         };
-        let old = std::mem::replace(&mut self.analysis, analysis);
-        Self::discard(old);
+        self.analysis = analysis;
         self.derived.generation += 1;
         self.dirty = self.versions.saved != Some(self.versions.state);
         self.recovery.due = true;
@@ -1193,16 +1191,8 @@ impl App {
                 .is_some_and(|t| t.elapsed().as_millis() < CHANGE_FLASH_MS)
     }
 
-    /// Drops a replaced analysis. A large one goes off the edit path
-    /// (freeing a thousand tables' strings costs more than a thread does).
-    fn discard(old: Analysis) {
-        if old.model.tables.len() >= LARGE_ANALYSIS_TABLES {
-            std::thread::spawn(move || drop(old));
-        }
-    }
-
     pub fn counts(&self) -> (usize, usize, usize) {
-        use crate::diagnose::Severity;
+        use crate::review::diagnose::Severity;
         let d = &self.analysis.diagnostics;
         (
             d.iter().filter(|x| x.severity == Severity::Error).count(),
@@ -1211,9 +1201,6 @@ impl App {
         )
     }
 }
-
-/// From this many tables an analysis is dropped off the edit path.
-const LARGE_ANALYSIS_TABLES: usize = 200;
 
 /// An edit's success label ("added entity Guest") turned into what did not
 /// happen ("entity Guest not added"), so a refusal never reads as a

@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
-use crate::terminal_text::for_terminal;
+use crate::model::terminal_text::for_terminal;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use syntect::parsing::{

@@ -5,8 +5,8 @@
 
 use super::focus::Focus;
 use super::keymap::Command;
-use crate::diagnose::Refinement;
 use crate::edit::Edit;
+use crate::review::diagnose::Refinement;
 use crossterm::event::{KeyEvent, MouseEvent};
 use std::path::PathBuf;
 
@@ -82,7 +82,7 @@ pub enum ExportKind {
     /// The design report (Markdown for `.md`, else HTML).
     Report,
     /// One diagram view, in the format of the file's extension (SVG by default).
-    Diagram(crate::diagram::View),
+    Diagram(crate::output::diagram::View),
 }
 
 /// Work only the shell can do.

@@ -234,7 +234,7 @@ pub fn run(launch: Launch) -> i32 {
     let mut app = match start(launch, Dirs::from_env()) {
         Ok(a) => a,
         Err(m) => {
-            eprintln!("cqlmodel: {}", crate::naming::for_terminal(&m));
+            eprintln!("cqlmodel: {}", crate::model::naming::for_terminal(&m));
             return 2;
         }
     };
@@ -296,7 +296,7 @@ pub fn run(launch: Launch) -> i32 {
         eprintln!(
             "cqlmodel: ended by {}{}",
             terminal::signal_name(sig),
-            crate::naming::for_terminal(&kept)
+            crate::model::naming::for_terminal(&kept)
         );
         return 128 + sig;
     }
@@ -521,15 +521,15 @@ fn export(app: &mut App, kind: ExportKind, path: PathBuf, force: bool) {
         return;
     }
     let text = match kind {
-        ExportKind::Cql => crate::cql::script(&app.project, &app.analysis.model),
+        ExportKind::Cql => crate::output::cql::script(&app.project, &app.analysis.model),
         ExportKind::Report => {
-            let format = crate::design_report::Format::from_extension(&path);
-            crate::design_report::render(&app.project, &app.analysis, format)
+            let format = crate::output::design_report::Format::from_extension(&path);
+            crate::output::design_report::render(&app.project, &app.analysis, format)
         }
         ExportKind::Diagram(view) => {
-            let format = crate::diagram::Format::from_extension(&path)
-                .unwrap_or(crate::diagram::Format::Svg);
-            crate::diagram::render(view, format, &app.project, &app.analysis)
+            let format = crate::output::diagram::Format::from_extension(&path)
+                .unwrap_or(crate::output::diagram::Format::Svg);
+            crate::output::diagram::render(view, format, &app.project, &app.analysis)
         }
     };
     let written = if force {

@@ -69,7 +69,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             vec![]
         }
         Action::PreviewRefinement(r) => {
-            let preview = crate::refine::preview(&app.project, &r);
+            let preview = crate::edit::refine::preview(&app.project, &r);
             app.popups.push(Popup::Preview(RefinePreview::new(preview)));
             vec![]
         }

@@ -70,7 +70,7 @@ pub fn jump(app: &mut App) {
 }
 
 fn jump_to_diagnostic(app: &mut App) {
-    use crate::diagnose::Subject;
+    use crate::review::diagnose::Subject;
     let Some(d) = app.analysis.diagnostics.get(app.view.bottom_scroll) else {
         return;
     };

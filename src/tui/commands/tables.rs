@@ -3,8 +3,8 @@
 //! refinements, flips, merges, splits, alternative keys).
 
 use crate::derive::{Role, Source};
+use crate::edit::refine::menu::Kind as RefineKind;
 use crate::edit::{Edit, Item};
-use crate::refine::menu::Kind as RefineKind;
 use crate::tui::app::{App, Row};
 use crate::tui::focus::Focus;
 use crate::tui::intent::Action;
@@ -123,14 +123,14 @@ pub(crate) fn pin_name(app: &mut App) {
     }
 }
 
-/// The refinements of the selected table (see [`crate::refine::menu`]);
+/// The refinements of the selected table (see [`crate::edit::refine::menu`]);
 /// choosing one shows its preview.
 pub(crate) fn refine_menu(app: &mut App, only: Option<RefineKind>) {
     let Some(t) = app.current_table() else {
         return app.error("select a table first");
     };
     let table = &app.analysis.model.tables[t];
-    match crate::refine::menu::menu(&app.project, table, only) {
+    match crate::edit::refine::menu::menu(&app.project, table, only) {
         Err(why) => app.error(why),
         Ok(menu) => {
             let mut pk = Picker::single(
@@ -157,7 +157,7 @@ pub fn alternatives(app: &mut App) {
     else {
         return app.error("select a table first");
     };
-    let m = crate::alternatives::matrix(&app.project, &q);
+    let m = crate::review::alternatives::matrix(&app.project, &q);
     app.popups.push(Popup::Alternatives(Alternatives::new(m)));
 }
 

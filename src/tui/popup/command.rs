@@ -4,7 +4,7 @@
 //! itself does no I/O.
 
 use super::Outcome;
-use crate::naming::for_terminal;
+use crate::model::naming::for_terminal;
 use crate::tui::intent::{Action, ExportKind};
 use crate::tui::keymap::Command;
 use crate::tui::theme::Theme;
@@ -185,13 +185,13 @@ pub fn parse(line: &str) -> Vec<Action> {
             }
             Some(("diagram", rest)) if !rest.trim().is_empty() => {
                 let rest = rest.trim();
-                let named = crate::diagram::View::ALL.into_iter().find_map(|v| {
+                let named = crate::output::diagram::View::ALL.into_iter().find_map(|v| {
                     let f = rest.strip_prefix(v.name())?;
                     f.starts_with(char::is_whitespace)
                         .then(|| (v, f.trim()))
                         .filter(|(_, f)| !f.is_empty())
                 });
-                let (view, f) = named.unwrap_or((crate::diagram::View::Logical, rest));
+                let (view, f) = named.unwrap_or((crate::output::diagram::View::Logical, rest));
                 vec![Action::Export(ExportKind::Diagram(view), PathBuf::from(f))]
             }
             _ => vec![Action::Message(
@@ -357,11 +357,11 @@ mod tests {
         ));
         assert!(matches!(
             &parse("export diagram er my er.svg")[..],
-            [Action::Export(ExportKind::Diagram(crate::diagram::View::Er), p)] if p.to_str() == Some("my er.svg")
+            [Action::Export(ExportKind::Diagram(crate::output::diagram::View::Er), p)] if p.to_str() == Some("my er.svg")
         ));
         assert!(matches!(
             &parse("export diagram er.svg")[..],
-            [Action::Export(ExportKind::Diagram(crate::diagram::View::Logical), p)] if p.to_str() == Some("er.svg")
+            [Action::Export(ExportKind::Diagram(crate::output::diagram::View::Logical), p)] if p.to_str() == Some("er.svg")
         ));
         assert!(matches!(&parse("export diagram")[..], [Action::Message(_)]));
         assert!(matches!(&parse("bogus")[..], [Action::Message(_)]));

@@ -2,7 +2,7 @@
 //! read-only information (provenance) and the generated help overlay.
 
 use super::{centered, Outcome};
-use crate::naming::for_terminal;
+use crate::model::naming::for_terminal;
 use crate::tui::app::App;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};

@@ -4,9 +4,9 @@
 //! the designer jumps to the subject or previews the one-key fix.
 
 use super::{centered, Outcome};
-use crate::diagnose::{rule, Diagnostic, Severity};
-use crate::naming::for_terminal;
-use crate::report::subject_label;
+use crate::model::naming::for_terminal;
+use crate::output::report::subject_label;
+use crate::review::diagnose::{rule, Diagnostic, Severity};
 use crate::tui::app::App;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Scope};

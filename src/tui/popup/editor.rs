@@ -5,8 +5,8 @@
 use super::{centered, Outcome};
 use crate::edit::{Edit, EditTarget};
 use crate::model::load;
+use crate::model::naming::for_terminal;
 use crate::model::Project;
-use crate::naming::for_terminal;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;

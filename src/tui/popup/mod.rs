@@ -166,7 +166,7 @@ pub(crate) fn frame_block<'a>(
         .borders(Borders::ALL)
         .border_style(Style::new().fg(theme.accent))
         .title(Span::styled(
-            format!(" {} ", crate::naming::for_terminal(title)),
+            format!(" {} ", crate::model::naming::for_terminal(title)),
             theme.title(),
         ))
         .title_bottom(Span::styled(format!(" {} ", help.trim()), theme.dim()))

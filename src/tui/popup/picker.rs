@@ -4,8 +4,8 @@
 
 use super::{centered, Outcome};
 use crate::edit::Edit;
+use crate::model::naming::for_terminal;
 use crate::model::Dir;
-use crate::naming::for_terminal;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;
@@ -30,7 +30,7 @@ pub enum Pick {
     Transition(String),
     Merge(Vec<String>),
     /// Refinements of a table, by item; the choice opens its preview.
-    Refine(Vec<crate::diagnose::Refinement>),
+    Refine(Vec<crate::review::diagnose::Refinement>),
     Recent,
     /// Assumed figures of a table's estimate, with the items to state them on.
     Assumed(Vec<Option<crate::edit::Item>>),

@@ -5,15 +5,16 @@
 //! turns the choice into an ordinary edit, so it is validated and undoable.
 
 use super::{centered, Outcome};
-use crate::alternatives::{verdict, Matrix, DERIVED};
+use crate::derive::estimate::{group_digits, human_bytes, Estimate};
 use crate::derive::Access;
-use crate::diagnose::{Diagnostic, Severity};
+use crate::edit::refine::Preview;
 use crate::edit::Edit;
-use crate::estimate::{group_digits, human_bytes, Estimate};
-use crate::naming::for_terminal;
-use crate::refine::Preview;
-use crate::report::{count, subject_label};
-use crate::terminal_text::pad_end;
+use crate::model::naming::for_terminal;
+use crate::model::quantity::count;
+use crate::model::terminal_text::pad_end;
+use crate::output::report::subject_label;
+use crate::review::alternatives::{verdict, Matrix, DERIVED};
+use crate::review::diagnose::{Diagnostic, Severity};
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::theme::Theme;

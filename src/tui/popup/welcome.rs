@@ -3,7 +3,7 @@
 //! keymap's `Welcome` scope (movement falls back to the global keys).
 
 use super::{centered, Outcome};
-use crate::naming::for_terminal;
+use crate::model::naming::for_terminal;
 use crate::samples::SAMPLES;
 use crate::tui::app::App;
 use crate::tui::intent::Action;

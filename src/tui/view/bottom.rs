@@ -4,9 +4,9 @@
 
 use super::pane_border;
 use super::wrap::wrap_styled;
-use crate::diagnose::Severity;
-use crate::naming::for_terminal;
-use crate::report::subject_label;
+use crate::model::naming::for_terminal;
+use crate::output::report::subject_label;
+use crate::review::diagnose::Severity;
 use crate::tui::app::{App, BottomView, Focus, Hits};
 use crate::tui::config::fnv;
 use crate::tui::highlight::{highlight_cql, Palette};
@@ -181,10 +181,10 @@ fn text_for(app: &App) -> (String, bool) {
     match app.view.bottom {
         BottomView::Cql => {
             if app.view.cql_all {
-                return (crate::cql::script(p, m), true);
+                return (crate::output::cql::script(p, m), true);
             }
             match app.current_table().and_then(|t| m.tables.get(t)) {
-                Some(t) => (crate::cql::table(p, t), true),
+                Some(t) => (crate::output::cql::table(p, t), true),
                 None => (
                     "-- select a table or a query (c shows the whole keyspace)".into(),
                     true,
@@ -200,8 +200,8 @@ fn text_for(app: &App) -> (String, bool) {
             };
             let mut s = format!(
                 "-- {}. {}\n",
-                crate::cql::one_line(&q.id),
-                crate::cql::one_line(&q.text)
+                crate::output::cql::one_line(&q.id),
+                crate::output::cql::one_line(&q.text)
             );
             if plan.select.is_empty() {
                 s.push_str("-- no table serves this query\n");
@@ -211,13 +211,13 @@ fn text_for(app: &App) -> (String, bool) {
             }
             let _ = writeln!(s, "-- answered directly: {}", plan.access.label());
             if let Some(why) = plan.access.reason() {
-                let _ = writeln!(s, "-- {}", crate::cql::one_line(why));
+                let _ = writeln!(s, "-- {}", crate::output::cql::one_line(why));
             }
             if !plan.computed.is_empty() {
                 let _ = writeln!(
                     s,
                     "-- the application computes: {}",
-                    crate::cql::one_line(&plan.computed.join(", "))
+                    crate::output::cql::one_line(&plan.computed.join(", "))
                 );
             }
             (s, true)

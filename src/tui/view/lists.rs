@@ -3,9 +3,9 @@
 
 use super::{fit, pane_border};
 use crate::derive::Role;
+use crate::model::naming::for_terminal;
+use crate::model::quantity::count;
 use crate::model::resolve::AttrId;
-use crate::naming::for_terminal;
-use crate::report::count;
 use crate::tui::app::{App, EmptyHint, Focus, Row};
 use crate::tui::keymap::{Command, Scope};
 use ratatui::layout::Rect;
@@ -435,7 +435,7 @@ fn column_line(app: &App, ti: usize, ci: usize, width: usize) -> Line<'static> {
         Span::styled("│ ", box_style(app, ti)),
         Span::styled(format!("{:<3}", c.role.marker()), marker_style),
         Span::styled(
-            crate::terminal_text::pad_end(&fit(&safe(&c.name), name_w), name_w),
+            crate::model::terminal_text::pad_end(&fit(&safe(&c.name), name_w), name_w),
             name_style,
         ),
         Span::styled(
@@ -481,13 +481,13 @@ fn estimate_line(app: &App, ti: usize, width: usize) -> Line<'static> {
         "rows/part {} · values {} · {}",
         count(e.rows_per_partition),
         count(e.values),
-        crate::estimate::human_bytes(e.partition_bytes)
+        crate::derive::estimate::human_bytes(e.partition_bytes)
     );
     if e.partition_bytes_max > e.partition_bytes * 1.0001 {
         let _ = write!(
             text,
             " (worst {})",
-            crate::estimate::human_bytes(e.partition_bytes_max)
+            crate::derive::estimate::human_bytes(e.partition_bytes_max)
         );
     }
     let line = Line::from(vec![

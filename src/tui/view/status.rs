@@ -2,7 +2,7 @@
 //! unsaved marker, counts and the keys that matter in the focused pane,
 //! taken from the keymap.
 
-use crate::naming::for_terminal;
+use crate::model::naming::for_terminal;
 use crate::tui::app::{App, StatusKind};
 use crate::tui::keymap::Command;
 use ratatui::layout::Rect;

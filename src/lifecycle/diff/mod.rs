@@ -1,0 +1,324 @@
+//! Table-level differences between two derived logical models, so a shell
+//! can say what an edit did (`+ amenities_by_room`,
+//! `hotels_by_poi: C↑ hotel_id → C↓`) instead of leaving the designer to
+//! spot it. Pure: tables are matched by name, and a table that disappeared
+//! while another appeared for the same originating query is a rename.
+
+pub mod semantic;
+
+use crate::derive::{LogicalModel, Role, Table};
+use crate::model::name::Name;
+use crate::model::CqlType;
+use std::collections::HashMap;
+use std::fmt;
+
+/// One change to a table's columns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnChange {
+    Added {
+        name: String,
+        role: Role,
+        ty: CqlType,
+    },
+    Removed {
+        name: String,
+    },
+    Role {
+        name: String,
+        from: Role,
+        to: Role,
+    },
+    Type {
+        name: String,
+        from: CqlType,
+        to: CqlType,
+    },
+    /// The primary key order changed without any column changing role.
+    KeyOrder,
+    /// A secondary index on the column was added or dropped.
+    IndexAdded {
+        name: String,
+    },
+    IndexRemoved {
+        name: String,
+    },
+}
+
+/// One change to the logical model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableChange {
+    Added(String),
+    Removed(String),
+    Renamed {
+        from: String,
+        to: String,
+    },
+    Changed {
+        table: String,
+        columns: Vec<ColumnChange>,
+        /// The queries served, when they changed.
+        queries: Option<Vec<Name>>,
+    },
+}
+
+impl TableChange {
+    /// The name the table has in the newer model, if it still exists.
+    pub(crate) fn new_name(&self) -> Option<&str> {
+        match self {
+            TableChange::Added(n) => Some(n),
+            TableChange::Removed(_) => None,
+            TableChange::Renamed { to, .. } => Some(to),
+            TableChange::Changed { table, .. } => Some(table),
+        }
+    }
+}
+
+fn marker(r: Role) -> &'static str {
+    match r {
+        Role::Regular => "·",
+        other => other.marker(),
+    }
+}
+
+impl fmt::Display for ColumnChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ColumnChange::Added { name, role, ty } => {
+                write!(f, "+ {} {name} {ty}", marker(*role))
+            }
+            ColumnChange::Removed { name } => write!(f, "- {name}"),
+            ColumnChange::Role { name, from, to } => {
+                write!(f, "{} {name} → {}", marker(*from), marker(*to))
+            }
+            ColumnChange::Type { name, from, to } => write!(f, "{name} {from} → {to}"),
+            ColumnChange::KeyOrder => f.write_str("key order changed"),
+            ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
+            ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
+        }
+    }
+}
+
+impl fmt::Display for TableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableChange::Added(n) => write!(f, "+ {n}"),
+            TableChange::Removed(n) => write!(f, "- {n}"),
+            TableChange::Renamed { from, to } => write!(f, "{from} → {to}"),
+            TableChange::Changed {
+                table,
+                columns,
+                queries,
+            } => {
+                write!(f, "{table}:")?;
+                for (i, c) in columns.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, " {c}")?;
+                }
+                if let Some(q) = queries {
+                    if !columns.is_empty() {
+                        f.write_str(",")?;
+                    }
+                    write!(f, " serves {}", q.join(", "))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Every table-level difference from `old` to `new`, in the newer model's
+/// table order (removals last).
+pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
+    let old_by_name: HashMap<&str, &Table> =
+        old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
+    let new_names: std::collections::HashSet<&str> =
+        new.tables.iter().map(|t| t.name.as_str()).collect();
+    // Tables that vanished, by the query that built them: a new table built
+    // by the same query is the same table under a new name.
+    let mut vanished: HashMap<&str, &Table> = old
+        .tables
+        .iter()
+        .filter(|t| !new_names.contains(t.name.as_str()))
+        .map(|t| (t.origin.as_str(), &**t))
+        .collect();
+    let mut out = Vec::new();
+    for t in &new.tables {
+        if let Some(o) = old_by_name.get(t.name.as_str()) {
+            if let Some(c) = table_change(o, t) {
+                out.push(c);
+            }
+        } else if let Some(o) = vanished.remove(t.origin.as_str()) {
+            out.push(TableChange::Renamed {
+                from: o.name.to_string(),
+                to: t.name.to_string(),
+            });
+            if let Some(TableChange::Changed {
+                columns, queries, ..
+            }) = table_change(o, t)
+            {
+                out.push(TableChange::Changed {
+                    table: t.name.to_string(),
+                    columns,
+                    queries,
+                });
+            }
+        } else {
+            out.push(TableChange::Added(t.name.to_string()));
+        }
+    }
+    for t in &old.tables {
+        if !new_names.contains(t.name.as_str()) && vanished.contains_key(t.origin.as_str()) {
+            out.push(TableChange::Removed(t.name.to_string()));
+        }
+    }
+    out
+}
+
+/// The primary key's column names in order, without collecting them: most
+/// tables did not change at all.
+fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
+    t.columns
+        .iter()
+        .filter(|c| c.role.is_key())
+        .map(|c| c.name.as_str())
+}
+
+fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
+    let mut columns = Vec::new();
+    for c in &new.columns {
+        match old.column(&c.name) {
+            None => columns.push(ColumnChange::Added {
+                name: c.name.to_string(),
+                role: c.role,
+                ty: c.ty.clone(),
+            }),
+            Some(o) => {
+                if o.role != c.role {
+                    columns.push(ColumnChange::Role {
+                        name: c.name.to_string(),
+                        from: o.role,
+                        to: c.role,
+                    });
+                }
+                if o.ty != c.ty {
+                    columns.push(ColumnChange::Type {
+                        name: c.name.to_string(),
+                        from: o.ty.clone(),
+                        to: c.ty.clone(),
+                    });
+                }
+            }
+        }
+    }
+    for o in &old.columns {
+        if new.column(&o.name).is_none() {
+            columns.push(ColumnChange::Removed {
+                name: o.name.to_string(),
+            });
+        }
+    }
+    if columns.is_empty() && !key_names(old).eq(key_names(new)) {
+        columns.push(ColumnChange::KeyOrder);
+    }
+    for i in &new.indexes {
+        if !old.indexes.contains(i) {
+            columns.push(ColumnChange::IndexAdded { name: i.clone() });
+        }
+    }
+    for i in &old.indexes {
+        if !new.indexes.contains(i) {
+            columns.push(ColumnChange::IndexRemoved { name: i.clone() });
+        }
+    }
+    let queries = (old.queries != new.queries).then(|| new.queries.to_vec());
+    if columns.is_empty() && queries.is_none() {
+        None
+    } else {
+        Some(TableChange::Changed {
+            table: new.name.to_string(),
+            columns,
+            queries,
+        })
+    }
+}
+
+/// The changes as one status line, shortened to `max` changes.
+pub fn summary(changes: &[TableChange], max: usize) -> String {
+    let mut parts: Vec<String> = changes
+        .iter()
+        .take(max)
+        .map(std::string::ToString::to_string)
+        .collect();
+    if changes.len() > max {
+        parts.push(format!("… {} more", changes.len() - max));
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::derive::derive;
+    use crate::model::{load, Dir};
+
+    fn hotel() -> crate::model::Project {
+        load::from_str(include_str!("../../../sample-projects/hotel.cqlm.ron"))
+            .expect("sample loads")
+    }
+
+    #[test]
+    fn identical_models_have_no_changes() {
+        // Two derivations of projects that differ only in wording.
+        let p = hotel();
+        let mut q = hotel();
+        q.queries[1].text = "Reworded: a hotel by its id".into();
+        q.notes.clear();
+        assert_ne!(p, q);
+        assert!(diff(&derive(&p), &derive(&q)).is_empty());
+    }
+
+    #[test]
+    fn a_removed_query_removes_its_table() {
+        let p = hotel();
+        let mut q = p.clone();
+        q.queries.retain(|x| x.id != "Q5");
+        q.workflow.transitions.retain(|t| t.to != "Q5");
+        let changes = diff(&derive(&p), &derive(&q));
+        assert_eq!(
+            changes,
+            vec![TableChange::Removed("amenities_by_room".into())]
+        );
+        let back = diff(&derive(&q), &derive(&p));
+        assert_eq!(back, vec![TableChange::Added("amenities_by_room".into())]);
+        assert_eq!(summary(&back, 3), "+ amenities_by_room");
+    }
+
+    #[test]
+    fn a_flipped_order_is_a_role_change() {
+        let p = hotel();
+        let mut q = p.clone();
+        let q7 = q.queries.iter_mut().find(|x| x.id == "Q7").expect("Q7");
+        q7.order[0].dir = Dir::Desc;
+        let changes = diff(&derive(&p), &derive(&q));
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        let text = changes[0].to_string();
+        assert_eq!(text, "reservations_by_hotel_date: C↑ room_number → C↓");
+    }
+
+    #[test]
+    fn a_renamed_table_is_reported_once() {
+        let p = hotel();
+        let mut q = p.clone();
+        q.decision_mut("Q1").name = Some("hotels_near".into());
+        let changes = diff(&derive(&p), &derive(&q));
+        assert_eq!(
+            changes,
+            vec![TableChange::Renamed {
+                from: "hotels_by_poi".into(),
+                to: "hotels_near".into()
+            }]
+        );
+    }
+}

@@ -1,0 +1,303 @@
+//! `cqlmodel check FILE --against SCHEMA.cql`: drift between the model and
+//! the schema that runs. For each query, the table the model derives for it
+//! is looked for in the schema: the same table (same name or same partition
+//! key) answers it directly; a table holding the columns answers it only
+//! through a secondary index or ALLOW FILTERING; otherwise nothing does.
+
+use super::schema::{Schema, TableDef};
+use crate::analysis::Analysis;
+use crate::derive::{Role, Table};
+use crate::model::{CqlType, Project};
+use serde::Serialize;
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    Directly,
+    WithIndex,
+    AllowFiltering,
+    NotAtAll,
+}
+
+impl Answer {
+    pub fn label(self) -> &'static str {
+        match self {
+            Answer::Directly => "answered directly",
+            Answer::WithIndex => "answered only through a secondary index",
+            Answer::AllowFiltering => "answered only with ALLOW FILTERING",
+            Answer::NotAtAll => "not answered",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryFit {
+    pub query: String,
+    /// The table the model derives for the query.
+    pub model_table: Option<String>,
+    pub answer: Answer,
+    /// The schema table that answers (best), if any.
+    pub schema_table: Option<String>,
+    /// What is missing or differs.
+    pub differences: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Drift {
+    pub queries: Vec<QueryFit>,
+    /// Schema tables no query of the model uses.
+    pub unused_tables: Vec<String>,
+}
+
+/// Ignores a top-level `frozen<>` on UDT columns (the export freezes them).
+fn same_type(a: &CqlType, b: &CqlType) -> bool {
+    let strip = |t: &CqlType| match t {
+        CqlType::Frozen(inner) if matches!(**inner, CqlType::Udt(_)) => (**inner).clone(),
+        other => other.clone(),
+    };
+    strip(a) == strip(b)
+}
+
+fn partition(t: &Table) -> Vec<&str> {
+    t.partition_key().map(|c| c.name.as_str()).collect()
+}
+
+fn clustering(t: &Table) -> Vec<(String, crate::model::Dir)> {
+    t.columns
+        .iter()
+        .filter_map(|c| match c.role {
+            Role::Clustering(d) => Some((c.name.to_string(), d)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What differs between the model's table and a schema table.
+fn differences(t: &Table, s: &TableDef) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut sp: Vec<&str> = s.partition.iter().map(String::as_str).collect();
+    let mut tp = partition(t);
+    if sp != tp {
+        out.push(format!(
+            "partition key is ({}) in the schema, ({}) in the model",
+            sp.join(", "),
+            tp.join(", ")
+        ));
+    }
+    sp.sort_unstable();
+    tp.sort_unstable();
+    let tc = clustering(t);
+    if s.clustering != tc {
+        let show = |c: &[(String, crate::model::Dir)]| {
+            c.iter()
+                .map(|(n, d)| format!("{n} {}", d.cql()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(format!(
+            "clustering is ({}) in the schema, ({}) in the model",
+            show(&s.clustering),
+            show(&tc)
+        ));
+    }
+    for c in &t.columns {
+        match s.column(&c.name) {
+            None => out.push(format!("column {} ({}) is missing", c.name, c.ty)),
+            Some(sc) if !same_type(&sc.ty, &c.ty) => out.push(format!(
+                "column {} is {} in the schema, {} in the model",
+                c.name, sc.ty, c.ty
+            )),
+            Some(sc) if sc.is_static != (c.role == Role::Static) => out.push(format!(
+                "column {} is {}static in the schema",
+                c.name,
+                if sc.is_static { "" } else { "not " }
+            )),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<String>) {
+    let tp = partition(t);
+    let has_all = |s: &TableDef| t.columns.iter().all(|c| s.column(&c.name).is_some());
+    // The same table: by name, else by partition key and columns.
+    let same = schema.table(&t.name).or_else(|| {
+        schema.tables.iter().find(|s| {
+            s.partition
+                .iter()
+                .map(String::as_str)
+                .eq(tp.iter().copied())
+                && has_all(s)
+        })
+    });
+    if let Some(s) = same {
+        let diffs = differences(t, s);
+        let key_ok = s
+            .partition
+            .iter()
+            .map(String::as_str)
+            .eq(tp.iter().copied());
+        let answer = if key_ok && has_all(s) {
+            Answer::Directly
+        } else if has_all(s) {
+            indirect(&tp, s)
+        } else {
+            Answer::NotAtAll
+        };
+        if answer != Answer::NotAtAll || schema.table(&t.name).is_some() {
+            return (answer, Some(s), diffs);
+        }
+    }
+    // Another table with every column: searched through an index or
+    // filtering.
+    if let Some(s) = schema.tables.iter().find(|s| has_all(s)) {
+        return (indirect(&tp, s), Some(s), differences(t, s));
+    }
+    // Nothing holds it all: the closest table says what is missing.
+    let best = schema.tables.iter().max_by_key(|s| {
+        t.columns
+            .iter()
+            .filter(|c| s.column(&c.name).is_some())
+            .count()
+    });
+    match best {
+        Some(s) => (Answer::NotAtAll, Some(s), differences(t, s)),
+        None => (
+            Answer::NotAtAll,
+            None,
+            vec![format!("no table {} in the schema", t.name)],
+        ),
+    }
+}
+
+fn indirect(searched: &[&str], s: &TableDef) -> Answer {
+    if searched.iter().any(|c| s.indexes.iter().any(|i| i == c)) {
+        Answer::WithIndex
+    } else {
+        Answer::AllowFiltering
+    }
+}
+
+pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
+    let mut out = Drift::default();
+    let mut used: Vec<String> = Vec::new();
+    for q in &project.queries {
+        let plan = a.model.plans.iter().find(|p| p.query == q.id);
+        let table = plan
+            .and_then(|p| p.table)
+            .and_then(|i| a.model.tables.get(i));
+        let Some(t) = table else {
+            out.queries.push(QueryFit {
+                query: q.id.clone(),
+                model_table: None,
+                answer: Answer::NotAtAll,
+                schema_table: None,
+                differences: vec!["the model derives no table for it".into()],
+            });
+            continue;
+        };
+        let (answer, s, differences) = fit(t, schema);
+        if let Some(s) = s {
+            if answer != Answer::NotAtAll {
+                used.push(s.name.clone());
+            }
+        }
+        out.queries.push(QueryFit {
+            query: q.id.clone(),
+            model_table: Some(t.name.to_string()),
+            answer,
+            schema_table: s.map(|s| s.name.clone()),
+            differences,
+        });
+    }
+    out.unused_tables = schema
+        .tables
+        .iter()
+        .filter(|s| !used.contains(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    out
+}
+
+pub fn text(d: &Drift) -> String {
+    let mut s = String::new();
+    for q in &d.queries {
+        let _ = write!(s, "{}: {}", q.query, q.answer.label());
+        if let Some(t) = &q.schema_table {
+            let _ = write!(s, " by {t}");
+        }
+        if let Some(m) = &q.model_table {
+            if q.schema_table.as_deref() != Some(m) {
+                let _ = write!(s, " (the model's table: {m})");
+            }
+        }
+        s.push('\n');
+        for diff in &q.differences {
+            let _ = writeln!(s, "  {diff}");
+        }
+    }
+    for t in &d.unused_tables {
+        let _ = writeln!(s, "schema table {t}: no query of the model uses it");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::model::load;
+
+    fn hotel() -> Project {
+        load::from_str(include_str!("../../../sample-projects/hotel.cqlm.ron")).expect("loads")
+    }
+
+    #[test]
+    fn the_models_own_export_answers_every_query_directly() {
+        let p = hotel();
+        let a = analyze(&p);
+        let schema = super::super::parse(&crate::output::cql::script(&p, &a.model));
+        let d = drift(&p, &a, &schema);
+        for q in &d.queries {
+            assert_eq!(q.answer, Answer::Directly, "{q:?}");
+            assert!(q.differences.is_empty(), "{q:?}");
+        }
+        assert!(d.unused_tables.is_empty());
+    }
+
+    #[test]
+    fn a_changed_key_and_a_missing_table_are_reported() {
+        let p = hotel();
+        let a = analyze(&p);
+        let cql = crate::output::cql::script(&p, &a.model)
+            .replace(
+                "PRIMARY KEY (poi_name, hotel_id)",
+                "PRIMARY KEY (hotel_id, poi_name)",
+            )
+            .replace(
+                "WITH CLUSTERING ORDER BY (hotel_id ASC)",
+                "WITH CLUSTERING ORDER BY (poi_name ASC)",
+            );
+        let cql = cql.replace(
+            "CREATE TABLE IF NOT EXISTS hotel.amenities_by_room",
+            "CREATE TABLE IF NOT EXISTS hotel.amenities_elsewhere",
+        );
+        let schema = super::super::parse(&cql);
+        let d = drift(&p, &a, &schema);
+        let q1 = &d.queries[0];
+        assert_eq!(q1.answer, Answer::AllowFiltering, "{q1:?}");
+        assert!(
+            q1.differences[0].starts_with("partition key is (hotel_id)"),
+            "{q1:?}"
+        );
+        let q5 = d.queries.iter().find(|q| q.query == "Q5").expect("Q5");
+        assert_eq!(
+            q5.answer,
+            Answer::Directly,
+            "same key and columns under another name: {q5:?}"
+        );
+        assert_eq!(q5.schema_table.as_deref(), Some("amenities_elsewhere"));
+    }
+}

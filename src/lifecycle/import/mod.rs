@@ -1,0 +1,388 @@
+//! Import of an existing CQL schema (`cqlmodel import SCHEMA.cql`) as a
+//! starting project: an entity per distinct natural key, attributes with
+//! their CQL types, one query per table answered by its key, and decisions
+//! pinning the imported table names and primary keys, so the project's CQL
+//! export is the same schema again.
+
+pub mod against;
+pub mod lex;
+pub mod schema;
+
+use crate::model::naming;
+use crate::model::{
+    Attribute, Candidate, Decision, Entity, Field, Keyspace, Note, Order, Project, Query,
+    Replication, Target, UserType,
+};
+pub use schema::{parse, Level, Message, Schema, TableDef};
+
+/// The imported project and what the reader had to say.
+pub struct Import {
+    pub project: Project,
+    pub schema: Schema,
+    pub messages: Vec<Message>,
+}
+
+/// The name of the candidate key every imported table uses.
+pub(crate) const IMPORTED_KEY: &str = "imported";
+
+/// Reads `text` and builds the project. Never fails: statements that cannot
+/// be used are in `messages`.
+pub fn import(text: &str) -> Import {
+    let schema = parse(text);
+    let mut messages = schema.messages.clone();
+    let project = project_of(&schema, &mut messages);
+    Import {
+        project,
+        schema,
+        messages,
+    }
+}
+
+/// `videos_by_user` → `Video`: the rows' noun, CamelCase, singular.
+fn entity_name(table: &str) -> String {
+    let stem = table.split("_by_").next().unwrap_or(table);
+    let mut s = String::new();
+    for part in stem.split('_').filter(|p| !p.is_empty()) {
+        let mut cs = part.chars();
+        if let Some(c) = cs.next() {
+            s.extend(c.to_uppercase());
+            s.push_str(cs.as_str());
+        }
+    }
+    if s.len() > 3 && s.ends_with("ies") {
+        s.truncate(s.len() - 3);
+        s.push('y');
+    } else if s.len() > 3 && s.ends_with('s') && !s.ends_with("ss") {
+        s.pop();
+    }
+    if s.is_empty() || !s.starts_with(|c: char| c.is_alphabetic()) {
+        s.insert_str(0, "Rows");
+    }
+    s
+}
+
+/// The attribute for a column: its name, unless the column's name holds
+/// what attribute names cannot (`.`, spaces); then a `snake_case` name with
+/// the column name kept as the attribute's `column`.
+fn attr_name(column: &str) -> String {
+    if column.contains('.') || column.contains(' ') {
+        naming::schema_name(column, "column")
+    } else {
+        column.to_string()
+    }
+}
+
+fn attribute(column: &str, ty: &crate::model::CqlType) -> Attribute {
+    let mut a = Attribute::new(&attr_name(column), ty.clone());
+    if a.name != column {
+        a.column = Some(column.into());
+    }
+    a
+}
+
+/// Key columns with their types, whether the table holds counters, and
+/// the index of the entity that has this key.
+type NaturalKey = (Vec<(String, String)>, bool, usize);
+
+/// One query per table, answered by its key, and the decision pinning the
+/// table's name and key; the table's comment and origin as notes.
+fn add_query(
+    p: &mut Project,
+    t: &TableDef,
+    rows: &str,
+    equality: Vec<String>,
+    returns: Vec<String>,
+) {
+    let id = format!("Q{}", p.queries.len() + 1);
+    let by = t.partition.join(", ");
+    let mut q = Query::new(&id, &format!("Read {} by {by}", t.name), rows);
+    q.equality = equality;
+    q.order = t
+        .clustering
+        .iter()
+        .map(|(c, d)| Order {
+            attr: attr_name(c),
+            dir: *d,
+        })
+        .collect();
+    q.returns = returns;
+    let mut d = Decision::new(&id);
+    d.name = Some(t.name.clone());
+    d.candidates = vec![Candidate {
+        name: IMPORTED_KEY.into(),
+        partition: t.partition.clone(),
+        clustering: t
+            .clustering
+            .iter()
+            .map(|(c, d)| Order {
+                attr: c.clone(),
+                dir: *d,
+            })
+            .collect(),
+        indexes: t.indexes.clone(),
+    }];
+    d.use_candidate = Some(IMPORTED_KEY.into());
+    d.separate = true;
+    p.workflow.entry.push(id.clone());
+    p.queries.push(q.into());
+    p.decisions.push(d);
+    if let Some(c) = &t.comment {
+        p.notes.push(Note {
+            target: Target::Table(t.name.clone()),
+            text: c.clone(),
+        });
+    }
+    if let Some(base) = &t.view_of {
+        p.notes.push(Note {
+            target: Target::Table(t.name.clone()),
+            text: format!("imported from a materialized view of {base}; exported as a table"),
+        });
+    }
+}
+
+fn empty_entity(name: &str) -> Entity {
+    Entity {
+        name: name.to_string(),
+        short: None,
+        plural: None,
+        owner: None,
+        owners: vec![],
+        key: vec![],
+        unique: vec![],
+        attributes: vec![],
+        count: None,
+        per: None,
+        retention_days: None,
+        ttl: false,
+    }
+}
+
+/// A unique entity name from a base.
+fn fresh_entity_name(p: &Project, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while p.entity(&name).is_some() || p.relationship(&name).is_some() {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    name
+}
+
+/// A table with static columns: the statics belong to the partition's
+/// owner. An owner entity keyed by the partition key holds them; the rows
+/// are a weak entity owned by it, keyed by the clustering columns, so the
+/// derivation makes the owner's columns static again.
+fn add_owned(p: &mut Project, t: &TableDef) {
+    let base = entity_name(&t.name);
+    let owner = fresh_entity_name(p, &base);
+    let mut owner_e = empty_entity(&owner);
+    owner_e.key = t.partition.iter().map(|c| attr_name(c)).collect();
+    let rows = fresh_entity_name(p, &format!("{owner}Row"));
+    let mut row_e = empty_entity(&rows);
+    row_e.key = t.clustering.iter().map(|(c, _)| attr_name(c)).collect();
+    for c in &t.columns {
+        let mut a = attribute(&c.name, &c.ty);
+        if c.is_static || t.partition.contains(&c.name) {
+            // Columns reached through the owner get its name as a prefix;
+            // the schema's name is kept.
+            a.column = Some(c.name.as_str().into());
+            owner_e.attributes.push(a);
+        } else {
+            row_e.attributes.push(a);
+        }
+    }
+    if let Some(ttl) = t.ttl {
+        for e in [&mut owner_e, &mut row_e] {
+            e.retention_days = Some(ttl as f64 / 86_400.0);
+            e.ttl = true;
+        }
+    }
+    let rel = fresh_entity_name(p, &format!("{}_{}", naming::snake_case(&owner), "rows"));
+    row_e.owner = Some(rel.clone());
+    p.relationships.push(crate::model::Relationship {
+        name: rel,
+        from: owner.clone(),
+        to: rows.clone(),
+        cardinality: crate::model::Cardinality::OneToMany,
+        to_per_from: None,
+        from_per_to: None,
+        attributes: vec![],
+        written_by_job: false,
+    });
+    let equality = t
+        .partition
+        .iter()
+        .map(|c| format!("{owner}.{}", attr_name(c)))
+        .collect();
+    let returns = t
+        .columns
+        .iter()
+        .map(|c| {
+            if c.is_static || t.partition.contains(&c.name) {
+                format!("{owner}.{}", attr_name(&c.name))
+            } else {
+                attr_name(&c.name)
+            }
+        })
+        .collect();
+    p.entities.push(owner_e);
+    p.entities.push(row_e);
+    add_query(p, t, &rows, equality, returns);
+}
+
+fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
+    let ks = schema.keyspaces.first();
+    let ks_name = ks
+        .map(|k| k.name.clone())
+        .or_else(|| schema.tables.iter().find_map(|t| t.keyspace.clone()))
+        .unwrap_or_else(|| "app".into());
+    for other in schema.keyspaces.iter().skip(1) {
+        messages.push(Message {
+            pos: other.pos,
+            level: Level::Warning,
+            text: format!(
+                "keyspace {}: a project has one keyspace; its tables are imported into {ks_name}",
+                other.name
+            ),
+        });
+    }
+    let mut p = Project::empty(&ks_name);
+    p.keyspace = Keyspace {
+        name: if naming::is_valid_schema_name(&ks_name) {
+            ks_name.clone()
+        } else {
+            naming::schema_name(&ks_name, "app")
+        },
+        replication: ks.map_or(Replication::Simple(3), |k| k.replication.clone()),
+    };
+    for t in &schema.types {
+        if p.types.iter().any(|x| x.name == t.name) {
+            continue;
+        }
+        p.types.push(UserType {
+            name: t.name.clone(),
+            fields: t
+                .fields
+                .iter()
+                .map(|(n, ty)| Field {
+                    name: n.clone(),
+                    ty: ty.clone(),
+                })
+                .collect(),
+        });
+    }
+    // Entities by natural key: the primary key's columns with their types
+    // (counter tables apart: they may hold only counters).
+    let mut keys: Vec<NaturalKey> = Vec::new();
+    for t in &schema.tables {
+        if !naming::is_valid_schema_name(&t.name) {
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text: format!("table name {} is not a valid name", t.name),
+            });
+            continue;
+        }
+        if !t.clustering.is_empty() && t.columns.iter().any(|c| c.is_static) {
+            add_owned(&mut p, t);
+            continue;
+        }
+        let mut natural: Vec<(String, String)> = t
+            .partition
+            .iter()
+            .chain(t.clustering.iter().map(|(c, _)| c))
+            .filter_map(|k| t.column(k).map(|c| (k.clone(), c.ty.to_string())))
+            .collect();
+        natural.sort();
+        let counter = t.is_counter();
+        // Same key, and no column of the same name with another type.
+        let fits = |e: &Entity| {
+            t.columns.iter().all(|c| {
+                e.attributes
+                    .iter()
+                    .find(|a| a.name == attr_name(&c.name))
+                    .is_none_or(|a| a.ty == c.ty)
+            })
+        };
+        let found = keys
+            .iter()
+            .find(|(k, c, ei)| *k == natural && *c == counter && fits(&p.entities[*ei]))
+            .map(|(_, _, ei)| *ei);
+        let ei = if let Some(ei) = found {
+            ei
+        } else {
+            let base = entity_name(&t.name);
+            let mut name = base.clone();
+            let mut n = 2;
+            while p.entity(&name).is_some() {
+                name = format!("{base}{n}");
+                n += 1;
+            }
+            p.entities.push(Entity {
+                name,
+                short: None,
+                plural: None,
+                owner: None,
+                owners: vec![],
+                unique: vec![],
+                key: t
+                    .partition
+                    .iter()
+                    .chain(t.clustering.iter().map(|(c, _)| c))
+                    .map(|c| attr_name(c))
+                    .collect(),
+                attributes: vec![],
+                count: None,
+                per: None,
+                retention_days: None,
+                ttl: false,
+            });
+            keys.push((natural, counter, p.entities.len() - 1));
+            p.entities.len() - 1
+        };
+        let e = &mut p.entities[ei];
+        for c in &t.columns {
+            let a = attribute(&c.name, &c.ty);
+            if !e.attributes.iter().any(|x| x.name == a.name) {
+                e.attributes.push(a);
+            }
+        }
+        if let Some(ttl) = t.ttl {
+            let days = ttl as f64 / 86_400.0;
+            match e.retention_days {
+                None => {
+                    e.retention_days = Some(days);
+                    e.ttl = true;
+                }
+                Some(d) if (d - days).abs() > f64::EPSILON => messages.push(Message {
+                    pos: t.pos,
+                    level: Level::Warning,
+                    text: format!(
+                        "{}: default_time_to_live {ttl} differs from another table of {}; the first one is kept",
+                        t.name, e.name
+                    ),
+                }),
+                Some(_) => {}
+            }
+        }
+        let entity = e.name.clone();
+        let equality = t.partition.iter().map(|c| attr_name(c)).collect();
+        let returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
+        add_query(&mut p, t, &entity, equality, returns);
+    }
+    p.workflow.transitions.clear();
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_names_are_singular_nouns() {
+        assert_eq!(entity_name("videos_by_user"), "Video");
+        assert_eq!(entity_name("user_activities"), "UserActivity");
+        assert_eq!(entity_name("address"), "Address");
+        assert_eq!(entity_name("2fa"), "Rows2fa");
+    }
+}

@@ -1,0 +1,245 @@
+//! `cqlmodel migrate OLD NEW`: the CQL that moves a running cluster from
+//! OLD's schema to NEW's. Only what Cassandra can do in place is active
+//! (`CREATE TABLE`, `ALTER TABLE … ADD`, `CREATE TYPE`); drops are written
+//! commented out with a warning, and a primary-key change becomes a new
+//! table plus a commented backfill plan, since keys cannot be altered.
+
+use crate::analysis::analyze;
+use crate::derive::{Role, Table};
+use crate::lifecycle::diff::{diff, ColumnChange, TableChange};
+use crate::model::naming::quote;
+use crate::model::Project;
+use crate::output::cql;
+use std::fmt::Write;
+
+fn qualified(project: &Project, table: &str) -> String {
+    format!("{}.{}", quote(&project.keyspace.name), quote(table))
+}
+
+/// Columns both tables have: what a backfill can copy.
+fn shared_columns(old: &Table, new: &Table) -> Vec<String> {
+    new.columns
+        .iter()
+        .filter(|c| old.column(&c.name).is_some())
+        .map(|c| quote(&c.name))
+        .collect()
+}
+
+fn backfill_plan(s: &mut String, project: &Project, old: &Table, new: &Table, target: &str) {
+    let cols = shared_columns(old, new);
+    let missing: Vec<String> = new
+        .columns
+        .iter()
+        .filter(|c| old.column(&c.name).is_none())
+        .map(|c| cql::one_line(&c.name))
+        .collect();
+    let _ = writeln!(s, "-- Backfill plan for {}:", cql::one_line(target));
+    let _ = writeln!(
+        s,
+        "--   1. read every row of {} (e.g. DSBulk unload or Spark):",
+        cql::one_line(&qualified(project, &old.name))
+    );
+    let _ = writeln!(
+        s,
+        "--        SELECT {} FROM {};",
+        cql::one_line(&cols.join(", ")),
+        cql::one_line(&qualified(project, &old.name))
+    );
+    let _ = writeln!(
+        s,
+        "--   2. write them into {} with the same columns;",
+        cql::one_line(target)
+    );
+    if !missing.is_empty() {
+        let _ = writeln!(
+            s,
+            "--      columns the old table lacks must be computed by the loader: {}",
+            missing.join(", ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "--   3. switch the application (write both while backfilling), then drop {}.",
+        cql::one_line(&old.name)
+    );
+}
+
+/// The migration script from `old` to `new`.
+pub fn script(old: &Project, new: &Project) -> String {
+    let (ao, an) = (analyze(old), analyze(new));
+    let changes = diff(&ao.model, &an.model);
+    let mut s = format!(
+        "-- Migration from \"{}\" to \"{}\", written by cqlmodel migrate.\n-- Review before running; commented statements need a decision.\n\n",
+        cql::one_line(&old.name),
+        cql::one_line(&new.name)
+    );
+    if changes.is_empty() && old.types == new.types {
+        s.push_str("-- Nothing to do: the schemas are the same.\n");
+        return s;
+    }
+    s.push_str(&cql::keyspace(new));
+    for t in cql::types_in_order(new) {
+        if !old.types.contains(t) {
+            s.push('\n');
+            if old.types.iter().any(|o| o.name == t.name) {
+                let _ = writeln!(
+                    s,
+                    "-- WARNING: type {} changed; add its new fields with ALTER TYPE … ADD by hand",
+                    cql::one_line(&t.name)
+                );
+            }
+            s.push_str(&cql::user_type(new, t));
+        }
+    }
+    let old_table = |n: &str| ao.model.tables.iter().find(|t| t.name == n);
+    let new_table = |n: &str| an.model.tables.iter().find(|t| t.name == n);
+    let renamed: Vec<&str> = changes
+        .iter()
+        .filter_map(|c| match c {
+            TableChange::Renamed { to, .. } => Some(to.as_str()),
+            _ => None,
+        })
+        .collect();
+    for c in &changes {
+        if let TableChange::Changed { table, .. } = c {
+            // Already created whole under its new name.
+            if renamed.contains(&table.as_str()) {
+                continue;
+            }
+        }
+        s.push('\n');
+        match c {
+            TableChange::Added(n) => {
+                if let Some(t) = new_table(n) {
+                    let _ = writeln!(s, "-- new table {} (compatible)", cql::one_line(n));
+                    s.push_str(&cql::table(new, t));
+                }
+            }
+            TableChange::Removed(n) => {
+                let _ = writeln!(
+                    s,
+                    "-- WARNING: {} is no longer used. Dropping it deletes its data:\n-- DROP TABLE IF EXISTS {};",
+                    cql::one_line(n),
+                    cql::one_line(&qualified(old, n))
+                );
+            }
+            TableChange::Renamed { from, to } => {
+                let (Some(o), Some(t)) = (old_table(from), new_table(to)) else {
+                    continue;
+                };
+                let _ = writeln!(
+                    s,
+                    "-- {} is now {}: Cassandra cannot rename a table (new table + backfill)",
+                    cql::one_line(from),
+                    cql::one_line(to)
+                );
+                s.push_str(&cql::table(new, t));
+                backfill_plan(&mut s, new, o, t, to);
+                let _ = writeln!(
+                    s,
+                    "-- DROP TABLE IF EXISTS {};",
+                    cql::one_line(&qualified(old, from))
+                );
+            }
+            TableChange::Changed { table, columns, .. } => {
+                let (Some(o), Some(t)) = (old_table(table), new_table(table)) else {
+                    continue;
+                };
+                let rebuild = columns.iter().any(|c| match c {
+                    ColumnChange::Added { role, .. } => role.is_key(),
+                    ColumnChange::Removed { name } => {
+                        o.column(name).is_some_and(|c| c.role.is_key())
+                    }
+                    ColumnChange::Role { from, to, .. } => {
+                        from.is_key() || to.is_key() || *from == Role::Static || *to == Role::Static
+                    }
+                    ColumnChange::Type { .. } | ColumnChange::KeyOrder => true,
+                    ColumnChange::IndexAdded { .. } | ColumnChange::IndexRemoved { .. } => false,
+                });
+                if rebuild {
+                    let target = format!("{table}_new");
+                    let _ = writeln!(
+                        s,
+                        "-- {}: the primary key, a static column or a type changed ({}).\n-- Cassandra cannot alter that: a new table {} and a backfill.",
+                        cql::one_line(table),
+                        cql::one_line(
+                            &columns
+                                .iter()
+                                .map(std::string::ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        cql::one_line(&target)
+                    );
+                    let mut renamed = t.clone();
+                    renamed.name = target.as_str().into();
+                    s.push_str(&cql::table(new, &renamed));
+                    backfill_plan(&mut s, new, o, &renamed, &target);
+                    let _ = writeln!(
+                        s,
+                        "--   4. pin the name {} in the model (or recreate {} and backfill again).",
+                        cql::one_line(&target),
+                        cql::one_line(table)
+                    );
+                    continue;
+                }
+                for c in columns {
+                    match c {
+                        ColumnChange::Added { name, role, .. } => {
+                            let Some(col) = t.column(name) else { continue };
+                            let stat = if *role == Role::Static { " STATIC" } else { "" };
+                            let ty = match &col.ty {
+                                crate::model::CqlType::Udt(_) => col.ty.frozen(),
+                                other => other.clone(),
+                            };
+                            let _ = writeln!(
+                                s,
+                                "ALTER TABLE {} ADD {} {}{stat};",
+                                qualified(new, table),
+                                quote(name),
+                                ty.to_cql(&|n| quote(n))
+                            );
+                        }
+                        ColumnChange::Removed { name } => {
+                            let _ = writeln!(
+                                s,
+                                "-- WARNING: {}.{} is no longer used. Dropping it deletes its data:\n-- ALTER TABLE {} DROP {};",
+                                cql::one_line(table),
+                                cql::one_line(name),
+                                cql::one_line(&qualified(new, table)),
+                                cql::one_line(&quote(name))
+                            );
+                        }
+                        ColumnChange::IndexAdded { name } => {
+                            let Some(col) = t.column(name) else { continue };
+                            let target = match &col.ty {
+                                crate::model::CqlType::Frozen(_) => {
+                                    format!("full({})", quote(name))
+                                }
+                                _ => quote(name),
+                            };
+                            let _ = writeln!(
+                                s,
+                                "CREATE INDEX IF NOT EXISTS {} ON {} ({target});",
+                                cql::index_name(table, name),
+                                qualified(new, table)
+                            );
+                        }
+                        ColumnChange::IndexRemoved { name } => {
+                            let _ = writeln!(
+                                s,
+                                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
+                                cql::one_line(table),
+                                cql::one_line(name),
+                                quote(&new.keyspace.name),
+                                cql::index_name(table, name)
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    s
+}

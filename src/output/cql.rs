@@ -1,0 +1,352 @@
+//! CQL export: a script cqlsh `SOURCE` accepts (Cassandra 4 and 5), laid
+//! out like `DESCRIBE`, deterministic so exports diff cleanly. Everything
+//! taken from the project is quoted or escaped; SELECTs with `?` markers go
+//! in comments because they are not cqlsh input.
+
+use crate::derive::{LogicalModel, Plan, Role, Table};
+use crate::model::naming::{is_plain_identifier, quote, string_literal};
+use crate::model::terminal_text::{is_unsafe, pad_end};
+use crate::model::{CqlType, Project, Replication, UserType};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Text safe inside a `--` comment or a string literal: one line, no
+/// control or bidirectional characters.
+pub(crate) fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_unsafe(c) { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+fn ks(project: &Project) -> String {
+    quote(&project.keyspace.name)
+}
+
+pub fn keyspace(project: &Project) -> String {
+    let repl = match &project.keyspace.replication {
+        Replication::Simple(f) => {
+            format!("{{'class': 'SimpleStrategy', 'replication_factor': {f}}}")
+        }
+        Replication::NetworkTopology(dcs) => {
+            let mut s = String::from("{'class': 'NetworkTopologyStrategy'");
+            for (dc, f) in dcs {
+                let _ = write!(s, ", {}: {f}", string_literal(&one_line(dc)));
+            }
+            s.push('}');
+            s
+        }
+    };
+    format!(
+        "CREATE KEYSPACE IF NOT EXISTS {}\n    WITH replication = {repl}\n    AND durable_writes = true;\n",
+        ks(project)
+    )
+}
+
+/// A column type as CQL: UDTs frozen (a non-frozen UDT with collection
+/// fields is refused), collections frozen in keys.
+fn column_type(ty: &CqlType, key: bool) -> String {
+    let ty = if key || matches!(ty, CqlType::Udt(_)) {
+        ty.frozen()
+    } else {
+        ty.clone()
+    };
+    ty.to_cql(&|n| quote(n))
+}
+
+/// User types in dependency order (a type after the types it uses), each
+/// group alphabetical for stable output. Depth-first with an explicit stack:
+/// a chain of nested types may be deeper than recursion should go, and no
+/// depth limit may cut it (a cut type would come after its users).
+pub fn types_in_order(project: &Project) -> Vec<&UserType> {
+    let by_name: HashMap<&str, &UserType> =
+        project.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    let mut names: Vec<&str> = project.types.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    // (type, its dependencies are already on the stack above it)
+    let mut stack: Vec<(&UserType, bool)> = Vec::new();
+    for n in names {
+        let Some(&t) = by_name.get(n) else { continue };
+        stack.push((t, false));
+        while let Some((t, expanded)) = stack.pop() {
+            if expanded {
+                out.push(t);
+                continue;
+            }
+            // Marked when expanded, as a recursive visit would: a cycle
+            // stops here, and a type reached twice is placed once.
+            if !done.insert(t.name.as_str()) {
+                continue;
+            }
+            stack.push((t, true));
+            let mut deps = Vec::new();
+            for f in &t.fields {
+                f.ty.udts(&mut deps);
+            }
+            deps.sort();
+            // Reversed, so the alphabetically first dependency comes out first.
+            for d in deps.iter().rev() {
+                if let Some(&dt) = by_name.get(d.as_str()) {
+                    if !done.contains(dt.name.as_str()) {
+                        stack.push((dt, false));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn user_type(project: &Project, t: &UserType) -> String {
+    let width = t
+        .fields
+        .iter()
+        .map(|f| quote(&f.name).len())
+        .max()
+        .unwrap_or(0);
+    let mut s = format!(
+        "CREATE TYPE IF NOT EXISTS {}.{} (\n",
+        ks(project),
+        quote(&t.name)
+    );
+    for (i, f) in t.fields.iter().enumerate() {
+        let sep = if i + 1 < t.fields.len() { "," } else { "" };
+        let ty = match &f.ty {
+            CqlType::Udt(_) => f.ty.frozen(),
+            other => other.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "    {} {}{sep}",
+            pad_end(&quote(&f.name), width),
+            ty.to_cql(&|n| quote(n))
+        );
+    }
+    s.push_str(");\n");
+    s
+}
+
+fn primary_key(t: &Table) -> String {
+    let pk: Vec<String> = t.partition_key().map(|c| quote(&c.name)).collect();
+    let ck: Vec<String> = t.clustering().map(|c| quote(&c.name)).collect();
+    let part = if pk.len() == 1 {
+        pk[0].clone()
+    } else {
+        format!("({})", pk.join(", "))
+    };
+    if ck.is_empty() {
+        format!("PRIMARY KEY ({part})")
+    } else {
+        format!("PRIMARY KEY ({part}, {})", ck.join(", "))
+    }
+}
+
+fn queries_comment(project: &Project, t: &Table) -> String {
+    let parts: Vec<String> = t
+        .queries
+        .iter()
+        .map(|id| match project.query(id) {
+            Some(q) => format!("{}. {}", one_line(&q.id), one_line(&q.text)),
+            None => one_line(id),
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// The CREATE TABLE (and CREATE INDEX) statements of one table.
+pub fn table(project: &Project, t: &Table) -> String {
+    let mut s = String::new();
+    for id in &t.queries {
+        if let Some(q) = project.query(id) {
+            let _ = writeln!(s, "-- {}. {}", one_line(&q.id), one_line(&q.text));
+        }
+    }
+    if !t.dropped.is_empty() {
+        let _ = writeln!(
+            s,
+            "-- left out (a counter table holds only counters): {}",
+            one_line(&t.dropped.join(", "))
+        );
+    }
+    for c in &t.columns {
+        if let Some(how) = c.source.computation() {
+            let _ = writeln!(
+                s,
+                "-- {} is computed: {}",
+                one_line(&c.name),
+                one_line(&how)
+            );
+        }
+    }
+    if crate::derive::summary::updated_by_application(t) {
+        let _ = writeln!(
+            s,
+            "-- aggregates the application or a job updates (no counter can keep them)"
+        );
+    } else if t
+        .columns
+        .iter()
+        .any(|c| c.rule == crate::derive::Rule::Aggregate)
+    {
+        let _ = writeln!(
+            s,
+            "-- counters: the application increments them on every insert"
+        );
+    }
+    let width = t
+        .columns
+        .iter()
+        .map(|c| quote(&c.name).len())
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(
+        s,
+        "CREATE TABLE IF NOT EXISTS {}.{} (",
+        ks(project),
+        quote(&t.name)
+    );
+    for c in &t.columns {
+        let ty = column_type(&c.ty, c.role.is_key());
+        let stat = if c.role == Role::Static {
+            " STATIC"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "    {} {ty}{stat},", pad_end(&quote(&c.name), width));
+    }
+    let _ = writeln!(s, "    {}", primary_key(t));
+    s.push(')');
+    let mut options: Vec<String> = Vec::new();
+    let clustering: Vec<String> = t
+        .columns
+        .iter()
+        .filter_map(|c| match c.role {
+            Role::Clustering(d) => Some(format!("{} {}", quote(&c.name), d.cql())),
+            _ => None,
+        })
+        .collect();
+    if !clustering.is_empty() {
+        options.push(format!("CLUSTERING ORDER BY ({})", clustering.join(", ")));
+    }
+    options.push(format!(
+        "comment = {}",
+        string_literal(&queries_comment(project, t))
+    ));
+    if let Some(ttl) = t.ttl_seconds {
+        if !t.is_counter_table() {
+            options.push(format!("default_time_to_live = {ttl}"));
+        }
+    }
+    for (i, o) in options.iter().enumerate() {
+        if i == 0 {
+            let _ = write!(s, " WITH {o}");
+        } else {
+            let _ = write!(s, "\n    AND {o}");
+        }
+    }
+    s.push_str(";\n");
+    let single_partition = t.partition_key().count() == 1;
+    for ix in &t.indexes {
+        let Some(c) = t.column(ix) else { continue };
+        if single_partition && c.role == Role::Partition {
+            let _ = writeln!(
+                s,
+                "-- no index on {}: it is the whole partition key",
+                one_line(&c.name)
+            );
+            continue;
+        }
+        let target = match &c.ty {
+            CqlType::Frozen(_) => format!("full({})", quote(&c.name)),
+            _ => quote(&c.name),
+        };
+        let name = index_name(&t.name, &c.name);
+        let _ = writeln!(
+            s,
+            "CREATE INDEX IF NOT EXISTS {name} ON {}.{} ({target});",
+            ks(project),
+            quote(&t.name)
+        );
+    }
+    s
+}
+
+/// A valid, stable index name: `[a-z0-9_]`, table and column.
+pub(crate) fn index_name(table: &str, column: &str) -> String {
+    let col = crate::model::naming::snake_case(column);
+    let raw = format!("{table}_{col}_idx");
+    let name = crate::model::naming::schema_name(&raw, "idx");
+    if is_plain_identifier(&name) {
+        name
+    } else {
+        format!("idx_{}", crate::model::naming::schema_name(&col, "c"))
+    }
+}
+
+fn plan_comment(plan: &Plan) -> String {
+    let mut s = format!("-- {}: {}", one_line(&plan.query), one_line(&plan.select));
+    if let Some(why) = plan.access.reason() {
+        let _ = write!(s, "\n--   ({}: {})", plan.access.label(), one_line(why));
+    }
+    s.push('\n');
+    s
+}
+
+/// The whole schema: keyspace, types, tables, indexes, and each query's
+/// SELECT as a comment after the table that serves it.
+pub fn script(project: &Project, model: &LogicalModel) -> String {
+    let mut s = format!(
+        "-- {}: schema exported by cqlmodel (project format {})\n-- Load with cqlsh: SOURCE 'this-file.cql'\n\n",
+        one_line(&project.name),
+        project.format
+    );
+    s.push_str(&keyspace(project));
+    for t in types_in_order(project) {
+        s.push('\n');
+        s.push_str(&user_type(project, t));
+    }
+    for (i, t) in model.tables.iter().enumerate() {
+        s.push('\n');
+        s.push_str(&table(project, t));
+        for p in model.plans.iter().filter(|p| p.table == Some(i)) {
+            s.push_str(&plan_comment(p));
+        }
+    }
+    s
+}
+
+/// The SELECTs alone, one per query, for application code.
+pub fn selects(model: &LogicalModel) -> String {
+    let mut s = String::new();
+    for p in &model.plans {
+        let _ = writeln!(s, "-- {}", one_line(&p.query));
+        if p.select.is_empty() {
+            let _ = writeln!(s, "-- (no table serves this query)");
+        } else {
+            let _ = writeln!(s, "{}", p.select);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_strips_newlines_and_escapes() {
+        assert_eq!(one_line("a\nb\x1b[0m"), "a b [0m");
+    }
+
+    #[test]
+    fn index_names_are_valid() {
+        assert_eq!(index_name("t", "Weird Name"), "t_weird_name_idx");
+        assert!(crate::model::naming::is_valid_schema_name(&index_name(
+            &"x".repeat(60),
+            "y"
+        )));
+    }
+}
