@@ -2,7 +2,7 @@
 //! affect and reuse the rest of the previous [`Analysis`].
 //!
 //! The result is always equal to [`analyze`](super::analyze) on the same
-//! project (`tests/incremental.rs` checks it after random edit sequences);
+//! project (`tests/core/incremental.rs` checks it after random edit sequences);
 //! a full analysis stays the reference, and whatever cannot be shown
 //! unchanged is recomputed.
 //!

@@ -1,0 +1,168 @@
+//! For random projects, `check` and the offline validator agree: the
+//! exported CQL passes cqlcheck exactly when `check` reports none of the
+//! errors that mean "Cassandra refuses this schema" (`INVALID_CQL`), and a
+//! project with no errors at all always passes. The projects are the
+//! synthetic generator's, with risky types (duration, counters, nested
+//! collections, UDTs holding durations) and `served_by` merges mixed in.
+//! All schemas go to one cqlcheck run (about 2 s). Set
+//! `CQLMODEL_SKIP_CQLCHECK=1` where the validator cannot run.
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::model::synthetic::{project, Rng};
+use cqlmodel::model::{load, CqlType, Decision, Field, Project, UserType};
+use cqlmodel::review::diagnose::{Severity, INVALID_CQL};
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::support;
+
+/// How many valid projects are checked (one batch).
+const CASES: usize = 48;
+
+/// Risky column types. A UDT holding a duration in a key or a set is left
+/// out: Cassandra refuses it (a user type references a duration when a
+/// field does) and `check` says so, but cqlcheck does not look into UDTs.
+const RISKY: &[&str] = &[
+    "duration",
+    "counter",
+    "set<duration>",
+    "map<duration, int>",
+    "list<duration>",
+    "map<int, duration>",
+    "list<counter>",
+    "tuple<int, counter>",
+    "list<frozen<tuple<int, duration>>>",
+    "map<text, frozen<list<int>>>",
+    "set<text>",
+];
+
+/// A synthetic project with some attribute types swapped for risky ones,
+/// sometimes a UDT holding a duration, sometimes merges.
+fn risky_project(seed: u64) -> Project {
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let mut p = project(2 + rng.below(4), 2 + rng.below(6), seed);
+    let mut fields = vec![Field {
+        name: "d".into(),
+        ty: CqlType::Native(cqlmodel::model::Native::Duration),
+    }];
+    if rng.chance(20) {
+        fields.push(Field {
+            name: "ds".into(),
+            ty: "set<duration>".parse().expect("type"),
+        });
+    }
+    p.types.push(UserType {
+        name: "span".into(),
+        fields,
+    });
+    for e in &mut p.entities {
+        let keys = e.key.clone();
+        for a in &mut e.attributes {
+            let chance = if keys.contains(&a.name) { 8 } else { 25 };
+            if rng.chance(chance) {
+                a.ty = RISKY[rng.below(RISKY.len())].parse().expect("type");
+            }
+        }
+    }
+    let ids: Vec<(String, String)> = p
+        .queries
+        .iter()
+        .map(|q| (q.id.clone(), q.rows.clone()))
+        .collect();
+    for (id, rows) in &ids {
+        if rng.chance(30) {
+            if let Some((other, _)) = ids.iter().find(|(o, r)| r == rows && o != id) {
+                let mut d = Decision::new(id);
+                d.served_by = Some(other.clone());
+                if !p.decisions.iter().any(|x| x.query == *other) {
+                    p.decisions.push(d);
+                }
+            }
+        }
+    }
+    p
+}
+
+struct Case {
+    seed: u64,
+    file: PathBuf,
+    /// `check` errors that mean the schema is refused.
+    invalid: Vec<String>,
+    /// Any `check` error at all.
+    errors: usize,
+}
+
+#[test]
+fn check_agrees_with_cqlcheck_on_random_projects() {
+    let Some(tool) = support::cqlcheck() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut cases = Vec::new();
+    let mut seed = 0;
+    while cases.len() < CASES && seed < 20 * CASES as u64 {
+        seed += 1;
+        let p = risky_project(seed);
+        // Counters in keys or searches are refused at load already.
+        if !load::validate(&p).is_empty() {
+            continue;
+        }
+        let a = analyze(&p);
+        let errors: Vec<_> = a
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        let invalid = errors
+            .iter()
+            .filter(|d| INVALID_CQL.contains(&d.rule))
+            .map(|d| format!("[{}] {}", d.rule, d.message()))
+            .collect();
+        let file = dir.path().join(format!("p{seed}.cql"));
+        std::fs::write(&file, cqlmodel::output::cql::script(&p, &a.model)).expect("write");
+        cases.push(Case {
+            seed,
+            file,
+            invalid,
+            errors: errors.len(),
+        });
+    }
+    assert_eq!(cases.len(), CASES, "too few valid projects generated");
+    let flagged = cases.iter().filter(|c| !c.invalid.is_empty()).count();
+    assert!(
+        (CASES / 8..=CASES - CASES / 8).contains(&flagged),
+        "the generator should mix valid and invalid schemas ({flagged} of {CASES} flagged)"
+    );
+
+    let out = Command::new(&tool)
+        .args(cases.iter().map(|c| &c.file))
+        .output()
+        .expect("cqlcheck runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "cqlcheck usage or setup error: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for c in &cases {
+        let header = format!("== {}\n", c.file.display());
+        let section = stdout.split_once(&header).map_or_else(
+            || panic!("no verdict for seed {}: {stdout}", c.seed),
+            |(_, rest)| rest.split("\n== ").next().unwrap_or(rest),
+        );
+        let passes = section.starts_with("OK ") && !section.contains("FAIL");
+        let schema = std::fs::read_to_string(&c.file).unwrap_or_default();
+        assert_eq!(
+            passes,
+            c.invalid.is_empty(),
+            "seed {}: cqlcheck {} but check reports {:?}\n{section}\n{schema}",
+            c.seed,
+            if passes { "passes" } else { "fails" },
+            c.invalid
+        );
+        if c.errors == 0 {
+            assert!(passes, "seed {}: no errors yet cqlcheck fails", c.seed);
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Properties of the derivation over random small projects: entities joined
+//! by 1:1, 1:n and m:n relationships, weak entities (some with two owners),
+//! `unique` identifiers, and queries naming any attribute a designer could
+//! pick from the rows (the workbench's own picker list).
+//!
+//! - keys are minimal: no column MR5 appends is determined by the key
+//!   columns before it;
+//! - rows never overwrite each other: the review finds no key that misses
+//!   an identifier, and without `unique` MR5 appends only declared keys;
+//! - sharing a table never makes a query filter, and every SELECT on a
+//!   shared table passes the restriction oracle (`tests/core/oracle/`);
+//! - an equality attribute or constant kept as a clustering filter leaves
+//!   the partition within the thresholds at worst;
+//! - the derivation does not depend on the order of items in the file.
+
+use cqlmodel::derive::{derive, Access, LogicalModel, Role, Rule, Source};
+use cqlmodel::model::resolve::{Graph, NodeId, Reached};
+use cqlmodel::model::synthetic::Rng;
+use cqlmodel::model::{
+    load, Attribute, Cardinality, Constant, CqlType, Dir, Entity, Native, Order, Project, Query,
+    Relationship,
+};
+use proptest::prelude::*;
+
+use crate::oracle;
+use oracle::cassandra;
+
+struct Gen {
+    rng: Rng,
+    unique: bool,
+    one_to_one: bool,
+}
+
+impl Gen {
+    fn project(&mut self) -> Project {
+        let rng = &mut self.rng;
+        let mut p = Project::empty("prop");
+        let n = 2 + rng.below(4);
+        for i in 0..n {
+            let id = format!("e{i}_id");
+            let mut attributes = vec![Attribute::new(&id, CqlType::Native(Native::Uuid))];
+            attributes.push(Attribute::new(
+                &format!("code{i}"),
+                CqlType::Native(Native::Text),
+            ));
+            attributes.push(Attribute::new("at", CqlType::Native(Native::Timestamp)));
+            let mut unique = vec![];
+            if self.unique && rng.chance(40) {
+                unique.push(vec![format!("code{i}")]);
+            }
+            p.entities.push(Entity {
+                name: format!("E{i}"),
+                short: None,
+                plural: None,
+                owner: None,
+                owners: vec![],
+                key: vec![id],
+                unique,
+                attributes,
+                count: Some(1000.0),
+                per: None,
+                retention_days: None,
+                ttl: false,
+            });
+        }
+        for i in 1..n {
+            let parent = rng.below(i);
+            let cardinality = match rng.below(3) {
+                0 if self.one_to_one => Cardinality::OneToOne,
+                1 => Cardinality::ManyToMany,
+                _ => Cardinality::OneToMany,
+            };
+            let name = format!("r{i}");
+            p.relationships.push(Relationship {
+                name: name.clone(),
+                from: format!("E{parent}"),
+                to: format!("E{i}"),
+                cardinality,
+                to_per_from: None,
+                from_per_to: None,
+                attributes: vec![],
+                written_by_job: false,
+            });
+            // Some children are weak: identified by their parent.
+            if cardinality == Cardinality::OneToMany && rng.chance(40) {
+                p.entities[i].owner = Some(name);
+            }
+        }
+        // An association entity identified by two owners.
+        if n >= 3 && rng.chance(50) {
+            let a = rng.below(n);
+            let b = (a + 1 + rng.below(n - 1)) % n;
+            for (k, owner) in [a, b].into_iter().enumerate() {
+                p.relationships.push(Relationship {
+                    name: format!("assoc{k}"),
+                    from: format!("E{owner}"),
+                    to: "Assoc".into(),
+                    cardinality: Cardinality::OneToMany,
+                    to_per_from: None,
+                    from_per_to: None,
+                    attributes: vec![],
+                    written_by_job: false,
+                });
+            }
+            p.entities.push(Entity {
+                name: "Assoc".into(),
+                short: None,
+                plural: None,
+                owner: Some("assoc0".into()),
+                owners: vec!["assoc1".into()],
+                key: vec![],
+                unique: vec![],
+                attributes: vec![Attribute::new("note", CqlType::text())],
+                count: None,
+                per: None,
+                retention_days: None,
+                ttl: false,
+            });
+        }
+        let graph = Graph::new(&p);
+        let mut queries = Vec::new();
+        for qn in 0..=self.rng.below(5) {
+            let root = self.rng.below(p.entities.len());
+            let offered = graph.offered(NodeId::Entity(root), 4);
+            let pick = |rng: &mut Rng| offered[rng.below(offered.len())].clone();
+            let mut q = Query::new(&format!("Q{qn}"), "t", &p.entities[root].name);
+            for _ in 0..=self.rng.below(2) {
+                let a = pick(&mut self.rng);
+                if !q.equality.contains(&a) {
+                    q.equality.push(a);
+                }
+            }
+            if self.rng.chance(50) {
+                let a = pick(&mut self.rng);
+                if !q.equality.contains(&a) {
+                    q.order.push(Order {
+                        attr: a,
+                        dir: if self.rng.chance(50) {
+                            Dir::Desc
+                        } else {
+                            Dir::Asc
+                        },
+                    });
+                }
+            }
+            for _ in 0..=self.rng.below(3) {
+                let a = pick(&mut self.rng);
+                if !q.returns.contains(&a) {
+                    q.returns.push(a);
+                }
+            }
+            // Sometimes a constant on a text attribute (`code = 'x'`).
+            if self.rng.chance(30) {
+                let a = pick(&mut self.rng);
+                let text = a.rsplit('.').next().is_some_and(|n| n.starts_with("code"));
+                let used = q.equality.contains(&a) || q.order.iter().any(|o| o.attr == a);
+                if text && !used {
+                    q.returns.retain(|r| r != &a);
+                    q.constants.push(Constant {
+                        attr: a,
+                        value: "x".into(),
+                    });
+                }
+            }
+            queries.push(q);
+        }
+        p.queries = queries.into();
+        p
+    }
+}
+
+fn project(seed: u64, unique: bool, one_to_one: bool) -> Option<Project> {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        unique,
+        one_to_one,
+    };
+    let p = g.project();
+    // Generated references can be ambiguous (two paths): such projects are
+    // refused on load and say nothing about derivation.
+    load::validate(&p).is_empty().then_some(p)
+}
+
+/// The generator covers constants on both sides of the key: some valid
+/// projects state them, and some land in the clustering.
+#[test]
+fn generated_projects_state_constants() {
+    let models: Vec<LogicalModel> = (0..300)
+        .filter_map(|seed| project(seed, true, true))
+        .map(|p| derive(&p))
+        .collect();
+    let constants = || {
+        models
+            .iter()
+            .flat_map(|m| &m.tables)
+            .flat_map(|t| &t.columns)
+            .filter(|c| c.rule == Rule::Constant)
+    };
+    assert!(constants().count() > 5, "too few constants generated");
+    assert!(constants().any(|c| c.role != Role::Partition));
+}
+
+fn reached(c: &cqlmodel::derive::Column) -> Option<&Reached> {
+    match &c.source {
+        Source::Attr { reached, .. } => Some(reached),
+        _ => None,
+    }
+}
+
+/// Per table: (root, key attributes, every attribute, index of MR5 columns).
+fn keys(graph: &Graph, m: &LogicalModel) -> Vec<(NodeId, Vec<Reached>, Vec<Reached>)> {
+    m.tables
+        .iter()
+        .map(|t| {
+            let root = graph.node(&t.rows).expect("rows exist");
+            let key = t
+                .columns
+                .iter()
+                .filter(|c| c.role.is_key())
+                .filter_map(reached)
+                .cloned()
+                .collect();
+            let all = t.columns.iter().filter_map(reached).cloned().collect();
+            (root, key, all)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn keys_are_minimal_and_identify_the_rows(seed in any::<u64>()) {
+        let Some(p) = project(seed, true, true) else { return Ok(()) };
+        let graph = Graph::new(&p);
+        let m = derive(&p);
+        prop_assert!(m.problems.is_empty(), "{:?}", m.problems);
+        for (t, (root, key, all)) in m.tables.iter().zip(keys(&graph, &m)) {
+            // Identifies the rows.
+            let all: Vec<&Reached> = all.iter().collect();
+            let missing = graph.row_key(root, &key, &all);
+            prop_assert!(missing.is_empty(), "{}: {:?}", t.name, missing);
+            // No appended column is determined by the key columns before it.
+            for (i, c) in t.columns.iter().enumerate().filter(|(_, c)| matches!(c.rule, Rule::Key | Rule::Identifier) && c.role.is_key()) {
+                let Some(r) = reached(c) else { continue };
+                let before: Vec<Reached> = t.columns[..i]
+                    .iter()
+                    .filter(|c| c.role.is_key())
+                    .filter_map(reached)
+                    .cloned()
+                    .collect();
+                prop_assert!(
+                    !graph.determined(root, &before, r),
+                    "{}: {} is determined by the key columns before it\n{}", t.name, c.name, load::to_string(&p)
+                );
+            }
+        }
+        let a = cqlmodel::analysis::analyze(&p);
+        prop_assert!(!a.diagnostics.iter().any(|d| d.rule == "rows-overwrite"));
+    }
+
+    #[test]
+    fn without_natural_identifiers_mr5_appends_only_declared_keys(seed in any::<u64>()) {
+        let Some(p) = project(seed, false, true) else { return Ok(()) };
+        let graph = Graph::new(&p);
+        let m = derive(&p);
+        for (t, (root, _, all)) in m.tables.iter().zip(keys(&graph, &m)) {
+            let grain = graph.grain(root, all.iter().map(|r| r.path.as_slice()));
+            for c in t.columns.iter().filter(|c| c.rule == Rule::Key) {
+                let Some(r) = reached(c) else { continue };
+                prop_assert!(grain.contains(r), "{}: {} is no declared key\n{}", t.name, c.name, load::to_string(&p));
+            }
+        }
+    }
+
+    #[test]
+    fn sharing_a_table_never_makes_a_query_filter(seed in any::<u64>()) {
+        let Some(p) = project(seed, true, true) else { return Ok(()) };
+        let shared = derive(&p);
+        let mut apart = p.clone();
+        for q in &p.queries {
+            apart.decision_mut(&q.id).separate = true;
+        }
+        let apart = derive(&apart);
+        for plan in &shared.plans {
+            let alone = apart.plan(&plan.query).expect("same queries");
+            if alone.access == Access::Direct {
+                prop_assert_eq!(&plan.access, &Access::Direct, "{}", plan.select);
+            }
+        }
+    }
+
+    #[test]
+    fn shared_tables_answer_every_query_they_serve(seed in any::<u64>()) {
+        let Some(p) = project(seed, true, true) else { return Ok(()) };
+        let m = derive(&p);
+        for plan in &m.plans {
+            let Some(t) = plan.table.map(|i| &m.tables[i]) else { continue };
+            if t.queries.len() < 2 {
+                continue;
+            }
+            let s = cassandra::parse(&plan.select)
+                .map_err(|e| TestCaseError::fail(format!("{}: {e}: {}", plan.query, plan.select)))?;
+            let judged = cassandra::judge(t, &s);
+            prop_assert!(judged.is_ok(), "{}: {:?}: {}\n{}", plan.query, judged, plan.select, load::to_string(&p));
+        }
+    }
+
+    #[test]
+    fn a_filter_in_clustering_keeps_the_partition_within_the_thresholds(seed in any::<u64>()) {
+        let Some(mut p) = project(seed, true, true) else { return Ok(()) };
+        let m = derive(&p);
+        let estimates = cqlmodel::derive::estimate::estimate(&p, &m);
+        let th = &p.thresholds;
+        for (t, e) in m.tables.iter().zip(&estimates) {
+            let filters = |c: &cqlmodel::derive::Column| {
+                c.rule == Rule::Filter || (c.rule == Rule::Constant && c.role != Role::Partition)
+            };
+            if t.columns.iter().any(filters) {
+                prop_assert!(e.values_max <= th.max_values && e.partition_bytes_max <= th.max_bytes,
+                    "{}: {} values at worst", t.name, e.values_max);
+            }
+        }
+        // The old behaviour on request: every equality attribute in the
+        // partition key, with the same column set.
+        p.partition_keys = cqlmodel::model::PartitionKeys::AllEquality;
+        let all = derive(&p);
+        for t in &all.tables {
+            prop_assert!(t.columns.iter().all(|c| c.rule != Rule::Filter));
+            prop_assert!(t.columns.iter().filter(|c| matches!(c.rule, Rule::Equality | Rule::Constant)).all(|c| c.role == Role::Partition));
+        }
+    }
+
+    #[test]
+    fn derivation_does_not_depend_on_the_order_of_items(seed in any::<u64>(), shuffle in any::<u64>()) {
+        let Some(p) = project(seed, true, true) else { return Ok(()) };
+        let mut q = p.clone();
+        let mut rng = Rng::new(shuffle);
+        shuffle_vec(&mut q.entities, &mut rng);
+        shuffle_vec(&mut q.relationships, &mut rng);
+        let (a, b) = (derive(&p), derive(&q));
+        prop_assert_eq!(layouts(&a), layouts(&b));
+        let selects = |m: &LogicalModel| m.plans.iter().map(|p| p.select.clone()).collect::<Vec<_>>();
+        prop_assert_eq!(selects(&a), selects(&b));
+        // Queries in another order: each still gets the same key.
+        let mut r = p.clone();
+        r.queries.reverse();
+        let c = derive(&r);
+        for q in &p.queries {
+            let key = |m: &LogicalModel| m.table_of(&q.id).map(key_layout);
+            prop_assert_eq!(key(&a), key(&c), "{}", q.id);
+        }
+    }
+}
+
+fn shuffle_vec<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+}
+
+fn key_layout(t: &cqlmodel::derive::Table) -> Vec<(String, Role)> {
+    t.columns
+        .iter()
+        .map(|c| (c.name.to_string(), c.role))
+        .collect()
+}
+
+fn layouts(m: &LogicalModel) -> Vec<(String, Vec<(String, Role)>)> {
+    m.tables
+        .iter()
+        .map(|t| (t.name.to_string(), key_layout(t)))
+        .collect()
+}

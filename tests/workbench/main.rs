@@ -1,0 +1,21 @@
+//! Integration tests of the workbench (the TUI) in-process: keys through the
+//! real event handler, screens drawn on ratatui's `TestBackend`, and the CQL
+//! highlighter. One test crate, so the library is linked once for all of
+//! them; each file is a module, and its snapshots are in `snapshots/` as
+//! `workbench__FILE__NAME`.
+//! Property tests keep their regression seeds in
+//! `../proptest-regressions/FILE.txt` (proptest's place beside a `main.rs`).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod highlight;
+mod tui_background;
+mod tui_detail_welcome;
+mod tui_export;
+mod tui_keymap;
+mod tui_keys;
+mod tui_numbers;
+mod tui_pickers;
+mod tui_save;
+mod tui_snapshots;

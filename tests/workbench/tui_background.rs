@@ -1,0 +1,156 @@
+//! The analysis of a large project runs off the input thread: the first
+//! frame comes before it ("deriving…"), keys keep working, an edit while
+//! deriving queues a new analysis and the stale result is never shown.
+
+use crate::support;
+
+use cqlmodel::analysis::analyze;
+use cqlmodel::model::{load, synthetic};
+use cqlmodel::tui::action::{update, Action, Edit};
+use cqlmodel::tui::analysis_worker::BACKGROUND_FROM_QUERIES;
+use cqlmodel::tui::app::App;
+use cqlmodel::tui::config::Dirs;
+use cqlmodel::tui::{handle_event, perform, start, Launch};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Long enough for an unoptimised build on a busy machine.
+const PATIENCE: Duration = Duration::from_mins(5);
+
+fn dirs(root: &Path) -> Dirs {
+    Dirs {
+        config: Some(root.join("config")),
+        data: Some(root.join("data")),
+    }
+}
+
+/// A generated project just large enough to be analysed in the background.
+fn large_file(dir: &Path) -> PathBuf {
+    let path = dir.join("large.cqlm.ron");
+    let p = synthetic::project(60, BACKGROUND_FROM_QUERIES, 7);
+    std::fs::write(&path, load::to_string(&p)).expect("write the project");
+    path
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    handle_event(
+        app,
+        Event::Key(KeyEvent::new_with_kind(
+            code,
+            KeyModifiers::NONE,
+            KeyEventKind::Press,
+        )),
+    );
+}
+
+#[test]
+fn the_first_frame_of_a_large_project_comes_before_its_analysis() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path.clone()), dirs(dir.path())).expect("opens");
+    assert!(app.is_deriving());
+    let first = support::screen(&app, 200, 60);
+    assert!(first.contains("deriving…"), "{first}");
+    assert!(app.analysis.model.tables.is_empty());
+
+    assert!(app.wait_for_analysis(PATIENCE), "the analysis arrives");
+    assert!(!app.is_deriving());
+    let done = support::screen(&app, 200, 60);
+    assert!(!done.contains("deriving…"), "{done}");
+    let tables = &app.analysis.model.tables;
+    assert!(!tables.is_empty());
+    assert!(
+        tables
+            .iter()
+            .any(|t| done.contains(&format!(" {} ", t.name))),
+        "{done}"
+    );
+    // The same frame as a workbench that analysed the project at once.
+    let project = load::read(&path).expect("loads");
+    let at_once = App::new(project, Some(path), dirs(dir.path()));
+    assert_eq!(done, support::screen(&at_once, 200, 60));
+}
+
+#[test]
+fn keys_work_while_deriving_and_an_edit_makes_the_running_analysis_stale() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.is_deriving());
+    // Navigation answers at once.
+    let before = app.view.panes[1].selected;
+    key(&mut app, KeyCode::Char('j'));
+    assert_ne!(app.view.panes[1].selected, before, "j moved the selection");
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::BackTab);
+
+    // An edit lands on the project and queues its analysis.
+    let query = app.project.queries[0].id.clone();
+    for e in update(
+        &mut app,
+        Action::Edit(Edit::PinName(query.clone(), "pinned_while_deriving".into())),
+    ) {
+        perform(&mut app, e);
+    }
+    assert!(app.dirty);
+    assert!(app.is_deriving());
+    let frame = support::screen(&app, 200, 60);
+    assert!(frame.contains("deriving…"), "{frame}");
+
+    assert!(app.wait_for_analysis(PATIENCE));
+    // What is shown is the edited project's analysis, not the opened one's.
+    assert_eq!(
+        app.analysis.model.table_of(&query).map(|t| t.name.as_str()),
+        Some("pinned_while_deriving")
+    );
+    assert_eq!(app.analysis, analyze(&app.project));
+    // Nothing stale arrives later.
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!app.receive_analysis());
+}
+
+#[test]
+fn undo_while_deriving_queues_the_analysis_of_the_restored_project() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    let opened = app.project.clone();
+    update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
+    assert_ne!(app.project, opened);
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.project, opened, "undone");
+    assert!(app.is_deriving());
+    assert!(app.wait_for_analysis(PATIENCE));
+    assert_eq!(app.analysis, analyze(&opened));
+}
+
+#[test]
+fn nothing_is_exported_while_deriving() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    let out = dir.path().join("out.cql");
+    for e in update(
+        &mut app,
+        Action::Export(cqlmodel::tui::action::ExportKind::Cql, out.clone()),
+    ) {
+        perform(&mut app, e);
+    }
+    assert!(!out.exists());
+    let status = app.status.as_ref().map(|s| s.text.clone());
+    assert!(
+        status.as_deref().is_some_and(|s| s.contains("deriving…")),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_small_project_shows_its_tables_in_the_first_frame() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = start(Launch::Sample, dirs(dir.path())).expect("opens");
+    assert!(!app.is_deriving());
+    let first = support::screen(&app, 200, 60);
+    assert!(!first.contains("deriving…"), "{first}");
+    assert!(!app.analysis.model.tables.is_empty());
+}
