@@ -3,6 +3,12 @@
 
 use super::*;
 use crate::model::load;
+#[allow(unused_imports)]
+use crate::model::name::Name;
+#[allow(unused_imports)]
+use crate::model::resolve::{Edge, Graph, NodeId, Reached};
+#[allow(unused_imports)]
+use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, Shared};
 
 /// Customer 1:n Order (not weak), Order 1:n `LineItem` (weak), Item 1:1
 /// `ProcessingJob` 1:n `JobEvent` (weak), a User with a unique email, and a

@@ -35,33 +35,8 @@ pub fn table_names(
     range: Option<&Reached>,
     table: &Table,
 ) -> Vec<String> {
-    names(graph, root, equality, range, table, true)
-}
-
-/// The first of [`table_names`] alone: most tables take it, and the others
-/// are made only when another table took it first.
-pub(crate) fn first_table_name(
-    graph: &Graph,
-    root: NodeId,
-    equality: &[&Reached],
-    range: Option<&Reached>,
-    table: &Table,
-) -> String {
-    names(graph, root, equality, range, table, false)
-        .pop()
-        .unwrap_or_default()
-}
-
-/// [`table_names`], or only the first without `alternates`.
-fn names(
-    graph: &Graph,
-    root: NodeId,
-    equality: &[&Reached],
-    range: Option<&Reached>,
-    table: &Table,
-    alternates: bool,
-) -> Vec<String> {
     let tokens = search_tokens(graph, root, equality, range);
+
     let short = graph.short_str(root);
     let mut out = Vec::with_capacity(3);
     if let Some(noun) = counted_noun(table, short) {
@@ -72,9 +47,6 @@ fn names(
         let rows = rows_plural(graph, root);
         let by = tokens.unwrap_or_default();
         out.push(joined(&rows, &by));
-        if !alternates {
-            return vec![schema_name_of(out.swap_remove(0), "table")];
-        }
         for c in table.columns.iter().filter(|c| c.rule == Rule::Order) {
             let token = snake_case(&c.name);
             if !by.iter().any(|b| *b == token) {

@@ -8,8 +8,9 @@
 //! columns while the partition stays small. Whether it stays small is the
 //! estimator's worst case against the project's thresholds.
 
+use super::finish::finish;
 use super::types::Why;
-use super::{finish, Column, Role, Rule, Table};
+use super::types::{Column, Role, Rule, Table};
 use crate::derive::estimate::{Estimate, Estimator};
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Decision, Dir, Native, PartitionKeys, Query};

@@ -2,7 +2,13 @@
 //! small project written as RON.
 
 use super::*;
+#[allow(unused_imports)]
+use crate::model::name::Name;
+#[allow(unused_imports)]
+use crate::model::resolve::{Edge, Graph, NodeId, Reached};
 use crate::model::{load, PartitionKeys};
+#[allow(unused_imports)]
+use crate::model::{CqlType, Decision, Dir, ExtraKind, Native, Period, Project, Query, Shared};
 
 /// A user's orders (a rate with a stated average and maximum), ratings a
 /// user gives items (an m:n relationship), and a room identified by its

@@ -2,11 +2,11 @@
 //! restriction rules, checked on column names so hand-written candidate keys
 //! are judged exactly like derived ones.
 
-use super::normalize;
 use super::types::Select;
 use super::types::{Access, KeyShape, Plan, Request, Source, Table};
 use crate::model::name::Name;
 use crate::model::parts::Parts;
+use crate::model::resolve::normalize;
 use crate::model::resolve::{Graph, NodeId, Reached};
 use crate::model::{Dir, Query};
 
@@ -272,7 +272,7 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
     let order: Vec<Reached> = q
         .order
         .iter()
-        .map(|o| r(&o.attr).map(|x| super::encoded_by(graph, x)))
+        .map(|o| r(&o.attr).map(|x| crate::model::resolve::encoded_by(graph, x)))
         .collect::<Result<_, _>>()?;
     let returns: Vec<Reached> = q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?;
     Ok(Resolved::new(eq, constants, range, order, returns))

@@ -9,9 +9,10 @@
 //! serve each other, the one built for the smaller query id hosts (a table
 //! several queries build identically counts with its smallest id).
 
+use super::draft::Draft;
 use super::serve::{access, request, request_returning, resolve_query, ColumnIds, SourceIds};
 use super::types::KeyShape;
-use super::{Draft, LogicalModel, Rule, Source};
+use super::types::{LogicalModel, Rule, Source};
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, Reached};
 use crate::model::{Decision, Project, Query};

@@ -6,10 +6,12 @@
 //! or a job updates, since a counter table holds nothing but counters
 //! outside its key.
 
-use super::{
-    apply_decision, attr_column_name, attr_source, naming_rules, order_key_first,
-    unique_column_name, Column, Draft, Role, Rule, Source, Table,
-};
+use super::columns::{attr_column_name, attr_source, unique_column_name};
+use super::decisions::apply_decision;
+use super::draft::Draft;
+use super::finish::order_key_first;
+use super::naming_rules;
+use super::types::{Column, Role, Rule, Source, Table};
 use crate::model::load::Problem;
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
@@ -215,7 +217,7 @@ pub(super) fn build(
         ids: ids.into(),
         root,
         pinned,
-        names: super::Names::All(names.into_iter().map(Name::from).collect()),
+        names: names.into_iter().map(Name::from).collect(),
         resolved: None,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,

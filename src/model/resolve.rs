@@ -1223,6 +1223,34 @@ fn with_hint<'a>(msg: String, wanted: &str, names: impl IntoIterator<Item = &'a 
 /// A random path of fewer than `max_len` steps into and out of the
 /// first `rels` relationships at either end, detours included: for tests
 /// of what paths normalize to.
+/// Removes "into a relationship and back out at the same end" detours, so
+/// equal attributes get equal paths. [`Graph::resolve`] and
+/// [`Graph::key_at`] already return paths normalized this way and more.
+pub fn normalize(mut r: Reached) -> Reached {
+    // In place: it runs for every attribute a query names.
+    cancel_steps(
+        &mut r.path,
+        |before, e| matches!((before, e), (Edge::Enter(r0, end0), Edge::Leave(r1, end1)) if r0 == r1 && end0 == end1),
+    );
+    r
+}
+
+/// The attribute that carries `r`'s value (a timeuuid that `encodes` a
+/// creation time), else `r`: ordering by the time clusters by the timeuuid
+/// alone.
+pub fn encoded_by(graph: &Graph, r: Reached) -> Reached {
+    let node = r.attr.node();
+    let name = &graph.attr(r.attr).name;
+    let carrier = graph
+        .attributes(node)
+        .iter()
+        .position(|a| a.encodes.as_deref() == Some(name.as_str()));
+    match carrier.and_then(|i| graph.attr_id(node, &graph.attributes(node)[i].name)) {
+        Some(attr) => Reached { attr, path: r.path },
+        None => r,
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn random_path(
     rng: &mut crate::model::synthetic::Rng,

@@ -1,0 +1,528 @@
+//! Steps 2 to 5 of derivation over every query's build: identical tables
+//! shared, tables that answer other queries hosting them, the designer's
+//! merges, names, then each query's plan and the write paths.
+
+use super::columns::{attr_column_name, attr_source};
+use super::draft::{signature, Built, Draft, Signature};
+use super::types::{Access, Column, LogicalModel, Plan, Role, Rule, Select, Table};
+use super::writes::{EarlierWrites, TableWrites};
+use super::{serve, share, writes};
+use crate::model::load::Problem;
+use crate::model::name::Name;
+use crate::model::resolve::{normalize, Graph, NodeId, Reached};
+use crate::model::{Decision, Query, Shared};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::Arc;
+
+/// What a query's plan depends on besides the query: the table serving it,
+/// with its position and column identities.
+pub(crate) struct PlanInput<'a> {
+    pub query: &'a Query,
+    /// The query's position in the project.
+    pub index_in_project: usize,
+    /// The table's position in the model.
+    pub index: usize,
+    pub table: &'a Shared<Table>,
+    /// Shared with the draft: one kept from the last derivation compares
+    /// equal without a look at its items.
+    pub ids: &'a Shared<Vec<Option<Reached>>>,
+    pub root: NodeId,
+}
+
+/// What the derivation of the project before an edit left: its tables
+/// (a table that comes out the same is shared) and, while the entity and
+/// relationship lists are the very same, its write paths to patch.
+pub(crate) struct LastModel<'a> {
+    pub tables: &'a [Shared<Table>],
+    pub writes: Option<EarlierWrites<'a>>,
+}
+
+/// A derived model with the column identities and rows' node of each of
+/// its tables (parallel to `model.tables`), which incremental analysis
+/// compares to decide what to reuse.
+pub(crate) struct Assembled {
+    pub model: LogicalModel,
+    /// Which tables answer which queries, by build, for the next
+    /// derivation (see [`share::Answered`]).
+    pub answered: share::Answered,
+    pub ids: Vec<Shared<Vec<Option<Reached>>>>,
+    pub roots: Vec<NodeId>,
+    /// What each table added to the write paths, parallel to the tables.
+    pub writes_by_table: Vec<TableWrites>,
+}
+
+/// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
+/// paths over the built drafts (`built` parallel to `own`). `reuse_plan`
+/// may answer a query's plan from an earlier derivation; `None` plans it.
+pub(crate) fn assemble(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+    built: Vec<Built>,
+    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
+    answered: Option<share::Answered>,
+    last: Option<LastModel>,
+) -> Assembled {
+    let (last_tables, earlier_writes) = match last {
+        Some(l) => (Some(l.tables), l.writes),
+        None => (None, None),
+    };
+    let project = graph.project;
+    let mut problems = Vec::new();
+    let mut drafts: Vec<Arc<Draft>> = Vec::with_capacity(own.len());
+    // Sized up front: growing maps of a thousand entries rehash often.
+    let mut draft_of: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(own.len(), rustc_hash::FxBuildHasher);
+    // The position in the project of each draft's query.
+    let mut query_at: Vec<usize> = Vec::with_capacity(own.len());
+    for (
+        (qi, q),
+        Built {
+            draft,
+            problems: found,
+        },
+    ) in own.iter().zip(built)
+    {
+        problems.extend(found);
+        if let Some(d) = draft {
+            draft_of.insert(q.id.as_str(), drafts.len());
+            drafts.push(d);
+            query_at.push(*qi);
+        }
+    }
+
+    // Each query's own draft (sharing then points some at other drafts):
+    // a copy of the table, not a second one made key by key.
+    let own_draft = draft_of.clone();
+
+    let Settled {
+        kept,
+        names,
+        joined,
+        answered,
+    } = share_and_name(
+        graph,
+        decisions,
+        &mut drafts,
+        &query_at,
+        &mut draft_of,
+        &mut problems,
+        answered,
+    );
+    // The write paths' frame (one per entity and relationship, with their
+    // attributes); not needed when the last derivation's paths are patched.
+    let frame = earlier_writes.is_none().then(|| writes::frame(graph, None));
+
+    let (tables, index_of) = settle_tables(&mut drafts, &kept, joined, names, last_tables);
+
+    // 5. Plans: the SELECT that answers each query from its table.
+    let queries: Vec<(usize, &Query)> = project.queries.iter().map(|q| &**q).enumerate().collect();
+    let ids_by_table: Vec<&Shared<Vec<Option<Reached>>>> =
+        kept.iter().map(|&i| &drafts[i].ids).collect();
+    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
+    let (writes, writes_by_table) =
+        writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots);
+    let plans = plans_of(
+        graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft, reuse_plan,
+    );
+    #[cfg(test)]
+    {
+        let ids: Vec<&[Option<Reached>]> = ids_by_table.iter().map(|i| i.as_slice()).collect();
+        writes::tests::assert_matches_reference(graph, &tables, &ids, &roots, &writes);
+    }
+    drop(ids_by_table);
+    let ids = kept
+        .iter()
+        .map(|&i| match Arc::get_mut(&mut drafts[i]) {
+            Some(d) => std::mem::take(&mut d.ids),
+            None => drafts[i].ids.clone(),
+        })
+        .collect();
+    Assembled {
+        model: LogicalModel {
+            tables,
+            plans,
+            writes,
+            problems,
+        },
+        answered,
+        ids,
+        roots,
+        writes_by_table,
+    }
+}
+
+/// What steps 2 to 4 leave: the drafts whose tables stay (by draft
+/// position), what their tables gain and are named, and the sharing
+/// answers for the next derivation.
+pub(crate) struct Settled {
+    kept: Vec<usize>,
+    /// By draft position: the final name of each kept draft's table.
+    names: Vec<Option<Name>>,
+    /// By draft position: the queries each kept draft's table gains.
+    joined: Vec<Vec<Name>>,
+    answered: share::Answered,
+}
+
+/// Steps 2 to 4 of derivation: identical tables shared, tables that answer
+/// other queries hosting them, the designer's merges, names.
+pub(crate) fn share_and_name<'a>(
+    graph: &Graph<'a>,
+    decisions: &HashMap<&str, &Decision>,
+    drafts: &mut [Arc<Draft>],
+    query_at: &[usize],
+    draft_of: &mut HashMap<&'a str, usize>,
+    problems: &mut Vec<Problem>,
+    answered: Option<share::Answered>,
+) -> Settled {
+    let project = graph.project;
+    // 2. Queries that need exactly the same table share it.
+    let mut merged_into: HashMap<usize, usize> = HashMap::default();
+    {
+        // Each draft joins the first one with its signature. Drafts are
+        // looked up by their signature's hash, kept from the build; a draft
+        // whose hash another signature holds first goes by its signature.
+        let mut first_by_hash: HashMap<u64, usize> =
+            HashMap::with_capacity_and_hasher(drafts.len(), rustc_hash::FxBuildHasher);
+        let mut collided: HashMap<Signature, usize> = HashMap::default();
+        for (i, d) in drafts.iter().enumerate() {
+            if d.separate {
+                continue;
+            }
+            let first = match first_by_hash.entry(d.signature_hash) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                    continue;
+                }
+                std::collections::hash_map::Entry::Occupied(f) => *f.get(),
+            };
+            if signature(&drafts[first]) == signature(d) {
+                merged_into.insert(i, first);
+                continue;
+            }
+            match collided.entry(signature(d)) {
+                std::collections::hash_map::Entry::Occupied(f) => {
+                    merged_into.insert(i, *f.get());
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
+        }
+    }
+    // The queries each draft's table gains beyond its own, in the order
+    // they join: kept apart so that a draft kept for the next edit is not
+    // copied to gain them.
+    let mut joined: Vec<Vec<Name>> = vec![Vec::new(); drafts.len()];
+    let mut shared: Vec<(usize, usize)> = merged_into.iter().map(|(&i, &f)| (i, f)).collect();
+    shared.sort_unstable();
+    for (i, first) in shared {
+        let q = drafts[i].table.queries[0].clone();
+        joined[first].push(q);
+    }
+    // 2b. A query another table already answers directly is served by it.
+    let candidates: Vec<usize> = (0..drafts.len())
+        .filter(|i| !merged_into.contains_key(i))
+        .collect();
+    let mut companions: HashMap<usize, Vec<usize>> = HashMap::default();
+    for (&k, &first) in &merged_into {
+        companions.entry(first).or_default().push(k);
+    }
+    let (hosts, answered) = share::hosts(
+        project,
+        drafts,
+        query_at,
+        &candidates,
+        decisions,
+        &companions,
+        answered,
+    );
+    // A host is never a guest, so the drafts merged into a guest move to
+    // its host in one step, once every guest is known.
+    let mut host_of: HashMap<usize, usize> = HashMap::default();
+    for (guest, host) in hosts {
+        // The guest's table is dropped: its draft stays as built.
+        let mut moved = drafts[guest].table.queries.clone();
+        moved.append(&mut joined[guest]);
+        joined[host].extend(moved);
+        host_of.insert(guest, host);
+    }
+    debug_assert!(host_of.values().all(|h| !host_of.contains_key(h)));
+    if !host_of.is_empty() {
+        for target in merged_into.values_mut() {
+            if let Some(&host) = host_of.get(target) {
+                *target = host;
+            }
+        }
+        merged_into.extend(host_of);
+    }
+    // (Hosts are never merged away: one step reaches the table.)
+    for i in draft_of.values_mut() {
+        if let Some(&first) = merged_into.get(i) {
+            *i = first;
+        }
+    }
+
+    // 3. Designer merges: a query served by another query's table brings its
+    // returned attributes along. (Most projects have none: no pass then.)
+    let merges = decisions.values().any(|d| d.served_by.is_some());
+    for (qi, q) in project.queries.iter().enumerate().filter(|_| merges) {
+        let Some(target) = decisions
+            .get(q.id.as_str())
+            .and_then(|d| d.served_by.as_deref())
+        else {
+            continue;
+        };
+        let mut at = target;
+        let mut hops = 0;
+        while let Some(next) = decisions.get(at).and_then(|d| d.served_by.as_deref()) {
+            at = next;
+            hops += 1;
+            if hops > project.queries.len() {
+                break;
+            }
+        }
+        let Some(&di) = draft_of.get(at) else {
+            problems.push(Problem {
+                path: format!("decisions({}).served_by", q.id),
+                message: format!("{target} has no table to serve {}", q.id),
+            });
+            continue;
+        };
+        // A summary holds aggregates, not rows: it serves aggregate queries
+        // only, and only a summary serves them.
+        let summary = drafts[di]
+            .table
+            .columns
+            .iter()
+            .any(|c| c.rule == Rule::Aggregate);
+        if summary == q.aggregates.is_empty() {
+            problems.push(Problem {
+                path: format!("decisions({}).served_by", q.id),
+                message: if summary {
+                    format!("{target}'s table is a summary of aggregates: it cannot serve the rows of {}", q.id)
+                } else {
+                    format!("{} returns aggregates: only a summary table can serve it", q.id)
+                },
+            });
+            continue;
+        }
+        let id = graph.query_name(qi);
+        joined[di].push(id.clone());
+        if graph.node(&q.rows) == Some(drafts[di].root) {
+            let d = Arc::make_mut(&mut drafts[di]);
+            for r in &q.returns {
+                if let Ok(reached) = graph.resolve(d.root, r) {
+                    let reached = normalize(reached);
+                    if !d.ids.iter().any(|x| x.as_ref() == Some(&reached)) {
+                        let name = attr_column_name(graph, d.root, &reached, &d.table);
+                        let source = attr_source(graph, d.root, &reached);
+                        d.table.columns.push(Column {
+                            name,
+                            ty: graph.attr(reached.attr).ty.clone(),
+                            role: Role::Regular,
+                            rule: Rule::Merged,
+                            why: None,
+                            query: id.clone(),
+                            source,
+                        });
+                        d.ids.push(Some(reached));
+                    }
+                }
+            }
+        }
+        draft_of.insert(q.id.as_str(), di);
+    }
+
+    // 4. Names: pinned names win, derived names are made unique.
+    let kept: Vec<usize> = (0..drafts.len())
+        .filter(|i| !merged_into.contains_key(i))
+        .collect();
+    // Shared names: a build's names are made once and kept with it.
+    let mut used: HashSet<Name> =
+        HashSet::with_capacity_and_hasher(kept.len(), rustc_hash::FxBuildHasher);
+    // By draft position.
+    let mut final_name: Vec<Option<Name>> = vec![None; drafts.len()];
+    for &i in &kept {
+        if let Some(p) = &drafts[i].pinned {
+            let mut name = Name::from(p.as_str());
+            if used.contains(&name) {
+                problems.push(Problem {
+                    path: format!("decisions({}).name", drafts[i].table.origin),
+                    message: format!("table name \"{p}\" is pinned twice"),
+                });
+                name = disambiguate(&name, &drafts[i].table.origin, &used);
+            }
+            used.insert(name.clone());
+            final_name[i] = Some(name);
+        }
+    }
+    for &i in &kept {
+        if final_name[i].is_some() {
+            continue;
+        }
+        let d = &drafts[i];
+        let mut name = match d.names.iter().find(|n| !used.contains(*n)) {
+            Some(free) => free.clone(),
+            None => d
+                .names
+                .first()
+                .cloned()
+                .unwrap_or_else(|| Name::from("table")),
+        };
+        if used.contains(&name) {
+            name = disambiguate(&name, &drafts[i].table.origin, &used);
+        }
+        used.insert(name.clone());
+        final_name[i] = Some(name);
+    }
+
+    Settled {
+        kept,
+        names: final_name,
+        joined,
+        answered,
+    }
+}
+
+/// After steps 2 to 4 of derivation: the tables of the drafts kept (`kept`, by draft
+/// position), each with the queries it gained (`joined`) and its name
+/// (`names`), and each draft's table position. A table equal to the one
+/// at its position in `last` (the last derivation's tables) is that one,
+/// shared: an edit's re-derivation copies only the tables it changed.
+pub(crate) fn settle_tables(
+    drafts: &mut [Arc<Draft>],
+    kept: &[usize],
+    mut joined: Vec<Vec<Name>>,
+    mut names: Vec<Option<Name>>,
+    last: Option<&[Shared<Table>]>,
+) -> (Vec<Shared<Table>>, Vec<Option<usize>>) {
+    let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
+    let mut tables: Vec<Shared<Table>> = Vec::with_capacity(kept.len());
+    for &i in kept {
+        let name = names[i].take().unwrap_or_default();
+        let at = tables.len();
+        index_of[i] = Some(at);
+        if let Some(same) = last
+            .and_then(|l| l.get(at))
+            .filter(|l| is_settled(l, &drafts[i].table, &joined[i], &name))
+        {
+            tables.push(same.clone());
+            continue;
+        }
+        // A draft kept for the next edit stays as built: its table is
+        // copied (its columns and queries shared).
+        let mut t = match Arc::get_mut(&mut drafts[i]) {
+            Some(d) => std::mem::take(&mut d.table),
+            None => drafts[i].table.clone(),
+        };
+        // (Asked first: a write to the shared list copies it.)
+        if !joined[i].is_empty() {
+            t.queries.append(&mut joined[i]);
+        }
+        t.name = name;
+        tables.push(Shared::new(t));
+    }
+    (tables, index_of)
+}
+
+/// Whether `settled` is `built` with the queries `joined` added and named
+/// `name`: every field compared (the destructuring names them all, so a
+/// new field is a compile-time question here).
+pub(crate) fn is_settled(settled: &Table, built: &Table, joined: &[Name], name: &Name) -> bool {
+    let Table {
+        name: settled_name,
+        rows,
+        queries,
+        columns,
+        indexes,
+        ttl_seconds,
+        dropped,
+        candidate,
+        origin,
+        collected,
+    } = settled;
+    settled_name == name
+        && queries.len() == built.queries.len() + joined.len()
+        && queries.iter().eq(built.queries.iter().chain(joined))
+        && *columns == built.columns
+        && *rows == built.rows
+        && *origin == built.origin
+        && *ttl_seconds == built.ttl_seconds
+        && *candidate == built.candidate
+        && *indexes == built.indexes
+        && *dropped == built.dropped
+        && *collected == built.collected
+}
+
+/// Step 5: the SELECT that answers each query from its table.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn plans_of(
+    graph: &Graph,
+    queries: &[(usize, &Query)],
+    drafts: &[Arc<Draft>],
+    kept: &[usize],
+    tables: &[Shared<Table>],
+    draft_of: &HashMap<&str, usize>,
+    index_of: &[Option<usize>],
+    own_draft: &HashMap<&str, usize>,
+    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
+) -> Vec<Plan> {
+    queries
+        .iter()
+        .map(|&(qi, q)| {
+            let table = draft_of
+                .get(q.id.as_str())
+                .and_then(|&i| index_of.get(i).copied().flatten());
+            match table {
+                Some(ti) => {
+                    let draft = &drafts[kept[ti]];
+                    let input = PlanInput {
+                        query: q,
+                        index_in_project: qi,
+                        index: ti,
+                        table: &tables[ti],
+                        ids: &draft.ids,
+                        root: draft.root,
+                    };
+                    if let Some(plan) = reuse_plan(input) {
+                        return plan;
+                    }
+                    let resolved = own_draft
+                        .get(q.id.as_str())
+                        .and_then(|&i| drafts[i].resolved.as_deref());
+                    serve::plan(
+                        graph,
+                        q,
+                        graph.query_name(qi),
+                        resolved,
+                        serve::Served {
+                            table: &tables[ti],
+                            index: ti,
+                            ids: &draft.ids,
+                            root: draft.root,
+                        },
+                    )
+                }
+                None => Plan {
+                    query: graph.query_name(qi),
+                    table: None,
+                    select: Select::default(),
+                    access: Access::Impossible("no table serves this query".into()),
+                    computed: vec![],
+                },
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn disambiguate(name: &str, origin: &str, used: &HashSet<Name>) -> Name {
+    let suffix = crate::model::naming::snake_case(origin);
+    let mut candidate = format!("{name}_{suffix}");
+    let mut n = 2;
+    while used.contains(candidate.as_str()) {
+        candidate = format!("{name}_{suffix}_{n}");
+        n += 1;
+    }
+    candidate.into()
+}
