@@ -46,6 +46,11 @@ pub const SAMPLES: &[Sample] = &[
         shows: "the hotel model keyed by surrogate ids",
         text: include_str!("../sample-projects/hotel-surrogate.cqlm.ron"),
     },
+    Sample {
+        file: "weather.cqlm.ron",
+        shows: "weather readings: per-table retention, TWCS, gc_grace",
+        text: include_str!("../sample-projects/weather.cqlm.ron"),
+    },
 ];
 
 /// Every sample, loaded: for tests that hold on every one of them.

@@ -67,6 +67,7 @@ impl PartialEq for Schema<'_> {
             format: _,
             name: _,
             keyspace,
+            cassandra,
             thresholds,
             partition_keys,
             types,
@@ -78,6 +79,7 @@ impl PartialEq for Schema<'_> {
             notes: _,
         } = a;
         *keyspace == b.keyspace
+            && *cassandra == b.cassandra
             && *thresholds == b.thresholds
             && *partition_keys == b.partition_keys
             && *types == b.types

@@ -437,6 +437,7 @@ pub(crate) fn is_settled(settled: &Table, built: &Table, joined: &[Name], name: 
         columns,
         indexes,
         ttl_seconds,
+        physical,
         dropped,
         candidate,
         origin,
@@ -449,6 +450,7 @@ pub(crate) fn is_settled(settled: &Table, built: &Table, joined: &[Name], name: 
         && *rows == built.rows
         && *origin == built.origin
         && *ttl_seconds == built.ttl_seconds
+        && *physical == built.physical
         && *candidate == built.candidate
         && *indexes == built.indexes
         && *dropped == built.dropped

@@ -50,12 +50,12 @@ pub(crate) struct Built {
 }
 
 /// Tables are identical when they hold the same rows with the same columns
-/// in the same roles.
+/// in the same roles, kept as long (retention and TTL).
 pub(crate) type Signature<'a> = (
     &'a str,
     Option<&'a str>,
     &'a [String],
-    Option<u64>,
+    (Option<u64>, Option<u64>),
     Vec<(&'a str, &'a CqlType, Role)>,
 );
 pub(crate) fn signature(d: &Draft) -> Signature<'_> {
@@ -64,7 +64,7 @@ pub(crate) fn signature(d: &Draft) -> Signature<'_> {
         t.rows.as_str(),
         d.pinned.as_deref(),
         t.indexes.as_slice(),
-        t.ttl_seconds,
+        (t.ttl_seconds, t.physical.retention_days.map(f64::to_bits)),
         t.columns
             .iter()
             .map(|c| (c.name.as_str(), &c.ty, c.role))

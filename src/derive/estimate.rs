@@ -543,13 +543,22 @@ impl<'g, 'p> Estimator<'g, 'p> {
         best
     }
 
+    #[allow(clippy::too_many_lines)] // one formula, step by step
     pub fn table(&self, t: &Table) -> Estimate {
         let g = self.graph;
         let mut notes: Vec<String> = Vec::new();
         let Some(root) = g.node(&t.rows) else {
             return Estimate::default();
         };
-        let (root_count, root_span) = self.count_span(root, &mut notes, 0);
+        let (mut root_count, mut root_span) = self.count_span(root, &mut notes, 0);
+        // A table that keeps its rows for less time than they accumulate
+        // over (its own retention) holds that share of them.
+        if let (Some(keep), Some(over)) = (t.physical.retention_days, root_span) {
+            if keep < over && over > 0.0 {
+                root_count *= keep / over;
+                root_span = Some(keep);
+            }
+        }
 
         // Rows: the rows' instances times every to-many step the table's
         // columns multiply through.
@@ -609,7 +618,10 @@ impl<'g, 'p> Estimator<'g, 'p> {
         // whose whole key they form.
         let mut partitions = 1.0;
         let mut groups: Vec<&[Edge]> = Vec::new();
-        let (span, retained) = self.span(root);
+        let (span, retained) = match t.physical.retention_days {
+            Some(days) => (days, true),
+            None => self.span(root),
+        };
         let mut bucketed = false;
         let mut group_nodes: Vec<(NodeId, f64)> = Vec::new();
         for c in t.columns.iter().filter(|c| c.role == Role::Partition) {

@@ -65,15 +65,7 @@ pub(crate) fn finish(
     order_key_first(t, ids);
     mark_static(graph, root, t, ids);
     counter_rules(t, ids);
-    if let (NodeId::Entity(e), None) = (root, t.is_counter_table().then_some(())) {
-        let ent = graph.entity(e);
-        if ent.ttl {
-            let days = ent
-                .retention_days
-                .unwrap_or(graph.project.thresholds.horizon_days);
-            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
-        }
-    }
+    super::physical::settle(graph, q, root, decision, t);
     pinned
 }
 

@@ -10,6 +10,7 @@ mod draft;
 pub mod estimate;
 mod finish;
 mod naming_rules;
+pub mod physical;
 pub mod placement;
 pub mod select;
 pub mod serve;

@@ -202,15 +202,7 @@ pub(super) fn build(
     order_key_first(&mut t, &mut ids);
     // Plain summaries of expiring rows expire with them; a counter table
     // cannot have a time to live.
-    if let (NodeId::Entity(e), false) = (root, t.is_counter_table()) {
-        let ent = graph.entity(e);
-        if ent.ttl {
-            let days = ent
-                .retention_days
-                .unwrap_or(graph.project.thresholds.horizon_days);
-            t.ttl_seconds = Some((days * 86_400.0).round().max(1.0) as u64);
-        }
-    }
+    super::physical::settle(graph, q, root, decision, &mut t);
     let names = naming_rules::summary_names(graph, root, s.equality, window_token.as_deref(), &t);
     Draft {
         table: t,

@@ -222,6 +222,8 @@ pub struct Table {
     pub indexes: Vec<String>,
     /// `default_time_to_live`, from the rows' retention when `ttl` is set.
     pub ttl_seconds: Option<u64>,
+    /// The table's physical options with where each comes from.
+    pub physical: Physical,
     /// Columns left out because a counter table may hold only counters.
     pub dropped: Vec<String>,
     /// The candidate key in use, if any.
@@ -265,6 +267,7 @@ impl Table {
             columns: Shared::new(columns),
             indexes: Vec::new(),
             ttl_seconds: None,
+            physical: Physical::default(),
             dropped: Vec::new(),
             candidate: None,
             origin: id,
@@ -677,4 +680,54 @@ impl Serialize for Select {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
+}
+
+/// Where a physical option's value comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Origin {
+    /// The designer set it (`decisions[…].options`).
+    Designer,
+    /// Proposed from what the model says about the table's rows.
+    Derived,
+    /// Cassandra's own default: nothing is written.
+    #[default]
+    Default,
+}
+
+impl Origin {
+    pub fn label(self) -> &'static str {
+        match self {
+            Origin::Designer => "set by the designer",
+            Origin::Derived => "derived",
+            Origin::Default => "Cassandra's default",
+        }
+    }
+}
+
+/// One physical option: its value, where it comes from and why.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+    pub why: String,
+}
+
+/// A table's physical schema beyond its columns and key: how long rows are
+/// kept, compaction, `gc_grace` and the designer's other options, each with
+/// its reason (see `derive::physical`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Physical {
+    /// Days the table keeps its rows (its own retention, else its rows'),
+    /// when stated; estimates count rows over it.
+    pub retention_days: Option<f64>,
+    /// Why the table has (or has not) a `default_time_to_live`.
+    pub ttl_why: String,
+    /// `gc_grace_seconds`; `Origin::Default` writes nothing (10 days).
+    pub gc_grace: Setting<Option<u64>>,
+    /// The compaction strategy; `Origin::Default` writes nothing
+    /// (`SizeTiered`).
+    pub compaction: Setting<Option<crate::model::physical::Compaction>>,
+    /// The designer's other options (caching, compression, …), written as
+    /// set.
+    pub options: crate::model::physical::TableOptions,
 }

@@ -12,6 +12,7 @@ pub struct Sections {
     format: Option<u32>,
     name: Option<String>,
     keyspace: Option<Keyspace>,
+    cassandra: Option<crate::model::physical::CassandraVersion>,
     thresholds: Option<Thresholds>,
     partition_keys: Option<PartitionKeys>,
     types: Option<Shared<Vec<UserType>>>,
@@ -53,6 +54,7 @@ impl Sections {
             format,
             name,
             keyspace,
+            cassandra,
             thresholds,
             partition_keys,
             types,
@@ -67,6 +69,7 @@ impl Sections {
             format: differing(&from.format, format),
             name: differing(&from.name, name),
             keyspace: differing(&from.keyspace, keyspace),
+            cassandra: differing(&from.cassandra, cassandra),
             thresholds: differing(&from.thresholds, thresholds),
             partition_keys: differing(&from.partition_keys, partition_keys),
             types: differing(&from.types, types),
@@ -86,6 +89,7 @@ impl Sections {
             format,
             name,
             keyspace,
+            cassandra,
             thresholds,
             partition_keys,
             types,
@@ -105,6 +109,12 @@ impl Sections {
             keyspace,
             &mut forth.keyspace,
             &mut back.keyspace,
+        );
+        both(
+            &from.cassandra,
+            cassandra,
+            &mut forth.cassandra,
+            &mut back.cassandra,
         );
         both(
             &from.thresholds,
@@ -167,6 +177,7 @@ impl Sections {
             format,
             name,
             keyspace,
+            cassandra,
             thresholds,
             partition_keys,
             types,
@@ -180,6 +191,7 @@ impl Sections {
         put(format, self.format.as_ref(), &mut old.format);
         put(name, self.name.as_ref(), &mut old.name);
         put(keyspace, self.keyspace.as_ref(), &mut old.keyspace);
+        put(cassandra, self.cassandra.as_ref(), &mut old.cassandra);
         put(thresholds, self.thresholds.as_ref(), &mut old.thresholds);
         put(
             partition_keys,

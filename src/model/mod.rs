@@ -10,6 +10,7 @@ pub mod name;
 mod name_index;
 pub mod naming;
 pub(crate) mod parts;
+pub mod physical;
 pub mod preserve;
 pub mod quantity;
 pub mod resolve;
@@ -39,6 +40,12 @@ pub struct Project {
     pub format: u32,
     pub name: String,
     pub keyspace: Keyspace,
+    /// The Cassandra release the schema targets (4.0, 4.1 or 5.0).
+    #[serde(
+        default,
+        skip_serializing_if = "physical::CassandraVersion::is_default"
+    )]
+    pub cassandra: physical::CassandraVersion,
     #[serde(default, skip_serializing_if = "Thresholds::is_default")]
     pub thresholds: Thresholds,
     /// How equality search attributes are split between the partition key
@@ -82,6 +89,19 @@ impl FromIterator<Query> for Shared<Vec<Shared<Query>>> {
 pub struct Keyspace {
     pub name: String,
     pub replication: Replication,
+    /// Writes go through the commit log (`durable_writes`); off only for
+    /// data the cluster can lose on a crash.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub durable_writes: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -618,6 +638,10 @@ pub struct Decision {
     /// sharing).
     #[serde(default, skip_serializing_if = "is_false")]
     pub separate: bool,
+    /// The table's physical options: retention and TTL, compaction,
+    /// `gc_grace` and the rest (unset: the tool's proposal).
+    #[serde(default, skip_serializing_if = "physical::TableOptions::is_empty")]
+    pub options: physical::TableOptions,
 }
 
 impl Decision {
@@ -637,6 +661,7 @@ impl Decision {
             candidates: vec![],
             use_candidate: None,
             separate: false,
+            options: physical::TableOptions::default(),
         }
     }
 
@@ -702,7 +727,9 @@ impl Project {
             keyspace: Keyspace {
                 name: if ks.is_empty() { "app".into() } else { ks },
                 replication: Replication::Simple(3),
+                durable_writes: true,
             },
+            cassandra: physical::CassandraVersion::default(),
             thresholds: Thresholds::default(),
             partition_keys: PartitionKeys::default(),
             types: Shared::default(),

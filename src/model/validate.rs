@@ -193,6 +193,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
         format,
         name,
         keyspace,
+        cassandra,
         thresholds,
         partition_keys,
         types,
@@ -206,6 +207,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
     let elsewhere = *format != before.format
         || *name != before.name
         || *keyspace != before.keyspace
+        || *cassandra != before.cassandra
         || *thresholds != before.thresholds
         || *partition_keys != before.partition_keys
         || *types != before.types
@@ -684,6 +686,22 @@ fn check_decision<'p>(
                 format!("no candidate \"{u}\""),
             );
         }
+    }
+    for (field, message) in super::physical::problems(&d.options, scope.project.cassandra) {
+        c.add(format!("{}.options.{field}", path()), message);
+    }
+    if d.options.ttl == Some(true)
+        && d.options.retention.is_none()
+        && scope
+            .project
+            .query(&d.query)
+            .and_then(|q| scope.project.entity(&q.rows))
+            .is_none_or(|e| e.retention_days.is_none())
+    {
+        c.add(
+            format!("{}.options.ttl", path()),
+            "a TTL needs a retention to expire after: set options.retention (20s, 12h, 730d…)",
+        );
     }
 }
 

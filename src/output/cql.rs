@@ -196,6 +196,22 @@ pub fn table(project: &Project, t: &Table) -> String {
             "-- counters: the application increments them on every insert"
         );
     }
+    for (what, origin, why) in [
+        (
+            "compaction",
+            t.physical.compaction.origin,
+            &t.physical.compaction.why,
+        ),
+        (
+            "gc_grace",
+            t.physical.gc_grace.origin,
+            &t.physical.gc_grace.why,
+        ),
+    ] {
+        if origin != crate::derive::Origin::Default {
+            let _ = writeln!(s, "-- {what}: {}", one_line(why));
+        }
+    }
     let width = t
         .columns
         .iter()
@@ -231,15 +247,21 @@ pub fn table(project: &Project, t: &Table) -> String {
     if !clustering.is_empty() {
         options.push(format!("CLUSTERING ORDER BY ({})", clustering.join(", ")));
     }
-    options.push(format!(
-        "comment = {}",
-        string_literal(&queries_comment(project, t))
-    ));
+    let mut comment = queries_comment(project, t);
+    if let Some(own) = &t.physical.options.comment {
+        comment = if comment.is_empty() {
+            one_line(own)
+        } else {
+            format!("{comment} | {}", one_line(own))
+        };
+    }
+    options.push(format!("comment = {}", string_literal(&comment)));
     if let Some(ttl) = t.ttl_seconds {
         if !t.is_counter_table() {
             options.push(format!("default_time_to_live = {ttl}"));
         }
     }
+    options.extend(physical_options(t));
     for (i, o) in options.iter().enumerate() {
         if i == 0 {
             let _ = write!(s, " WITH {o}");
@@ -272,6 +294,65 @@ pub fn table(project: &Project, t: &Table) -> String {
         );
     }
     s
+}
+
+/// The physical options after the TTL, as `name = value`: compaction,
+/// `gc_grace` and the designer's others. Values were validated with the
+/// project (`model::physical::problems`); anything that is not a safe CQL
+/// constant is left out here too, so a file edited past validation cannot
+/// inject text.
+fn physical_options(t: &Table) -> Vec<String> {
+    use crate::model::physical::is_cql_term;
+    let map = |pairs: &mut dyn Iterator<Item = (&str, &str)>| -> Option<String> {
+        let mut parts = Vec::new();
+        for (k, v) in pairs {
+            if k.contains('\'') || v.contains('\'') || k.chars().chain(v.chars()).any(is_unsafe) {
+                return None;
+            }
+            parts.push(format!("'{k}': '{v}'"));
+        }
+        Some(format!("{{{}}}", parts.join(", ")))
+    };
+    let p = &t.physical;
+    let mut out = Vec::new();
+    if let Some(c) = &p.compaction.value {
+        let class = c.strategy.class();
+        let mut pairs = std::iter::once(("class", class))
+            .chain(c.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if let Some(m) = map(&mut pairs) {
+            out.push(format!("compaction = {m}"));
+        }
+    }
+    if let Some(g) = p.gc_grace.value {
+        out.push(format!("gc_grace_seconds = {g}"));
+    }
+    let o = &p.options;
+    for (name, value) in [("caching", &o.caching), ("compression", &o.compression)] {
+        if let Some(m) = value
+            .as_ref()
+            .and_then(|m| map(&mut m.iter().map(|(k, v)| (k.as_str(), v.as_str()))))
+        {
+            out.push(format!("{name} = {m}"));
+        }
+    }
+    if let Some(b) = o.bloom_filter_fp_chance.filter(|b| *b > 0.0 && *b <= 1.0) {
+        out.push(format!("bloom_filter_fp_chance = {b}"));
+    }
+    if let Some(r) = &o.speculative_retry {
+        if is_cql_term(&string_literal(r)) {
+            out.push(format!("speculative_retry = {}", string_literal(r)));
+        }
+    }
+    if let Some(c) = o.cdc {
+        out.push(format!("cdc = {c}"));
+    }
+    for (k, v) in &o.other {
+        let set_elsewhere = matches!(k.as_str(), "default_time_to_live" | "gc_grace_seconds");
+        if !set_elsewhere && is_plain_identifier(k) && is_cql_term(v) {
+            out.push(format!("{k} = {}", v.trim()));
+        }
+    }
+    out
 }
 
 /// A valid, stable index name: `[a-z0-9_]`, table and column.

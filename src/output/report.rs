@@ -93,6 +93,9 @@ pub fn chebotko(project: &Project, a: &Analysis) -> String {
                 let _ = writeln!(s, "        = {}", for_terminal(&how));
             }
         }
+        for (what, why) in crate::derive::physical::summary(t) {
+            let _ = writeln!(s, "  {what}: {}", for_terminal(&why));
+        }
         if let Some(e) = a.estimates.get(i) {
             let _ = writeln!(s, "  estimate: {}", estimate_line(e, rf));
             for n in &e.assumptions {

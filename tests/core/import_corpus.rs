@@ -54,18 +54,54 @@ fn shape_of_schema(s: &cqlmodel::lifecycle::import::Schema) -> Vec<String> {
             let mut idx = t.indexes.clone();
             idx.sort();
             format!(
-                "{}: (({}), {}) [{}] idx[{}] ttl {:?}",
+                "{}: (({}), {}) [{}] idx[{}] ttl {:?}{}",
                 t.name,
                 t.partition.join(", "),
                 cl.join(", "),
                 cols.join(", "),
                 idx.join(", "),
-                t.ttl
+                t.ttl,
+                options_of(&t.options)
             )
         })
         .collect();
     out.sort();
     out
+}
+
+/// A table's options as one line (empty when it has none), each as
+/// Cassandra reads it: class names in full, spans in seconds.
+fn options_of(o: &cqlmodel::model::physical::TableOptions) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = &o.compaction {
+        parts.push(format!("compaction {} {:?}", c.strategy.class(), c.options));
+    }
+    if let Some(g) = &o.gc_grace {
+        parts.push(format!("gc_grace {}", g.whole_seconds()));
+    }
+    if let Some(c) = &o.caching {
+        parts.push(format!("caching {c:?}"));
+    }
+    if let Some(c) = &o.compression {
+        parts.push(format!("compression {c:?}"));
+    }
+    if let Some(b) = o.bloom_filter_fp_chance {
+        parts.push(format!("bloom_filter_fp_chance {b}"));
+    }
+    if let Some(r) = &o.speculative_retry {
+        parts.push(format!("speculative_retry {r}"));
+    }
+    if let Some(c) = o.cdc {
+        parts.push(format!("cdc {c}"));
+    }
+    for (k, v) in &o.other {
+        parts.push(format!("{k} {v}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", parts.join("; "))
+    }
 }
 
 /// Inside a frozen value everything is frozen: `frozen<list<frozen<a>>>`

@@ -29,6 +29,7 @@ mod import_corpus;
 mod import_fixtures;
 mod incremental;
 mod malformed;
+mod physical;
 mod preserve_edits;
 mod properties;
 mod provenance;

@@ -123,6 +123,14 @@ fn add_query(
     }];
     d.use_candidate = Some(IMPORTED_KEY.into());
     d.separate = true;
+    // The table's own options stay with it: its TTL becomes its own
+    // retention (never the entity's, which other tables share).
+    d.options = t.options.clone();
+    d.options.as_imported = true;
+    if let Some(ttl) = t.ttl {
+        d.options.retention = Some(span_of_seconds(ttl));
+        d.options.ttl = Some(true);
+    }
     p.workflow.entry.push(id.clone());
     p.queries.push(q.into());
     p.decisions.push(d);
@@ -191,12 +199,6 @@ fn add_owned(p: &mut Project, t: &TableDef) {
             row_e.attributes.push(a);
         }
     }
-    if let Some(ttl) = t.ttl {
-        for e in [&mut owner_e, &mut row_e] {
-            e.retention_days = Some(ttl as f64 / 86_400.0);
-            e.ttl = true;
-        }
-    }
     let rel = fresh_entity_name(p, &format!("{}_{}", naming::snake_case(&owner), "rows"));
     row_e.owner = Some(rel.clone());
     p.relationships.push(crate::model::Relationship {
@@ -254,6 +256,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
             naming::schema_name(&ks_name, "app")
         },
         replication: ks.map_or(Replication::Simple(3), |k| k.replication.clone()),
+        durable_writes: ks.is_none_or(|k| k.durable_writes),
     };
     for t in &schema.types {
         if p.types.iter().any(|x| x.name == t.name) {
@@ -347,24 +350,6 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 e.attributes.push(a);
             }
         }
-        if let Some(ttl) = t.ttl {
-            let days = ttl as f64 / 86_400.0;
-            match e.retention_days {
-                None => {
-                    e.retention_days = Some(days);
-                    e.ttl = true;
-                }
-                Some(d) if (d - days).abs() > f64::EPSILON => messages.push(Message {
-                    pos: t.pos,
-                    level: Level::Warning,
-                    text: format!(
-                        "{}: default_time_to_live {ttl} differs from another table of {}; the first one is kept",
-                        t.name, e.name
-                    ),
-                }),
-                Some(_) => {}
-            }
-        }
         let entity = e.name.clone();
         let equality = t.partition.iter().map(|c| attr_name(c)).collect();
         let returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
@@ -372,6 +357,22 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
     }
     p.workflow.transitions.clear();
     p
+}
+
+/// A TTL in seconds as a span in the largest unit that holds it exactly
+/// (86400 → 1d, 20 → 20s).
+fn span_of_seconds(seconds: u64) -> crate::model::physical::Span {
+    use crate::model::physical::{Span, SpanUnit};
+    for (unit, size) in [
+        (SpanUnit::Days, 86_400),
+        (SpanUnit::Hours, 3_600),
+        (SpanUnit::Minutes, 60),
+    ] {
+        if seconds.is_multiple_of(size) {
+            return Span::new((seconds / size) as f64, unit);
+        }
+    }
+    Span::new(seconds as f64, SpanUnit::Seconds)
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ impl fmt::Display for Message {
 pub struct KeyspaceDef {
     pub name: String,
     pub replication: Replication,
+    pub durable_writes: bool,
     pub pos: Pos,
 }
 
@@ -66,6 +67,9 @@ pub struct TableDef {
     pub clustering: Vec<(String, Dir)>,
     /// `default_time_to_live`, when not 0.
     pub ttl: Option<u64>,
+    /// Every other option, kept: compaction, `gc_grace`, caching, … (the
+    /// TTL above and the comment below are not repeated here).
+    pub options: crate::model::physical::TableOptions,
     pub comment: Option<String>,
     /// For a materialized view: its base table.
     pub view_of: Option<String>,
@@ -356,6 +360,7 @@ impl Stmt<'_> {
         let name = self.ident()?;
         self.expect_word("with")?;
         let mut replication = None;
+        let mut durable_writes = true;
         loop {
             let opt_pos = self.pos();
             let opt = self.ident()?;
@@ -363,6 +368,8 @@ impl Stmt<'_> {
             if opt == "replication" {
                 let pairs = self.map_literal()?;
                 replication = Some(replication_of(&pairs).map_err(|m| (opt_pos, m))?);
+            } else if opt == "durable_writes" {
+                durable_writes = !self.literal()?.eq_ignore_ascii_case("false");
             } else if self.peek() == Some(&Tok::Punct('{')) {
                 self.map_literal()?;
             } else {
@@ -381,6 +388,7 @@ impl Stmt<'_> {
         Ok(KeyspaceDef {
             name,
             replication,
+            durable_writes,
             pos: start,
         })
     }
@@ -543,6 +551,7 @@ impl Stmt<'_> {
             partition,
             clustering: clustering.into_iter().map(|c| (c, Dir::Asc)).collect(),
             ttl: None,
+            options: crate::model::physical::TableOptions::default(),
             comment: None,
             view_of: None,
             indexes: vec![],
@@ -604,12 +613,25 @@ impl Stmt<'_> {
             } else {
                 let opt = self.ident()?;
                 self.expect('=')?;
-                let value = if self.peek() == Some(&Tok::Punct('{')) {
-                    self.map_literal()?;
-                    None
+                let quoted = matches!(self.peek(), Some(Tok::Str(_)));
+                let (value, map) = if self.peek() == Some(&Tok::Punct('{')) {
+                    (None, Some(self.map_literal()?))
                 } else {
-                    Some(self.literal()?)
+                    (Some(self.literal()?), None)
                 };
+                if let Err(why) = keep_option(
+                    &mut t.options,
+                    &opt,
+                    value.as_deref(),
+                    quoted,
+                    map.as_deref(),
+                ) {
+                    messages.push(Message {
+                        pos: opt_pos,
+                        level: Level::Warning,
+                        text: format!("{}: {why}", t.name),
+                    });
+                }
                 match (opt.as_str(), value) {
                     ("default_time_to_live", Some(v)) => match v.parse::<u64>() {
                         Ok(0) => {}
@@ -706,6 +728,7 @@ impl Stmt<'_> {
             partition,
             clustering: clustering.into_iter().map(|c| (c, Dir::Asc)).collect(),
             ttl: None,
+            options: crate::model::physical::TableOptions::default(),
             comment: None,
             view_of: Some(base),
             indexes: vec![],
@@ -828,6 +851,101 @@ fn check_table(t: &TableDef) -> Result<(), String> {
         .find(|k| t.column(k).is_some_and(|c| c.ty.is_counter()))
     {
         return Err(format!("{}: counter column {k} in the primary key", t.name));
+    }
+    Ok(())
+}
+
+/// Keeps a table option met on import in `options`: the ones the model
+/// has a field for in that field, any other Cassandra accepts in `other`
+/// with its value as CQL writes it. The TTL, comment and options removed
+/// in 4.0 are handled by the caller.
+fn keep_option(
+    options: &mut crate::model::physical::TableOptions,
+    name: &str,
+    value: Option<&str>,
+    quoted: bool,
+    map: Option<&[(String, String)]>,
+) -> Result<(), String> {
+    use crate::model::physical::{Compaction, Span, SpanUnit, Strategy, OTHER_TABLE_OPTIONS};
+    let as_map = |m: &[(String, String)]| -> std::collections::BTreeMap<String, String> {
+        m.iter().cloned().collect()
+    };
+    match (name, value, map) {
+        (
+            "default_time_to_live"
+            | "comment"
+            | "read_repair_chance"
+            | "dclocal_read_repair_chance",
+            _,
+            _,
+        ) => {}
+        ("compaction", _, Some(m)) => {
+            let mut m = as_map(m);
+            let class = m
+                .remove("class")
+                .ok_or_else(|| "compaction without a class; ignored".to_string())?;
+            options.compaction = Some(Compaction {
+                strategy: Strategy::from_class(&class),
+                options: m,
+            });
+        }
+        ("caching", _, Some(m)) => options.caching = Some(as_map(m)),
+        ("compression", _, Some(m)) => {
+            let mut m = as_map(m);
+            // 4.0+ writes `class`; older dumps say `sstable_compression`.
+            if let Some(c) = m.remove("sstable_compression") {
+                m.insert("class".into(), c);
+            }
+            if let Some(c) = m.remove("chunk_length_kb") {
+                m.insert("chunk_length_in_kb".into(), c);
+            }
+            options.compression = Some(m);
+        }
+        ("gc_grace_seconds", Some(v), _) => {
+            let n: u64 = v
+                .parse()
+                .map_err(|_| format!("gc_grace_seconds = {v} is not a number; ignored"))?;
+            // 0 is a value a designer sets on purpose (no hints, no
+            // deletes): kept as one second less than nothing is not
+            // possible, so it is kept verbatim in `other`.
+            if n == 0 {
+                options.other.insert("gc_grace_seconds".into(), "0".into());
+            } else {
+                options.gc_grace = Some(Span::new(n as f64, SpanUnit::Seconds));
+            }
+        }
+        ("bloom_filter_fp_chance", Some(v), _) => {
+            options.bloom_filter_fp_chance =
+                Some(v.parse().map_err(|_| {
+                    format!("bloom_filter_fp_chance = {v} is not a number; ignored")
+                })?);
+        }
+        ("speculative_retry", Some(v), _) => options.speculative_retry = Some(v.to_string()),
+        ("cdc", Some(v), _) => options.cdc = Some(v.eq_ignore_ascii_case("true")),
+        (other, value, map) if OTHER_TABLE_OPTIONS.contains(&other) => {
+            let text = match (value, map) {
+                (_, Some(m)) => format!(
+                    "{{{}}}",
+                    m.iter()
+                        .map(|(k, v)| format!(
+                            "'{}': '{}'",
+                            k.replace('\'', "''"),
+                            v.replace('\'', "''")
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                (Some(v), None) if quoted => format!("'{}'", v.replace('\'', "''")),
+                (Some(v), None) => v.to_string(),
+                (None, None) => return Ok(()),
+            };
+            options.other.insert(other.to_string(), text);
+        }
+        (other, _, _) => {
+            return Err(format!(
+                "{other} is not a table option Cassandra 4.0–5.0 accepts; ignored"
+            ))
+        }
     }
     Ok(())
 }

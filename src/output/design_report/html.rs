@@ -430,6 +430,11 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
             );
         }
         let _ = writeln!(s, "<p>{meta}</p>");
+        s.push_str("<ul class=\"physical\">");
+        for (what, why) in crate::derive::physical::summary(t) {
+            let _ = write!(s, "<li>{what}: {}</li>", xml(&why));
+        }
+        s.push_str("</ul>\n");
         s.push_str(&notes_html(&notes_on(
             project,
             &Target::Table(t.name.to_string()),

@@ -296,6 +296,10 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
             );
         }
         let _ = writeln!(s, "{meta}\n");
+        for (what, why) in crate::derive::physical::summary(t) {
+            let _ = writeln!(s, "- {what}: {}", md(&why));
+        }
+        s.push('\n');
         notes(s, &notes_on(project, &Target::Table(t.name.to_string())));
         s.push_str("| | Column | Type | Provenance |\n|---|---|---|---|\n");
         for c in &t.columns {
