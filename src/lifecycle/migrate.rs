@@ -64,6 +64,69 @@ fn backfill_plan(s: &mut String, project: &Project, old: &Table, new: &Table, ta
     );
 }
 
+/// What Cassandra 4.0–5.0 uses for an option a table does not set: what
+/// `ALTER TABLE … WITH` writes to take a setting back.
+fn default_option(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "default_time_to_live" | "memtable_flush_period_in_ms" => "0",
+        "gc_grace_seconds" => "864000",
+        "compaction" => "{'class': 'SizeTieredCompactionStrategy'}",
+        "caching" => "{'keys': 'ALL', 'rows_per_partition': 'NONE'}",
+        "compression" => "{'chunk_length_in_kb': '16', 'class': 'LZ4Compressor'}",
+        "bloom_filter_fp_chance" => "0.01",
+        "speculative_retry" | "additional_write_policy" => "'99p'",
+        "cdc" => "false",
+        "crc_check_chance" => "1.0",
+        "min_index_interval" => "128",
+        "max_index_interval" => "2048",
+        "read_repair" => "'BLOCKING'",
+        _ => return None,
+    })
+}
+
+/// One `ALTER TABLE … WITH` for every option of `table` that changed.
+fn alter_options(s: &mut String, project: &Project, table: &str, changes: &[ColumnChange]) {
+    let mut set = Vec::new();
+    for c in changes {
+        let ColumnChange::TableOption { name, from, to } = c else {
+            continue;
+        };
+        let Some(value) = to.as_deref().or_else(|| default_option(name)) else {
+            let _ = writeln!(
+                s,
+                "-- {}: {} is no longer set; put back Cassandra's default by hand (it was {})",
+                cql::one_line(table),
+                cql::one_line(name),
+                cql::one_line(from.as_deref().unwrap_or("unset"))
+            );
+            continue;
+        };
+        if name == "compaction" {
+            let _ = writeln!(
+                s,
+                "-- {}: a new compaction strategy rewrites every SSTable of the table as it compacts (heavy I/O for a while); apply it off-peak",
+                cql::one_line(table)
+            );
+        }
+        if name == "default_time_to_live" {
+            let _ = writeln!(
+                s,
+                "-- {}: the default TTL applies to rows written from now on; rows already written keep theirs",
+                cql::one_line(table)
+            );
+        }
+        set.push(format!("{name} = {value}"));
+    }
+    if !set.is_empty() {
+        let _ = writeln!(
+            s,
+            "ALTER TABLE {} WITH {};",
+            qualified(project, table),
+            set.join("\n    AND ")
+        );
+    }
+}
+
 /// The migration script from `old` to `new`.
 pub fn script(old: &Project, new: &Project) -> String {
     let (ao, an) = (analyze(old), analyze(new));
@@ -73,11 +136,38 @@ pub fn script(old: &Project, new: &Project) -> String {
         cql::one_line(&old.name),
         cql::one_line(&new.name)
     );
-    if changes.is_empty() && old.types == new.types {
+    if changes.is_empty() && old.types == new.types && old.keyspace == new.keyspace {
         s.push_str("-- Nothing to do: the schemas are the same.\n");
         return s;
     }
+    if old.keyspace.name != new.keyspace.name {
+        let _ = writeln!(
+            s,
+            "-- WARNING: the keyspace is renamed from {} to {}. Cassandra cannot rename a keyspace:\n-- the script creates {} and its tables; copy every table's rows from {} (DSBulk or Spark),\n-- switch the application, then drop the old keyspace by hand:\n-- DROP KEYSPACE IF EXISTS {};\n",
+            cql::one_line(&old.keyspace.name),
+            cql::one_line(&new.keyspace.name),
+            cql::one_line(&new.keyspace.name),
+            cql::one_line(&old.keyspace.name),
+            cql::one_line(&quote(&old.keyspace.name)),
+        );
+        s.push_str(&cql::script(new, &an.model));
+        return s;
+    }
     s.push_str(&cql::keyspace(new));
+    if old.keyspace.name == new.keyspace.name
+        && (old.keyspace.replication != new.keyspace.replication
+            || old.keyspace.durable_writes != new.keyspace.durable_writes)
+    {
+        let _ = writeln!(
+            s,
+            "-- the keyspace's replication or durable_writes changed: CREATE … IF NOT EXISTS leaves it as it is, so alter it;\n-- after a replication change run a full repair (nodetool repair -full) on every node before relying on the new replicas."
+        );
+        s.push_str(&cql::keyspace(new).replacen(
+            "CREATE KEYSPACE IF NOT EXISTS",
+            "ALTER KEYSPACE",
+            1,
+        ));
+    }
     for t in cql::types_in_order(new) {
         if !old.types.contains(t) {
             s.push('\n');
@@ -154,7 +244,9 @@ pub fn script(old: &Project, new: &Project) -> String {
                         from.is_key() || to.is_key() || *from == Role::Static || *to == Role::Static
                     }
                     ColumnChange::Type { .. } | ColumnChange::KeyOrder => true,
-                    ColumnChange::IndexAdded { .. } | ColumnChange::IndexRemoved { .. } => false,
+                    ColumnChange::IndexAdded { .. }
+                    | ColumnChange::IndexRemoved { .. }
+                    | ColumnChange::TableOption { .. } => false,
                 });
                 if rebuild {
                     let target = format!("{table}_new");
@@ -183,6 +275,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                     );
                     continue;
                 }
+                alter_options(&mut s, new, table, columns);
                 for c in columns {
                     match c {
                         ColumnChange::Added { name, role, .. } => {

@@ -256,12 +256,11 @@ pub fn table(project: &Project, t: &Table) -> String {
         };
     }
     options.push(format!("comment = {}", string_literal(&comment)));
-    if let Some(ttl) = t.ttl_seconds {
-        if !t.is_counter_table() {
-            options.push(format!("default_time_to_live = {ttl}"));
-        }
-    }
-    options.extend(physical_options(t));
+    options.extend(
+        table_options(t)
+            .into_iter()
+            .map(|(k, v)| format!("{k} = {v}")),
+    );
     for (i, o) in options.iter().enumerate() {
         if i == 0 {
             let _ = write!(s, " WITH {o}");
@@ -296,12 +295,13 @@ pub fn table(project: &Project, t: &Table) -> String {
     s
 }
 
-/// The physical options after the TTL, as `name = value`: compaction,
-/// `gc_grace` and the designer's others. Values were validated with the
-/// project (`model::physical::problems`); anything that is not a safe CQL
-/// constant is left out here too, so a file edited past validation cannot
-/// inject text.
-fn physical_options(t: &Table) -> Vec<String> {
+/// The table's options after its clustering order and comment, as
+/// `(name, CQL value)`: the TTL, compaction, `gc_grace` and the designer's
+/// others. Values were validated with the project
+/// (`model::physical::problems`); anything that is not a safe CQL constant
+/// is left out here too, so a file edited past validation cannot inject
+/// text. `diff` and `migrate` compare tables by these.
+pub(crate) fn table_options(t: &Table) -> Vec<(String, String)> {
     use crate::model::physical::is_cql_term;
     let map = |pairs: &mut dyn Iterator<Item = (&str, &str)>| -> Option<String> {
         let mut parts = Vec::new();
@@ -314,17 +314,23 @@ fn physical_options(t: &Table) -> Vec<String> {
         Some(format!("{{{}}}", parts.join(", ")))
     };
     let p = &t.physical;
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |k: &str, v: String| out.push((k.to_string(), v));
+    if let Some(ttl) = t.ttl_seconds {
+        if !t.is_counter_table() {
+            push("default_time_to_live", ttl.to_string());
+        }
+    }
     if let Some(c) = &p.compaction.value {
         let class = c.strategy.class();
         let mut pairs = std::iter::once(("class", class))
             .chain(c.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         if let Some(m) = map(&mut pairs) {
-            out.push(format!("compaction = {m}"));
+            push("compaction", m);
         }
     }
     if let Some(g) = p.gc_grace.value {
-        out.push(format!("gc_grace_seconds = {g}"));
+        push("gc_grace_seconds", g.to_string());
     }
     let o = &p.options;
     for (name, value) in [("caching", &o.caching), ("compression", &o.compression)] {
@@ -332,24 +338,24 @@ fn physical_options(t: &Table) -> Vec<String> {
             .as_ref()
             .and_then(|m| map(&mut m.iter().map(|(k, v)| (k.as_str(), v.as_str()))))
         {
-            out.push(format!("{name} = {m}"));
+            push(name, m);
         }
     }
     if let Some(b) = o.bloom_filter_fp_chance.filter(|b| *b > 0.0 && *b <= 1.0) {
-        out.push(format!("bloom_filter_fp_chance = {b}"));
+        push("bloom_filter_fp_chance", b.to_string());
     }
     if let Some(r) = &o.speculative_retry {
         if is_cql_term(&string_literal(r)) {
-            out.push(format!("speculative_retry = {}", string_literal(r)));
+            push("speculative_retry", string_literal(r));
         }
     }
     if let Some(c) = o.cdc {
-        out.push(format!("cdc = {c}"));
+        push("cdc", c.to_string());
     }
     for (k, v) in &o.other {
         let set_elsewhere = matches!(k.as_str(), "default_time_to_live" | "gc_grace_seconds");
         if !set_elsewhere && is_plain_identifier(k) && is_cql_term(v) {
-            out.push(format!("{k} = {}", v.trim()));
+            push(k, v.trim().to_string());
         }
     }
     out

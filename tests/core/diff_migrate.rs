@@ -77,6 +77,32 @@ fn changes() -> Vec<(&'static str, Project, Project)> {
         .promote
         .push(first.name.to_string());
     out.push(("change_key", hotel, promoted));
+
+    // The physical schema: a table's own retention (its TTL and window),
+    // a designer's compaction, a TTL switched off (options back to their
+    // defaults), the keyspace's replication and its name.
+    let weather = sample("weather");
+    let mut longer = weather.clone();
+    longer.decision_mut("Q3").options.retention =
+        Some(cqlmodel::model::physical::Span::parse("1m").expect("span"));
+    out.push(("table_retention", weather.clone(), longer));
+    let mut leveled = weather.clone();
+    leveled.decision_mut("Q2").options.compaction = Some(cqlmodel::model::physical::Compaction {
+        strategy: cqlmodel::model::physical::Strategy::Leveled,
+        options: std::collections::BTreeMap::new(),
+    });
+    out.push(("table_compaction", weather.clone(), leveled));
+    let mut kept = weather.clone();
+    kept.decision_mut("Q2").options.ttl = Some(false);
+    out.push(("table_ttl_off", weather.clone(), kept));
+    let mut two_dcs = weather.clone();
+    two_dcs.keyspace.replication = cqlmodel::model::Replication::NetworkTopology(
+        [("dc1".into(), 3), ("dc2".into(), 3)].into(),
+    );
+    out.push(("keyspace_replication", weather.clone(), two_dcs));
+    let mut moved = weather.clone();
+    moved.keyspace.name = "weather2".into();
+    out.push(("keyspace_rename", weather, moved));
     out
 }
 

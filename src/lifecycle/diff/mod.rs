@@ -42,6 +42,13 @@ pub enum ColumnChange {
     IndexRemoved {
         name: String,
     },
+    /// A table option (`default_time_to_live`, `compaction`, …) set,
+    /// changed or back to Cassandra's default (`None`), as CQL values.
+    TableOption {
+        name: String,
+        from: Option<String>,
+        to: Option<String>,
+    },
 }
 
 /// One change to the logical model.
@@ -94,6 +101,12 @@ impl fmt::Display for ColumnChange {
             ColumnChange::KeyOrder => f.write_str("key order changed"),
             ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
             ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
+            ColumnChange::TableOption { name, from, to } => write!(
+                f,
+                "{name} {} → {}",
+                from.as_deref().unwrap_or("default"),
+                to.as_deref().unwrap_or("default")
+            ),
         }
     }
 }
@@ -230,6 +243,30 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     for i in &old.indexes {
         if !new.indexes.contains(i) {
             columns.push(ColumnChange::IndexRemoved { name: i.clone() });
+        }
+    }
+    let (old_options, new_options) = (
+        crate::output::cql::table_options(old),
+        crate::output::cql::table_options(new),
+    );
+    let value = |list: &[(String, String)], name: &str| {
+        list.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    };
+    let mut names: Vec<&String> = old_options
+        .iter()
+        .chain(&new_options)
+        .map(|(k, _)| k)
+        .collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let (from, to) = (value(&old_options, name), value(&new_options, name));
+        if from != to {
+            columns.push(ColumnChange::TableOption {
+                name: name.clone(),
+                from,
+                to,
+            });
         }
     }
     let queries = (old.queries != new.queries).then(|| new.queries.to_vec());

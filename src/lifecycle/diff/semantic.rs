@@ -66,6 +66,12 @@ impl SemanticDiff {
     /// Breaking: anything a running cluster cannot take in place.
     pub fn is_breaking(&self) -> bool {
         self.tables.iter().any(|t| t.impact != Impact::Compatible)
+            || self.items.iter().any(|i| {
+                (i.kind == "keyspace" && i.change.starts_with("renamed"))
+                    || (i.kind == "type"
+                        && (i.change == "removed" || i.change.starts_with("renamed")))
+                    || (i.kind == "type" && i.fields.iter().any(|f| f.starts_with("fields: ")))
+            })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -152,7 +158,8 @@ pub fn impact(change: &TableChange) -> Impact {
             .iter()
             .map(|c| match c {
                 ColumnChange::Added { role, .. } if role.is_key() => Impact::NeedsBackfill,
-                ColumnChange::Added { .. } => Impact::Compatible,
+                // Options are altered in place.
+                ColumnChange::Added { .. } | ColumnChange::TableOption { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
                 ColumnChange::Role { from, to, .. } => {
                     if from.is_key()
@@ -202,6 +209,57 @@ pub(crate) fn semantic_with(
     an: &Analysis,
 ) -> SemanticDiff {
     let mut out = SemanticDiff::default();
+    let mut fields = differing_fields(&old.keyspace, &new.keyspace);
+    if old.cassandra != new.cassandra {
+        fields.push("cassandra".into());
+    }
+    if !fields.is_empty() {
+        out.items.push(ItemChange {
+            kind: "keyspace",
+            name: new.keyspace.name.clone(),
+            change: if old.keyspace.name == new.keyspace.name {
+                "changed".into()
+            } else {
+                format!("renamed from {}", old.keyspace.name)
+            },
+            fields,
+        });
+    }
+    items(
+        "type",
+        &old.types,
+        &new.types,
+        |t| &t.name,
+        |t, n| {
+            let mut t = t.clone();
+            t.name = n.to_string();
+            t
+        },
+        &mut out.items,
+    );
+    // A field removed or retyped cannot be altered in place (ALTER TYPE
+    // only adds and renames): say which.
+    for t in &*new.types {
+        let Some(o) = old.types.iter().find(|o| o.name == t.name) else {
+            continue;
+        };
+        let lost: Vec<String> = o
+            .fields
+            .iter()
+            .filter(|f| !t.fields.iter().any(|n| n.name == f.name && n.ty == f.ty))
+            .map(|f| f.name.clone())
+            .collect();
+        if !lost.is_empty() {
+            if let Some(item) = out
+                .items
+                .iter_mut()
+                .find(|i| i.kind == "type" && i.name == t.name)
+            {
+                item.fields
+                    .push(format!("fields: {} removed or retyped", lost.join(", ")));
+            }
+        }
+    }
     items(
         "entity",
         &old.entities,
