@@ -6,7 +6,7 @@
 //! `gc_grace` no longer than hint replay needs where rows are never deleted
 //! or updated.
 
-use super::types::{Origin, Physical, Role, Setting, Source, Table};
+use super::types::{Origin, Physical, Role, RowLife, Setting, Source, Table};
 use crate::model::physical::{Compaction, Span, Strategy};
 use crate::model::resolve::{Graph, NodeId};
 use crate::model::{CqlType, Decision, Native, Query};
@@ -145,7 +145,13 @@ pub(crate) fn settle(
             },
         },
     };
+    let life = RowLife {
+        time_order: time_ordered,
+        deleted_by: deleted.then(|| q.id.clone()),
+        updated: updated.iter().map(ToString::to_string).collect(),
+    };
     t.physical = Physical {
+        life,
         retention_days: retention,
         ttl_why,
         gc_grace,

@@ -730,4 +730,20 @@ pub struct Physical {
     /// The designer's other options (caching, compression, …), written as
     /// set.
     pub options: crate::model::physical::TableOptions,
+    /// What the table's rows go through, which the proposals and the
+    /// review's physical rules read.
+    pub life: RowLife,
+}
+
+/// How a table's rows are written and leave it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RowLife {
+    /// The column that orders rows by time when they are written in time
+    /// order (a time-like leading clustering column, a time bucket or a
+    /// date in the partition key).
+    pub time_order: Option<String>,
+    /// The query that deletes the rows it reads (a queue), if any.
+    pub deleted_by: Option<String>,
+    /// Regular columns holding attributes that change (updates).
+    pub updated: Vec<String>,
 }

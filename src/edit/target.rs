@@ -2,9 +2,28 @@
 //! item a RON text edit replaces.
 
 use crate::model::load;
-use crate::model::{Attribute, Decision, Entity, Project, Query, Relationship, Transition};
+use crate::model::physical::CassandraVersion;
+use crate::model::{
+    Attribute, Decision, Entity, Keyspace, PartitionKeys, Project, Query, Relationship, Thresholds,
+    Transition,
+};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+/// The project's settings as one item for the RON editor: the keyspace
+/// (name, replication per data centre, durable writes), the target
+/// Cassandra version, the review's thresholds and the partition key rule.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Settings", deny_unknown_fields)]
+struct Settings {
+    keyspace: Keyspace,
+    #[serde(default)]
+    cassandra: CassandraVersion,
+    #[serde(default)]
+    thresholds: Thresholds,
+    #[serde(default)]
+    partition_keys: PartitionKeys,
+}
 
 /// Something in the project the designer can select and act on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +48,8 @@ pub enum EditTarget {
     Transition(usize),
     /// The decision of a query (created when applied, if new).
     Decision(String),
+    /// The keyspace, target version, thresholds and partition key rule.
+    Settings,
 }
 
 fn pretty<T: Serialize>(v: &T) -> String {
@@ -69,6 +90,7 @@ impl EditTarget {
             EditTarget::Query(i) => format!("query {}", p.queries.get(*i).map_or("?", |q| &q.id)),
             EditTarget::Transition(i) => format!("transition {}", i + 1),
             EditTarget::Decision(q) => format!("decision for {q}"),
+            EditTarget::Settings => "project settings".into(),
         }
     }
 
@@ -89,6 +111,12 @@ impl EditTarget {
             EditTarget::Decision(q) => {
                 pretty(&p.decision(q).cloned().unwrap_or_else(|| Decision::new(q)))
             }
+            EditTarget::Settings => pretty(&Settings {
+                keyspace: p.keyspace.clone(),
+                cassandra: p.cassandra,
+                thresholds: p.thresholds.clone(),
+                partition_keys: p.partition_keys,
+            }),
         })
     }
 
@@ -129,6 +157,13 @@ impl EditTarget {
                 }
                 *p.decision_mut(q) = d;
                 p.prune_decisions();
+            }
+            EditTarget::Settings => {
+                let s: Settings = parse(text)?;
+                p.keyspace = s.keyspace;
+                p.cassandra = s.cassandra;
+                p.thresholds = s.thresholds;
+                p.partition_keys = s.partition_keys;
             }
         }
         Ok(())

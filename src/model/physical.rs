@@ -11,15 +11,35 @@ use std::fmt;
 
 /// The Cassandra release the schema is written for: it decides which
 /// options and index kinds are offered and valid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CassandraVersion {
-    #[serde(rename = "4.0")]
     V4_0,
     #[default]
-    #[serde(rename = "4.1")]
     V4_1,
-    #[serde(rename = "5.0")]
     V5_0,
+}
+
+/// Written as the release's number in a string (`"4.1"`), as people
+/// write it.
+impl Serialize for CassandraVersion {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for CassandraVersion {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CassandraVersion, D::Error> {
+        let text = String::deserialize(d)?;
+        CassandraVersion::ALL
+            .into_iter()
+            .find(|v| v.label() == text)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "\"{}\" is not a Cassandra version this tool targets: write \"4.0\", \"4.1\" or \"5.0\"",
+                    crate::model::terminal_text::for_terminal(&text)
+                ))
+            })
+    }
 }
 
 impl CassandraVersion {
@@ -683,6 +703,16 @@ mod tests {
         for bad in ["", "s", "0s", "-5m", "12x", "21y", "NaNh", "1e400d"] {
             assert!(Span::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn versions_are_written_as_their_numbers() {
+        for v in CassandraVersion::ALL {
+            let text = ron::to_string(&v).expect("writes");
+            assert_eq!(text, format!("\"{}\"", v.label()));
+            assert_eq!(ron::from_str::<CassandraVersion>(&text).expect("reads"), v);
+        }
+        assert!(ron::from_str::<CassandraVersion>("\"3.11\"").is_err());
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub enum Action {
         force: bool,
     },
     Recent,
+    /// `:settings`: the RON editor on the keyspace, target version and
+    /// thresholds.
+    EditSettings,
     Message(String),
     RestoreRecovery(PathBuf),
     DiscardRecovery(PathBuf),

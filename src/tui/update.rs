@@ -147,6 +147,14 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             open_sample(app, i);
             vec![]
         }
+        Action::EditSettings => {
+            if let Some(e) =
+                crate::tui::popup::Editor::new(&app.project, crate::edit::EditTarget::Settings)
+            {
+                app.popups.push(Popup::Editor(e));
+            }
+            vec![]
+        }
         Action::Recent => {
             let items: Vec<String> = app
                 .settings

@@ -666,9 +666,50 @@ fn a_child_count_that_disagrees_with_its_parents_is_reported() {
     fires(&p, "contradicting-counts");
 }
 
+/// The physical layer: the weather sample's derived options are quiet;
+/// a designer's TimeWindow on deleted rows, an expiring series left on
+/// Leveled, and a gc_grace under the hint window fire.
+#[test]
+fn physical_options_that_do_not_fit_the_rows() {
+    use cqlmodel::model::physical::{Compaction, Span, Strategy};
+    let weather = crate::support::sample("weather.cqlm.ron");
+    for rule in ["twcs-misfit", "expiring-without-twcs", "gc-grace-too-low"] {
+        quiet(&weather, rule);
+    }
+    let compaction = |strategy| Compaction {
+        strategy,
+        options: std::collections::BTreeMap::new(),
+    };
+
+    let mut deleted = weather.clone();
+    let qi = deleted
+        .queries
+        .iter()
+        .position(|q| q.id == "Q2")
+        .expect("Q2");
+    deleted.queries[qi].consumes = true;
+    deleted.decision_mut("Q2").options.compaction = Some(compaction(Strategy::TimeWindow));
+    let d = fires(&deleted, "twcs-misfit");
+    assert!(d.message().contains("Q2 deletes"), "{}", d.message());
+
+    let mut leveled = weather.clone();
+    leveled.decision_mut("Q2").options.compaction = Some(compaction(Strategy::Leveled));
+    let d = fires(&leveled, "expiring-without-twcs");
+    assert!(d.fix().contains("24 DAYS"), "{}", d.fix());
+
+    let mut short = weather.clone();
+    short.decision_mut("Q2").options.gc_grace = Some(Span::parse("1h").expect("span"));
+    let d = fires(&short, "gc-grace-too-low");
+    assert!(d.message().contains("hints"), "{}", d.message());
+    short.decision_mut("Q2").options.ttl = Some(false);
+    let d = fires(&short, "gc-grace-too-low");
+    assert!(d.message().contains("comes back"), "{}", d.message());
+}
+
 #[test]
 fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
     let tests: &[fn()] = &[
+        physical_options_that_do_not_fit_the_rows,
         partition_too_large_and_its_bucket,
         worst_case_counts_as_well_as_the_average,
         partition_cell_limit,

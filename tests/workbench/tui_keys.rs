@@ -783,3 +783,46 @@ fn the_unsaved_marker_follows_save_edit_undo_redo() {
     let disk = load::read(app.path.as_deref().expect("path")).expect("reload");
     assert_eq!(disk, app.project);
 }
+
+/// `:settings` opens the RON editor on the keyspace, target version and
+/// thresholds; an edit of the keyspace's name applies, shows in the CQL
+/// and undoes.
+#[test]
+fn settings_edit_the_keyspace_in_the_workbench() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(Launch::Open(hotel_copy(tmp.path())), dirs(tmp.path())).expect("start");
+    let before = app.project.clone();
+    press(&mut app, ':');
+    typed(&mut app, "settings");
+    enter(&mut app);
+    let text = editor(&app).text();
+    assert!(text.starts_with("Settings("), "{text}");
+    assert!(text.contains("keyspace: Keyspace("), "{text}");
+    assert!(text.contains("cassandra: \"4.1\""), "{text}");
+    let line = editor(&app)
+        .area
+        .lines()
+        .iter()
+        .position(|l| l.trim_start().starts_with("name:"))
+        .expect("a name: line");
+    for _ in 0..line {
+        key_with(&mut app, KeyCode::Down, KeyModifiers::NONE);
+    }
+    key_with(&mut app, KeyCode::End, KeyModifiers::NONE);
+    // Before the closing `",`.
+    key_with(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    key_with(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    typed(&mut app, "_prod");
+    assert_eq!(editor(&app).error, None, "{}", editor(&app).text());
+    key_with(&mut app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert!(app.popups.is_empty(), "a valid edit closes the editor");
+    let name = format!("{}_prod", before.keyspace.name);
+    assert_eq!(app.project.keyspace.name, name);
+    let cql = cqlmodel::output::cql::script(&app.project, &app.analysis.model);
+    assert!(
+        cql.contains(&format!("CREATE KEYSPACE IF NOT EXISTS {name}")),
+        "{cql}"
+    );
+    press(&mut app, 'u');
+    assert_eq!(app.project, before);
+}

@@ -9,6 +9,7 @@
 mod counts;
 mod keys;
 mod partition;
+mod physical;
 mod schema;
 mod sharing;
 mod workflow;
@@ -363,6 +364,24 @@ pub const RULES: &[RuleInfo] = &[
         source: "MR5 (seed 003: a key that defines a unique data element); seed 001 (upserts overwrite silently)",
     },
     RuleInfo {
+        id: "twcs-misfit",
+        severity: Severity::Warning,
+        title: "TimeWindow compaction on rows that are deleted, updated, kept or not written in time order",
+        source: "Apache Cassandra docs, Time Window Compaction Strategy (for time series written once that expire); The Last Pickle, TWCS: how does it work and when should you use it (2016)",
+    },
+    RuleInfo {
+        id: "expiring-without-twcs",
+        severity: Severity::Hint,
+        title: "An expiring time series on a strategy that cannot drop whole SSTables",
+        source: "Apache Cassandra docs, Time Window Compaction Strategy; seed 000 (changing compaction strategy when reviewing and tuning)",
+    },
+    RuleInfo {
+        id: "gc-grace-too-low",
+        severity: Severity::Warning,
+        title: "gc_grace_seconds under the hint window where deletes or hints need it",
+        source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml max_hint_window (3 hours)",
+    },
+    RuleInfo {
         id: "timestamp-key",
         severity: Severity::Warning,
         title: "A bare timestamp makes rows unique: colliding writers overwrite",
@@ -689,6 +708,7 @@ impl TableFindings {
         keys::table(ctx, i, groups.items());
         groups.end_part();
         schema::table(ctx, types, i, groups.items());
+        physical::table(ctx, i, groups.items());
         groups.end_part();
         TableFindings(std::sync::Arc::new(groups.finish()))
     }

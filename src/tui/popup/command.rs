@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use tui_textarea::TextArea;
 
 /// Every command, with what it does, for completion and messages.
-pub(crate) const COMMANDS: [(&str, &str); 11] = [
+pub(crate) const COMMANDS: [(&str, &str); 12] = [
     ("w", "save (:w FILE saves as)"),
     ("w!", "save even if the file changed on disk"),
     ("wq", "save and quit"),
@@ -34,6 +34,10 @@ pub(crate) const COMMANDS: [(&str, &str); 11] = [
     ("q", "quit (asks when unsaved)"),
     ("q!", "quit without saving"),
     ("recent", "pick a recently used file"),
+    (
+        "settings",
+        "edit the keyspace, target Cassandra version and thresholds",
+    ),
     ("help", "show the keys"),
 ];
 
@@ -201,6 +205,7 @@ pub fn parse(line: &str) -> Vec<Action> {
         "q" | "quit" => vec![Action::Quit { force: false }],
         "q!" => vec![Action::Quit { force: true }],
         "recent" => vec![Action::Recent],
+        "settings" => vec![Action::EditSettings],
         "help" | "h" => vec![Action::Command(crate::tui::keymap::Command::Help)],
         other => vec![Action::Message(format!(
             "unknown command :{other} (Tab completes)"

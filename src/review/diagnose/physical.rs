@@ -1,0 +1,86 @@
+//! The physical layer's rules: a compaction strategy that does not fit how
+//! the rows live, expiring time series left on a strategy that cannot drop
+//! whole `SSTables`, and a `gc_grace` shorter than hint replay where it
+//! matters. Each reads the derivation's `RowLife` and the table's settled
+//! options, whoever set them (designer, import or proposal).
+
+use super::{Ctx, Diagnostic, Subject};
+use crate::derive::physical::EXPIRING_GC_GRACE_SECONDS;
+use crate::derive::Origin;
+use crate::model::physical::Strategy;
+
+pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    let Some(t) = ctx.model.tables.get(i) else {
+        return;
+    };
+    let p = &t.physical;
+    let life = &p.life;
+    let strategy = p.compaction.value.as_ref().map(|c| &c.strategy);
+    let subject = || Subject::Table(t.name.clone());
+    if strategy == Some(&Strategy::TimeWindow) {
+        let misfit = if let Some(q) = &life.deleted_by {
+            Some(format!("{q} deletes the rows it reads, and TimeWindow keeps a tombstone and the data it shadows in different windows, so neither is dropped until both windows expire"))
+        } else if !life.updated.is_empty() {
+            Some(format!(
+                "rows are updated ({}), and an update lands in a newer window than the row, so old windows never expire whole",
+                life.updated.join(", ")
+            ))
+        } else if life.time_order.is_none() {
+            Some("rows are not written in time order (no time-like leading clustering column or time bucket), so every window mixes rows of every age".into())
+        } else if t.ttl_seconds.is_none() {
+            Some("rows do not expire (no TTL), so windows are never dropped and TimeWindow only adds SSTables".into())
+        } else {
+            None
+        };
+        if let Some(why) = misfit {
+            out.push(ctx.diag(
+                "twcs-misfit",
+                subject(),
+                format!("{} uses TimeWindowCompactionStrategy but {why}.", t.name),
+                "Use SizeTiered (or Leveled for read-heavy tables), or write the rows once, in time order, with a TTL.".into(),
+            ));
+        }
+    } else if let (Some(ttl), Some(col), None, true) = (
+        t.ttl_seconds,
+        &life.time_order,
+        &life.deleted_by,
+        life.updated.is_empty(),
+    ) {
+        if p.compaction.origin != Origin::Derived && !t.is_counter_table() {
+            let (unit, size) = crate::derive::physical::window(
+                p.retention_days.map_or(ttl as f64, |d| d * 86_400.0),
+            );
+            out.push(ctx.diag(
+                "expiring-without-twcs",
+                subject(),
+                format!(
+                    "{} holds rows written in {col} order that only expire (TTL {ttl} s) on {}: expired rows are dropped one compaction at a time instead of whole SSTables at once.",
+                    t.name,
+                    strategy.map_or("SizeTiered (the default)", Strategy::class)
+                ),
+                format!("Set compaction to TimeWindow with {size} {unit} windows (options.compaction in the table's decision)."),
+            ));
+        }
+    }
+    if let Some(g) = p.gc_grace.value.filter(|g| *g < EXPIRING_GC_GRACE_SECONDS) {
+        let deletes =
+            life.deleted_by.is_some() || !life.updated.is_empty() || t.ttl_seconds.is_none();
+        let message = if deletes {
+            format!(
+                "{} has gc_grace_seconds = {g}, under the 3-hour hint window, yet its rows are deleted, updated or kept: a replica down longer than that misses the tombstone, and the deleted data comes back after compaction purges it elsewhere.",
+                t.name
+            )
+        } else {
+            format!(
+                "{} has gc_grace_seconds = {g}: hints for the table live no longer than that, so a replica down for more than {g} s misses the writes until a repair.",
+                t.name
+            )
+        };
+        out.push(ctx.diag(
+            "gc-grace-too-low",
+            subject(),
+            message,
+            format!("Keep gc_grace_seconds at least {EXPIRING_GC_GRACE_SECONDS} (3 hours) and run repairs more often than it."),
+        ));
+    }
+}
