@@ -667,8 +667,8 @@ fn a_child_count_that_disagrees_with_its_parents_is_reported() {
 }
 
 /// The physical layer: the weather sample's derived options are quiet;
-/// a designer's TimeWindow on deleted rows, an expiring series left on
-/// Leveled, and a gc_grace under the hint window fire.
+/// a designer's `TimeWindow` on deleted rows, an expiring series left on
+/// `Leveled`, and a `gc_grace` under the hint window fire.
 #[test]
 fn physical_options_that_do_not_fit_the_rows() {
     use cqlmodel::model::physical::{Compaction, Span, Strategy};
