@@ -139,7 +139,7 @@ pub(crate) fn settle(
             why: if deleted {
                 format!("10 days (default): {} deletes the rows it reads, and a replica down longer than gc_grace would bring them back", q.id)
             } else if !updated.is_empty() {
-                format!("10 days (default): rows are updated ({}), and overwritten cells leave tombstones repair must see", updated.join(", "))
+                format!("10 days (default): rows are updated ({}), and updates that null a cell or replace a collection leave tombstones repair must see", updated.join(", "))
             } else {
                 "10 days (default): rows do not expire, so deletes may happen".into()
             },
@@ -291,10 +291,10 @@ pub fn summary(t: &Table) -> Vec<(&'static str, String)> {
     let p = &t.physical;
     let mut out = Vec::new();
     out.push(("TTL", p.ttl_why.clone()));
+    // A designer's setting says so in its reason already.
     let origin = |o: Origin| match o {
-        Origin::Designer => " [designer]",
         Origin::Derived => " [derived]",
-        Origin::Default => "",
+        Origin::Designer | Origin::Default => "",
     };
     out.push((
         "compaction",
@@ -327,7 +327,7 @@ pub fn summary(t: &Table) -> Vec<(&'static str, String)> {
         out.push(("cdc", format!("{c} [designer]")));
     }
     for (k, v) in &o.other {
-        out.push(("option", format!("{k} = {v} [kept as imported]")));
+        out.push(("option", format!("{k} = {v} [designer]")));
     }
     out
 }

@@ -39,8 +39,9 @@ pub fn keyspace(project: &Project) -> String {
         }
     };
     format!(
-        "CREATE KEYSPACE IF NOT EXISTS {}\n    WITH replication = {repl}\n    AND durable_writes = true;\n",
-        ks(project)
+        "CREATE KEYSPACE IF NOT EXISTS {}\n    WITH replication = {repl}\n    AND durable_writes = {};\n",
+        ks(project),
+        project.keyspace.durable_writes
     )
 }
 

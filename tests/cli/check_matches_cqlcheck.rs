@@ -8,6 +8,7 @@
 //! `CQLMODEL_SKIP_CQLCHECK=1` where the validator cannot run.
 
 use cqlmodel::analysis::analyze;
+use cqlmodel::model::physical::{Compaction, Span, Strategy, TableOptions};
 use cqlmodel::model::synthetic::{project, Rng};
 use cqlmodel::model::{load, CqlType, Decision, Field, Project, UserType};
 use cqlmodel::review::diagnose::{Severity, INVALID_CQL};
@@ -69,6 +70,12 @@ fn risky_project(seed: u64) -> Project {
         .iter()
         .map(|q| (q.id.clone(), q.rows.clone()))
         .collect();
+    for (id, _) in &ids {
+        if rng.chance(40) {
+            let options = random_options(&mut rng);
+            p.decision_mut(id).options = options;
+        }
+    }
     for (id, rows) in &ids {
         if rng.chance(30) {
             if let Some((other, _)) = ids.iter().find(|(o, r)| r == rows && o != id) {
@@ -83,6 +90,107 @@ fn risky_project(seed: u64) -> Project {
     p
 }
 
+/// Table options as a designer might set them, valid and not: what
+/// validation lets through must load.
+fn random_options(rng: &mut Rng) -> TableOptions {
+    let pick = |rng: &mut Rng, list: &[&str]| list[rng.below(list.len())].to_string();
+    let mut o = TableOptions::default();
+    if rng.chance(50) {
+        o.retention = Span::parse(&pick(
+            rng,
+            &["20s", "15m", "12h", "1d", "90d", "730d", "2y"],
+        ))
+        .ok();
+        o.ttl = Some(rng.chance(70));
+    }
+    if rng.chance(50) {
+        let (strategy, options): (Strategy, &[(&str, &str)]) = match rng.below(5) {
+            0 => (
+                Strategy::TimeWindow,
+                &[
+                    ("compaction_window_unit", "HOURS"),
+                    ("compaction_window_size", "6"),
+                ],
+            ),
+            1 => (Strategy::TimeWindow, &[("compaction_window_unit", "WEEKS")]),
+            2 => (Strategy::Leveled, &[("sstable_size_in_mb", "160")]),
+            3 => (
+                Strategy::SizeTiered,
+                &[
+                    ("min_threshold", "4"),
+                    ("max_threshold", "32"),
+                    ("tombstone_threshold", "0.2"),
+                ],
+            ),
+            _ => (Strategy::Leveled, &[("fanout_size", "0")]),
+        };
+        o.compaction = Some(Compaction {
+            strategy,
+            options: options
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect(),
+        });
+    }
+    if rng.chance(30) {
+        o.gc_grace = Span::parse(&pick(rng, &["1s", "3h", "1d", "10d"])).ok();
+    }
+    if rng.chance(30) {
+        o.caching = Some(
+            [
+                ("keys".to_string(), pick(rng, &["ALL", "NONE", "SOME"])),
+                (
+                    "rows_per_partition".to_string(),
+                    pick(rng, &["NONE", "ALL", "100", "0"]),
+                ),
+            ]
+            .into(),
+        );
+    }
+    if rng.chance(30) {
+        o.compression = Some(
+            [
+                (
+                    "class".to_string(),
+                    pick(
+                        rng,
+                        &["LZ4Compressor", "ZstdCompressor", "SnappyCompressor"],
+                    ),
+                ),
+                (
+                    "chunk_length_in_kb".to_string(),
+                    pick(rng, &["16", "64", "48"]),
+                ),
+            ]
+            .into(),
+        );
+    }
+    if rng.chance(30) {
+        o.bloom_filter_fp_chance = Some([0.01, 0.1, 1.0, 0.0, 1.5][rng.below(5)]);
+    }
+    if rng.chance(30) {
+        o.speculative_retry = Some(pick(
+            rng,
+            &["99p", "99PERCENTILE", "50ms", "ALWAYS", "NONE", "fast"],
+        ));
+    }
+    if rng.chance(20) {
+        o.cdc = Some(rng.chance(50));
+    }
+    if rng.chance(30) {
+        let (k, v) = [
+            ("crc_check_chance", "0.5"),
+            ("read_repair", "'NONE'"),
+            ("memtable_flush_period_in_ms", "0"),
+            ("min_index_interval", "64"),
+            ("additional_write_policy", "'99p'"),
+            ("gc_grace_seconds", "0"),
+        ][rng.below(6)];
+        o.other.insert(k.to_string(), v.to_string());
+    }
+    o
+}
+
 struct Case {
     seed: u64,
     file: PathBuf,
@@ -90,6 +198,9 @@ struct Case {
     invalid: Vec<String>,
     /// Any `check` error at all.
     errors: usize,
+    /// The physical rules the review gives (`twcs-misfit`,
+    /// `gc-grace-too-low`).
+    physical: Vec<&'static str>,
 }
 
 #[test]
@@ -120,11 +231,18 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
             .collect();
         let file = dir.path().join(format!("p{seed}.cql"));
         std::fs::write(&file, cqlmodel::output::cql::script(&p, &a.model)).expect("write");
+        let physical = a
+            .diagnostics
+            .iter()
+            .map(|d| d.rule)
+            .filter(|r| ["twcs-misfit", "gc-grace-too-low"].contains(r))
+            .collect();
         cases.push(Case {
             seed,
             file,
             invalid,
             errors: errors.len(),
+            physical,
         });
     }
     assert_eq!(cases.len(), CASES, "too few valid projects generated");
@@ -134,6 +252,25 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
         "the generator should mix valid and invalid schemas ({flagged} of {CASES} flagged)"
     );
 
+    // The options must be there to be checked.
+    let with = |text: &str| {
+        cases
+            .iter()
+            .filter(|c| std::fs::read_to_string(&c.file).is_ok_and(|cql| cql.contains(text)))
+            .count()
+    };
+    for option in [
+        "compaction = ",
+        "gc_grace_seconds = ",
+        "default_time_to_live = ",
+        "caching = ",
+    ] {
+        assert!(
+            with(option) >= 3,
+            "too few schemas with {option}: {}",
+            with(option)
+        );
+    }
     let out = Command::new(&tool)
         .args(cases.iter().map(|c| &c.file))
         .output()
@@ -151,7 +288,24 @@ fn check_agrees_with_cqlcheck_on_random_projects() {
             || panic!("no verdict for seed {}: {stdout}", c.seed),
             |(_, rest)| rest.split("\n== ").next().unwrap_or(rest),
         );
-        let passes = section.starts_with("OK ") && !section.contains("FAIL");
+        // A warning passes the load; each one cqlcheck gives must be one
+        // the review gives too (O7: TimeWindow on rows without a TTL).
+        let passes =
+            !section.contains("FAIL") && section.contains("\nOK ") || section.starts_with("OK ");
+        for warn in section.lines().filter(|l| l.starts_with("WARN")) {
+            let given = if warn.contains("TimeWindowCompactionStrategy") {
+                c.physical.contains(&"twcs-misfit")
+            } else if warn.contains("gc_grace_seconds") {
+                c.physical.contains(&"gc-grace-too-low")
+            } else {
+                false
+            };
+            assert!(
+                warn.contains("[O7]") && given,
+                "seed {}: a cqlcheck warning the review does not give: {warn}",
+                c.seed
+            );
+        }
         let schema = std::fs::read_to_string(&c.file).unwrap_or_default();
         assert_eq!(
             passes,

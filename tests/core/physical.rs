@@ -266,3 +266,12 @@ fn import_keeps_each_tables_options_to_that_table() {
         support::cqlcheck_file(&tool, &f).unwrap_or_else(|e| panic!("{e}\n{cql}"));
     }
 }
+
+/// `durable_writes` set off in the model is what the export writes.
+#[test]
+fn the_keyspace_writes_its_durable_writes() {
+    let mut p = weather();
+    assert!(cqlmodel::output::cql::keyspace(&p).contains("AND durable_writes = true;"));
+    p.keyspace.durable_writes = false;
+    assert!(cqlmodel::output::cql::keyspace(&p).contains("AND durable_writes = false;"));
+}
