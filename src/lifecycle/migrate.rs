@@ -246,6 +246,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                     ColumnChange::Type { .. } | ColumnChange::KeyOrder => true,
                     ColumnChange::IndexAdded { .. }
                     | ColumnChange::IndexRemoved { .. }
+                    | ColumnChange::IndexChanged { .. }
                     | ColumnChange::TableOption { .. } => false,
                 });
                 if rebuild {
@@ -304,19 +305,26 @@ pub fn script(old: &Project, new: &Project) -> String {
                             );
                         }
                         ColumnChange::IndexAdded { name } => {
-                            let Some(col) = t.column(name) else { continue };
-                            let target = match &col.ty {
-                                crate::model::CqlType::Frozen(_) => {
-                                    format!("full({})", quote(name))
-                                }
-                                _ => quote(name),
-                            };
+                            if let Some(statement) = cql::index_statement(new, t, name) {
+                                s.push_str(&statement);
+                            }
+                        }
+                        ColumnChange::IndexChanged { name } => {
                             let _ = writeln!(
                                 s,
-                                "CREATE INDEX IF NOT EXISTS {} ON {} ({target});",
-                                cql::index_name(table, name),
-                                qualified(new, table)
+                                "-- the index on {}.{} changed: dropped and built again (the build reads the whole table)",
+                                cql::one_line(table),
+                                cql::one_line(name)
                             );
+                            let _ = writeln!(
+                                s,
+                                "DROP INDEX IF EXISTS {}.{};",
+                                quote(&old.keyspace.name),
+                                cql::index_name_of(o, name)
+                            );
+                            if let Some(statement) = cql::index_statement(new, t, name) {
+                                s.push_str(&statement);
+                            }
                         }
                         ColumnChange::IndexRemoved { name } => {
                             let _ = writeln!(
@@ -324,8 +332,8 @@ pub fn script(old: &Project, new: &Project) -> String {
                                 "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
                                 cql::one_line(table),
                                 cql::one_line(name),
-                                quote(&new.keyspace.name),
-                                cql::index_name(table, name)
+                                quote(&old.keyspace.name),
+                                cql::index_name_of(o, name)
                             );
                         }
                         _ => {}

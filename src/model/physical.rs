@@ -331,6 +331,10 @@ pub struct TableOptions {
     /// `true`/`false`, a quoted string or a map of quoted strings).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub other: BTreeMap<String, String>,
+    /// The name, kind and settings of the indexes on the table's columns
+    /// (the decision's `indexes` lists the columns), by column.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub indexes: BTreeMap<String, IndexSpec>,
     /// The options are the table's as a schema was imported: what they
     /// leave out is Cassandra's default, nothing is proposed (the review
     /// still says what it would propose).
@@ -346,6 +350,66 @@ fn is_false(b: &bool) -> bool {
 impl TableOptions {
     pub fn is_empty(&self) -> bool {
         *self == TableOptions::default()
+    }
+}
+
+/// How an index on a column is made: its name (else one is derived from
+/// the table and column), its kind, what of a collection it indexes and
+/// the options its class reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "IndexKind::is_default")]
+    pub kind: IndexKind,
+    /// `keys`, `values`, `entries` or `full`: what of a collection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IndexKind {
+    /// Cassandra's built-in secondary index (`CREATE INDEX`).
+    #[default]
+    Secondary,
+    /// Storage-attached index (Cassandra 5.0).
+    Sai,
+    /// SASI: experimental, disabled by default since 4.0.
+    Sasi,
+    /// Any other index class, by its full name.
+    Custom(String),
+}
+
+impl IndexKind {
+    pub fn is_default(&self) -> bool {
+        *self == IndexKind::Secondary
+    }
+
+    /// The class `CREATE CUSTOM INDEX … USING` names; `None` for the
+    /// built-in index.
+    pub fn class(&self) -> Option<&str> {
+        match self {
+            IndexKind::Secondary => None,
+            IndexKind::Sai => Some("StorageAttachedIndex"),
+            IndexKind::Sasi => Some("org.apache.cassandra.index.sasi.SASIIndex"),
+            IndexKind::Custom(c) => Some(c),
+        }
+    }
+
+    /// The kind a `USING` class names.
+    pub fn from_class(class: &str) -> IndexKind {
+        match class {
+            "StorageAttachedIndex"
+            | "sai"
+            | "SAI"
+            | "org.apache.cassandra.index.sai.StorageAttachedIndex" => IndexKind::Sai,
+            "org.apache.cassandra.index.sasi.SASIIndex" | "SASIIndex" => IndexKind::Sasi,
+            "legacy_local_table" => IndexKind::Secondary,
+            other => IndexKind::Custom(other.to_string()),
+        }
     }
 }
 
@@ -404,6 +468,16 @@ pub fn problems(options: &TableOptions, version: CassandraVersion) -> Vec<(Strin
                 }
                 if let Some(why) = compaction_value_problem(&c.strategy, k, v) {
                     out.push((format!("compaction.options.{k}"), why));
+                }
+            }
+            let threshold = |k: &str| c.options.get(k).and_then(|v| v.parse::<u32>().ok());
+            if let (Some(min), Some(max)) = (threshold("min_threshold"), threshold("max_threshold"))
+            {
+                if min > max {
+                    out.push((
+                        "compaction.options.max_threshold".into(),
+                        format!("max_threshold {max} is under min_threshold {min}"),
+                    ));
                 }
             }
         }
@@ -478,6 +552,63 @@ pub fn problems(options: &TableOptions, version: CassandraVersion) -> Vec<(Strin
             ));
         }
     }
+    for (column, spec) in &options.indexes {
+        let at = || {
+            format!(
+                "indexes.{}",
+                crate::model::terminal_text::for_terminal(column)
+            )
+        };
+        if let Some(n) = &spec.name {
+            if !crate::model::naming::is_valid_schema_name(n) {
+                out.push((
+                    format!("{}.name", at()),
+                    format!(
+                        "\"{}\" is not a valid index name",
+                        crate::model::terminal_text::for_terminal(n)
+                    ),
+                ));
+            }
+        }
+        if spec.kind == IndexKind::Sai && version < CassandraVersion::V5_0 {
+            out.push((
+                format!("{}.kind", at()),
+                format!(
+                    "storage-attached indexes need Cassandra 5.0; the project targets {}",
+                    version.label()
+                ),
+            ));
+        }
+        if let IndexKind::Custom(c) = &spec.kind {
+            if !is_class_name(c) {
+                out.push((format!("{}.kind", at()), "not a Java class name".into()));
+            }
+        }
+        if let Some(t) = &spec.target {
+            if !matches!(t.as_str(), "keys" | "values" | "entries" | "full") {
+                out.push((
+                    format!("{}.target", at()),
+                    "an index target is keys, values, entries or full".into(),
+                ));
+            }
+        }
+        if spec
+            .options
+            .iter()
+            .any(|(k, v)| !is_safe_text(k) || !is_safe_text(v))
+        {
+            out.push((
+                format!("{}.options", at()),
+                "an option's name or value holds a quote or a control character".into(),
+            ));
+        }
+        if spec.kind == IndexKind::Secondary && !spec.options.is_empty() {
+            out.push((
+                format!("{}.options", at()),
+                "the built-in index takes no options; name a kind (Sai, Sasi, Custom)".into(),
+            ));
+        }
+    }
     for (k, v) in &options.other {
         if !OTHER_TABLE_OPTIONS.contains(&k.as_str()) {
             out.push((
@@ -515,18 +646,15 @@ pub fn problems(options: &TableOptions, version: CassandraVersion) -> Vec<(Strin
 fn compaction_value_problem(strategy: &Strategy, key: &str, value: &str) -> Option<String> {
     let positive_int = || value.parse::<u32>().is_ok_and(|n| n > 0);
     let ok = match (strategy, key) {
-        (Strategy::TimeWindow, "compaction_window_unit") => matches!(
-            value.to_ascii_uppercase().as_str(),
-            "MINUTES" | "HOURS" | "DAYS"
-        ),
-        (
-            _,
-            "compaction_window_size"
-            | "sstable_size_in_mb"
-            | "min_threshold"
-            | "max_threshold"
-            | "fanout_size",
-        ) => positive_int(),
+        // Read case-sensitively by the strategy (TimeUnit.valueOf).
+        (Strategy::TimeWindow, "compaction_window_unit") => {
+            matches!(value, "MINUTES" | "HOURS" | "DAYS")
+        }
+        (Strategy::Unified, "min_threshold" | "max_threshold") => false,
+        (_, "min_threshold") => value.parse::<u32>().is_ok_and(|n| n >= 2),
+        (_, "compaction_window_size" | "sstable_size_in_mb" | "max_threshold" | "fanout_size") => {
+            positive_int()
+        }
         (_, "enabled" | "unchecked_tombstone_compaction" | "only_purge_repaired_tombstones") => {
             matches!(value, "true" | "false")
         }

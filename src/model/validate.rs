@@ -687,6 +687,17 @@ fn check_decision<'p>(
             );
         }
     }
+    for column in d.options.indexes.keys() {
+        if !d.indexes.contains(column) && !d.candidates.iter().any(|k| k.indexes.contains(column)) {
+            c.add(
+                format!("{}.options.indexes", path()),
+                format!(
+                    "index settings for {} but the decision does not index it (add it to indexes)",
+                    naming::for_terminal(column)
+                ),
+            );
+        }
+    }
     for (field, message) in super::physical::problems(&d.options, scope.project.cassandra) {
         c.add(format!("{}.options.{field}", path()), message);
     }

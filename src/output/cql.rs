@@ -270,30 +270,76 @@ pub fn table(project: &Project, t: &Table) -> String {
         }
     }
     s.push_str(";\n");
-    let single_partition = t.partition_key().count() == 1;
     for ix in &t.indexes {
-        let Some(c) = t.column(ix) else { continue };
-        if single_partition && c.role == Role::Partition {
-            let _ = writeln!(
-                s,
-                "-- no index on {}: it is the whole partition key",
-                one_line(&c.name)
-            );
-            continue;
+        if let Some(statement) = index_statement(project, t, ix) {
+            s.push_str(&statement);
         }
-        let target = match &c.ty {
-            CqlType::Frozen(_) => format!("full({})", quote(&c.name)),
-            _ => quote(&c.name),
-        };
-        let name = index_name(&t.name, &c.name);
-        let _ = writeln!(
-            s,
-            "CREATE INDEX IF NOT EXISTS {name} ON {}.{} ({target});",
-            ks(project),
-            quote(&t.name)
-        );
     }
     s
+}
+
+/// The name an index on `column` of `t` has: the designer's or the
+/// imported one, else one made from the table and column.
+pub(crate) fn index_name_of(t: &Table, column: &str) -> String {
+    match t
+        .physical
+        .options
+        .indexes
+        .get(column)
+        .and_then(|s| s.name.as_deref())
+    {
+        Some(n) => quote(n),
+        None => index_name(&t.name, column),
+    }
+}
+
+/// The statement that creates the index on `column` of `t`, with its
+/// name, kind, target and options (a comment where none can be made).
+pub(crate) fn index_statement(project: &Project, t: &Table, column: &str) -> Option<String> {
+    let c = t.column(column)?;
+    if t.partition_key().count() == 1 && c.role == Role::Partition {
+        return Some(format!(
+            "-- no index on {}: it is the whole partition key\n",
+            one_line(&c.name)
+        ));
+    }
+    let spec = t.physical.options.indexes.get(column);
+    let target = match (spec.and_then(|s| s.target.as_deref()), &c.ty) {
+        (Some(f @ ("keys" | "values" | "entries" | "full")), _) => {
+            format!("{f}({})", quote(&c.name))
+        }
+        (_, CqlType::Frozen(_)) => format!("full({})", quote(&c.name)),
+        _ => quote(&c.name),
+    };
+    let name = index_name_of(t, column);
+    let on = format!("{}.{}", ks(project), quote(&t.name));
+    let class = spec.and_then(|s| s.kind.class());
+    let mut out = match class {
+        None => format!("CREATE INDEX IF NOT EXISTS {name} ON {on} ({target})"),
+        Some(class) if !class.contains('\'') => format!(
+            "CREATE CUSTOM INDEX IF NOT EXISTS {name} ON {on} ({target}) USING {}",
+            string_literal(class)
+        ),
+        Some(_) => return None,
+    };
+    let options: Vec<String> = spec
+        .map(|s| {
+            s.options
+                .iter()
+                .filter(|(k, v)| {
+                    !k.contains('\'')
+                        && !v.contains('\'')
+                        && !k.chars().chain(v.chars()).any(is_unsafe)
+                })
+                .map(|(k, v)| format!("'{k}': '{v}'"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if class.is_some() && !options.is_empty() {
+        let _ = write!(out, " WITH OPTIONS = {{{}}}", options.join(", "));
+    }
+    out.push_str(";\n");
+    Some(out)
 }
 
 /// The table's options after its clustering order and comment, as

@@ -112,7 +112,18 @@ fn random_options(rng: &mut Rng) -> TableOptions {
                     ("compaction_window_size", "6"),
                 ],
             ),
-            1 => (Strategy::TimeWindow, &[("compaction_window_unit", "WEEKS")]),
+            1 => (
+                Strategy::TimeWindow,
+                if rng.chance(50) {
+                    &[("compaction_window_unit", "WEEKS")]
+                } else {
+                    &[
+                        ("compaction_window_unit", "hours"),
+                        ("min_threshold", "8"),
+                        ("max_threshold", "4"),
+                    ]
+                },
+            ),
             2 => (Strategy::Leveled, &[("sstable_size_in_mb", "160")]),
             3 => (
                 Strategy::SizeTiered,

@@ -97,6 +97,9 @@ fn options_of(o: &cqlmodel::model::physical::TableOptions) -> String {
     for (k, v) in &o.other {
         parts.push(format!("{k} {v}"));
     }
+    for (column, spec) in &o.indexes {
+        parts.push(format!("index on {column} {spec:?}"));
+    }
     if parts.is_empty() {
         String::new()
     } else {

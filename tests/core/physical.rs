@@ -275,3 +275,99 @@ fn the_keyspace_writes_its_durable_writes() {
     p.keyspace.durable_writes = false;
     assert!(cqlmodel::output::cql::keyspace(&p).contains("AND durable_writes = false;"));
 }
+
+/// Index names, kinds, targets and options survive import and export; a
+/// SAI index makes the project target 5.0; `migrate` drops an index by the
+/// name it has on the cluster and rebuilds one whose kind changed.
+#[test]
+fn indexes_keep_their_names_and_kinds() {
+    use cqlmodel::model::physical::IndexKind;
+    let schema = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+        CREATE TABLE ks.users (id uuid PRIMARY KEY, email text, name text, prefs map<text, text>, bio text);\n\
+        CREATE INDEX by_email ON ks.users (email);\n\
+        CREATE CUSTOM INDEX users_name_sai ON ks.users (name) USING 'StorageAttachedIndex';\n\
+        CREATE INDEX prefs_keys ON ks.users (KEYS(prefs));\n\
+        CREATE CUSTOM INDEX bio_prefix ON ks.users (bio) USING 'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = {'mode': 'PREFIX'};\n";
+    let imported = cqlmodel::lifecycle::import::import(schema);
+    let p = &imported.project;
+    assert!(load::validate(p).is_empty(), "{:?}", load::validate(p));
+    assert_eq!(p.cassandra, CassandraVersion::V5_0, "SAI needs 5.0");
+    let a = analyze(p);
+    let t = a.model.table("users").expect("users");
+    let specs = &t.physical.options.indexes;
+    assert_eq!(specs["email"].name.as_deref(), Some("by_email"));
+    assert_eq!(specs["name"].kind, IndexKind::Sai);
+    assert_eq!(specs["prefs"].target.as_deref(), Some("keys"));
+    assert_eq!(specs["bio"].kind, IndexKind::Sasi);
+    let cql = cqlmodel::output::cql::script(p, &a.model);
+    for want in [
+        "CREATE INDEX IF NOT EXISTS by_email ON ks.users (email);",
+        "CREATE CUSTOM INDEX IF NOT EXISTS users_name_sai ON ks.users (name) USING 'StorageAttachedIndex';",
+        "CREATE INDEX IF NOT EXISTS prefs_keys ON ks.users (keys(prefs));",
+        "CREATE CUSTOM INDEX IF NOT EXISTS bio_prefix ON ks.users (bio) USING 'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = {'mode': 'PREFIX'};",
+    ] {
+        assert!(cql.contains(want), "{want}\n{cql}");
+    }
+    // The export read back gives the same indexes.
+    let again = cqlmodel::lifecycle::import::import(&cql);
+    let back = analyze(&again.project);
+    assert_eq!(
+        back.model
+            .table("users")
+            .expect("users")
+            .physical
+            .options
+            .indexes,
+        *specs
+    );
+
+    // A dropped index is dropped by its own name; a kind change rebuilds.
+    let mut fewer = p.clone();
+    let d = fewer.decision_mut("Q1");
+    for k in &mut d.candidates {
+        k.indexes.retain(|c| c != "email");
+    }
+    d.options.indexes.remove("email");
+    d.options.indexes.get_mut("bio").expect("bio").kind = IndexKind::Sai;
+    d.options
+        .indexes
+        .get_mut("bio")
+        .expect("bio")
+        .options
+        .clear();
+    let script = cqlmodel::lifecycle::migrate::script(p, &fewer);
+    assert!(
+        script.contains("-- DROP INDEX IF EXISTS ks.by_email;"),
+        "{script}"
+    );
+    assert!(
+        script.contains("DROP INDEX IF EXISTS ks.bio_prefix;\n"),
+        "{script}"
+    );
+    assert!(
+        script.contains("CREATE CUSTOM INDEX IF NOT EXISTS bio_prefix ON ks.users (bio) USING 'StorageAttachedIndex';"),
+        "{script}"
+    );
+    let diff = cqlmodel::lifecycle::diff::semantic::semantic(p, &fewer);
+    assert!(
+        !diff.is_breaking(),
+        "{}",
+        cqlmodel::lifecycle::diff::semantic::text(&diff)
+    );
+
+    if let Some(tool) = support::cqlcheck() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("indexes.cql");
+        std::fs::write(&f, &cql).expect("write");
+        let out = std::process::Command::new(&tool)
+            .args(["--target", "5.0"])
+            .arg(&f)
+            .output()
+            .expect("cqlcheck runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && !text.contains("FAIL"),
+            "{text}\n{cql}"
+        );
+    }
+}

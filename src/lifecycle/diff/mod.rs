@@ -42,6 +42,11 @@ pub enum ColumnChange {
     IndexRemoved {
         name: String,
     },
+    /// The index on the column changed its name, kind, target or options:
+    /// dropped and built again.
+    IndexChanged {
+        name: String,
+    },
     /// A table option (`default_time_to_live`, `compaction`, …) set,
     /// changed or back to Cassandra's default (`None`), as CQL values.
     TableOption {
@@ -101,6 +106,7 @@ impl fmt::Display for ColumnChange {
             ColumnChange::KeyOrder => f.write_str("key order changed"),
             ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
             ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
+            ColumnChange::IndexChanged { name } => write!(f, "index on {name} rebuilt"),
             ColumnChange::TableOption { name, from, to } => write!(
                 f,
                 "{name} {} → {}",
@@ -243,6 +249,8 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
     for i in &old.indexes {
         if !new.indexes.contains(i) {
             columns.push(ColumnChange::IndexRemoved { name: i.clone() });
+        } else if old.physical.options.indexes.get(i) != new.physical.options.indexes.get(i) {
+            columns.push(ColumnChange::IndexChanged { name: i.clone() });
         }
     }
     let (old_options, new_options) = (

@@ -158,8 +158,13 @@ pub fn impact(change: &TableChange) -> Impact {
             .iter()
             .map(|c| match c {
                 ColumnChange::Added { role, .. } if role.is_key() => Impact::NeedsBackfill,
-                // Options are altered in place.
-                ColumnChange::Added { .. } | ColumnChange::TableOption { .. } => Impact::Compatible,
+                // Options are altered in place; index builds and drops
+                // touch no data.
+                ColumnChange::Added { .. }
+                | ColumnChange::TableOption { .. }
+                | ColumnChange::IndexAdded { .. }
+                | ColumnChange::IndexRemoved { .. }
+                | ColumnChange::IndexChanged { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
                 ColumnChange::Role { from, to, .. } => {
                     if from.is_key()
@@ -172,10 +177,6 @@ pub fn impact(change: &TableChange) -> Impact {
                     }
                 }
                 ColumnChange::Type { .. } | ColumnChange::KeyOrder => Impact::NeedsBackfill,
-                // Index builds and drops touch no data.
-                ColumnChange::IndexAdded { .. } | ColumnChange::IndexRemoved { .. } => {
-                    Impact::Compatible
-                }
             })
             .max()
             .unwrap_or(Impact::Compatible),

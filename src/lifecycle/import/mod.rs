@@ -356,6 +356,38 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         add_query(&mut p, t, &entity, equality, returns);
     }
     p.workflow.transitions.clear();
+    // A schema using what only 5.0 has targets 5.0: storage-attached
+    // indexes, the unified compaction strategy, memtable options.
+    let needs_5 = p.decisions.iter().find_map(|d| {
+        let o = &d.options;
+        if o.indexes
+            .values()
+            .any(|i| i.kind == crate::model::physical::IndexKind::Sai)
+        {
+            Some("storage-attached indexes")
+        } else if o
+            .compaction
+            .as_ref()
+            .is_some_and(|c| c.strategy == crate::model::physical::Strategy::Unified)
+        {
+            Some("the unified compaction strategy")
+        } else if o.other.contains_key("memtable") {
+            Some("memtable options")
+        } else {
+            None
+        }
+    });
+    if let Some(what) = needs_5 {
+        p.cassandra = crate::model::physical::CassandraVersion::V5_0;
+        messages.push(Message {
+            pos: schema
+                .tables
+                .first()
+                .map_or_else(Default::default, |t| t.pos),
+            level: Level::Warning,
+            text: format!("the schema uses {what}: the project targets Cassandra 5.0"),
+        });
+    }
     p
 }
 

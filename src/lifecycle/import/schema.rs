@@ -740,10 +740,13 @@ impl Stmt<'_> {
     }
 
     fn index(&mut self, schema: &mut Schema) -> Res<()> {
+        use crate::model::physical::{IndexKind, IndexSpec};
         self.if_not_exists();
-        if !self.is_word("on") {
-            self.ident()?;
-        }
+        let name = if self.is_word("on") {
+            None
+        } else {
+            Some(self.ident()?)
+        };
         self.expect_word("on")?;
         let tpos = self.pos();
         let (_, table) = self.qualified()?;
@@ -751,11 +754,32 @@ impl Stmt<'_> {
         let cpos = self.pos();
         // keys(m), values(m), entries(m), full(m) or the column itself.
         let mut column = self.ident()?;
+        let mut target = None;
         if self.eat('(') {
+            let f = column.to_ascii_lowercase();
+            if !matches!(f.as_str(), "keys" | "values" | "entries" | "full") {
+                return Err((
+                    cpos,
+                    format!(
+                        "{column}(…) is not an index target: write keys, values, entries or full"
+                    ),
+                ));
+            }
+            target = Some(f);
             column = self.ident()?;
             self.expect(')')?;
         }
         self.expect(')')?;
+        let mut kind = IndexKind::Secondary;
+        if self.eat_word("using") {
+            kind = IndexKind::from_class(&self.literal()?);
+        }
+        let mut options = std::collections::BTreeMap::new();
+        if self.eat_word("with") {
+            self.expect_word("options")?;
+            self.expect('=')?;
+            options = self.map_literal()?.into_iter().collect();
+        }
         let Some(t) = schema.tables.iter_mut().find(|t| t.name == table) else {
             return Err((tpos, format!("index on unknown table {table}")));
         };
@@ -769,7 +793,19 @@ impl Stmt<'_> {
             ));
         }
         if !t.indexes.contains(&column) {
-            t.indexes.push(column);
+            t.indexes.push(column.clone());
+        }
+        // The name Cassandra would give an unnamed index is the one the
+        // export makes; anything else is kept.
+        let name = name.filter(|n| *n != format!("{table}_{column}_idx"));
+        let spec = IndexSpec {
+            name,
+            kind,
+            target,
+            options,
+        };
+        if spec != IndexSpec::default() {
+            t.options.indexes.insert(column, spec);
         }
         Ok(())
     }
