@@ -270,6 +270,244 @@ impl Stmt<'_> {
         Ok(())
     }
 
+    /// `ALTER TABLE|TYPE|KEYSPACE …`, applied to what the statements
+    /// before it made, as Cassandra would.
+    fn alter(&mut self, start: Pos, schema: &mut Schema) -> Res<()> {
+        if self.eat_word("keyspace") || self.eat_word("schema") {
+            let ks = self.keyspace(start)?;
+            return match schema.keyspaces.iter_mut().find(|k| k.name == ks.name) {
+                Some(k) => {
+                    k.replication = ks.replication;
+                    k.durable_writes = ks.durable_writes;
+                    Ok(())
+                }
+                None => Err((
+                    start,
+                    format!("ALTER KEYSPACE of unknown keyspace {}", ks.name),
+                )),
+            };
+        }
+        if self.eat_word("type") {
+            self.eat_words(&["if", "exists"]);
+            let (_, name) = self.qualified()?;
+            let Some(ti) = schema.types.iter().position(|t| t.name == name) else {
+                return Err((start, format!("ALTER TYPE of unknown type {name}")));
+            };
+            if self.eat_word("add") {
+                self.if_not_exists();
+                let f = self.ident()?;
+                let ty = self.ty()?;
+                let t = &mut schema.types[ti];
+                if !t.fields.iter().any(|(n, _)| *n == f) {
+                    t.fields.push((f, ty));
+                }
+            } else if self.eat_word("rename") {
+                self.eat_words(&["if", "exists"]);
+                loop {
+                    let from = self.ident()?;
+                    self.expect_word("to")?;
+                    let to = self.ident()?;
+                    match schema.types[ti].fields.iter_mut().find(|(n, _)| *n == from) {
+                        Some(field) => field.0 = to,
+                        None => return Err((start, format!("type {name} has no field {from}"))),
+                    }
+                    if !self.eat_word("and") {
+                        break;
+                    }
+                }
+            } else {
+                return self.err(format!(
+                    "ALTER TYPE … {} is not supported by Cassandra 4.0+",
+                    self.found()
+                ));
+            }
+            return Ok(());
+        }
+        if !(self.eat_word("table") || self.eat_word("columnfamily")) {
+            let what = self.found();
+            schema.messages.push(Message {
+                pos: start,
+                level: Level::Info,
+                text: format!("ALTER {} (not a table or type)", what.to_uppercase()),
+            });
+            return Ok(());
+        }
+        self.eat_words(&["if", "exists"]);
+        let (_, name) = self.qualified()?;
+        let Some(ti) = schema.tables.iter().position(|t| t.name == name) else {
+            return Err((start, format!("ALTER TABLE of unknown table {name}")));
+        };
+        if self.eat_word("add") {
+            self.if_not_exists();
+            let grouped = self.eat('(');
+            loop {
+                let cpos = self.pos();
+                let cname = self.ident()?;
+                let ty = self.ty()?;
+                let is_static = self.eat_word("static");
+                let t = &mut schema.tables[ti];
+                if t.column(&cname).is_some() {
+                    return Err((cpos, format!("{name} already has a column {cname}")));
+                }
+                t.columns.push(ColumnDef {
+                    name: cname,
+                    ty,
+                    is_static,
+                });
+                if !(grouped && self.eat(',')) {
+                    break;
+                }
+            }
+            if grouped {
+                self.expect(')')?;
+            }
+        } else if self.eat_word("drop") {
+            self.eat_words(&["if", "exists"]);
+            let grouped = self.eat('(');
+            loop {
+                let cpos = self.pos();
+                let cname = self.ident()?;
+                let t = &mut schema.tables[ti];
+                if t.partition.contains(&cname) || t.clustering.iter().any(|(c, _)| *c == cname) {
+                    return Err((
+                        cpos,
+                        format!("{name}.{cname} is a primary key column; Cassandra cannot drop it"),
+                    ));
+                }
+                let Some(ci) = t.columns.iter().position(|c| c.name == cname) else {
+                    return Err((cpos, format!("{name} has no column {cname}")));
+                };
+                t.columns.remove(ci);
+                t.indexes.retain(|c| *c != cname);
+                t.options.indexes.remove(&cname);
+                if !(grouped && self.eat(',')) {
+                    break;
+                }
+            }
+            if grouped {
+                self.expect(')')?;
+            }
+            if self.eat_word("using") {
+                self.expect_word("timestamp")?;
+                self.literal()?;
+            }
+        } else if self.eat_word("rename") {
+            self.eat_words(&["if", "exists"]);
+            loop {
+                let cpos = self.pos();
+                let from = self.ident()?;
+                self.expect_word("to")?;
+                let to = self.ident()?;
+                let t = &mut schema.tables[ti];
+                let key =
+                    t.partition.contains(&from) || t.clustering.iter().any(|(c, _)| *c == from);
+                if !key {
+                    return Err((cpos, format!("{name}.{from} is not a primary key column; Cassandra renames only those")));
+                }
+                if t.column(&to).is_some() {
+                    return Err((cpos, format!("{name} already has a column {to}")));
+                }
+                for c in &mut t.columns {
+                    if c.name == from {
+                        c.name.clone_from(&to);
+                    }
+                }
+                for c in &mut t.partition {
+                    if *c == from {
+                        c.clone_from(&to);
+                    }
+                }
+                for (c, _) in &mut t.clustering {
+                    if *c == from {
+                        c.clone_from(&to);
+                    }
+                }
+                for c in &mut t.indexes {
+                    if *c == from {
+                        c.clone_from(&to);
+                    }
+                }
+                if let Some(spec) = t.options.indexes.remove(&from) {
+                    t.options.indexes.insert(to.clone(), spec);
+                }
+                if !self.eat_word("and") {
+                    break;
+                }
+            }
+        } else if self.is_word("with") {
+            let mut t = schema.tables[ti].clone();
+            let mut messages = Vec::new();
+            self.table_options(&mut t, &mut messages)?;
+            schema.tables[ti] = t;
+            schema.messages.extend(messages);
+        } else {
+            return self.err(format!(
+                "ALTER TABLE … {} is not supported by Cassandra 4.0+ (ADD, DROP, RENAME or WITH)",
+                self.found()
+            ));
+        }
+        if self.peek().is_some() {
+            return self.err(format!("unexpected {}", self.found()));
+        }
+        Ok(())
+    }
+
+    /// `DROP TABLE|INDEX|TYPE|MATERIALIZED VIEW …`, applied in order.
+    fn drop(&mut self, start: Pos, schema: &mut Schema) -> Res<()> {
+        let view = self.eat_words(&["materialized", "view"]);
+        if view || self.eat_word("table") || self.eat_word("columnfamily") {
+            let exists = self.eat_words(&["if", "exists"]);
+            let (_, name) = self.qualified()?;
+            match schema.tables.iter().position(|t| t.name == name) {
+                Some(i) => {
+                    schema.tables.remove(i);
+                }
+                None if exists => {}
+                None => return Err((start, format!("DROP of unknown table {name}"))),
+            }
+        } else if self.eat_word("index") {
+            let exists = self.eat_words(&["if", "exists"]);
+            let (_, name) = self.qualified()?;
+            let found = schema.tables.iter_mut().find_map(|t| {
+                let column = t.indexes.iter().find(|c| {
+                    t.options
+                        .indexes
+                        .get(*c)
+                        .and_then(|s| s.name.as_deref())
+                        .map_or_else(|| format!("{}_{c}_idx", t.name) == name, |n| n == name)
+                })?;
+                let column = column.clone();
+                Some((t, column))
+            });
+            match found {
+                Some((t, column)) => {
+                    t.indexes.retain(|c| *c != column);
+                    t.options.indexes.remove(&column);
+                }
+                None if exists => {}
+                None => return Err((start, format!("DROP of unknown index {name}"))),
+            }
+        } else if self.eat_word("type") {
+            let exists = self.eat_words(&["if", "exists"]);
+            let (_, name) = self.qualified()?;
+            match schema.types.iter().position(|t| t.name == name) {
+                Some(i) => {
+                    schema.types.remove(i);
+                }
+                None if exists => {}
+                None => return Err((start, format!("DROP of unknown type {name}"))),
+            }
+        } else {
+            let what = self.found();
+            schema.messages.push(Message {
+                pos: start,
+                level: Level::Info,
+                text: format!("DROP {} (not a table, index or type)", what.to_uppercase()),
+            });
+        }
+        Ok(())
+    }
+
     fn if_not_exists(&mut self) {
         self.eat_words(&["if", "not", "exists"]);
     }
@@ -279,6 +517,12 @@ impl Stmt<'_> {
         if self.eat_word("use") {
             *current_ks = Some(self.ident()?);
             return Ok(());
+        }
+        if self.eat_word("alter") {
+            return self.alter(start, schema);
+        }
+        if self.eat_word("drop") {
+            return self.drop(start, schema);
         }
         if !self.eat_word("create") {
             let what = self.found();

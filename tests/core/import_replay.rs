@@ -1,0 +1,98 @@
+//! A schema kept as a migration log imports as its last state: `ALTER`
+//! and `DROP` statements are replayed in order, as Cassandra applies them,
+//! and statements Cassandra refuses are reported with their line and
+//! column.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
+
+use cqlmodel::lifecycle::import::{import, parse, Level};
+use cqlmodel::model::Dir;
+
+const LOG: &str = "CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TYPE app.address (street text, city text);
+CREATE TABLE app.events (day date, ts timestamp, kind text, old_note text, PRIMARY KEY ((day), ts)) WITH CLUSTERING ORDER BY (ts DESC);
+CREATE INDEX events_kind_idx ON app.events (kind);
+ALTER TABLE app.events ADD payload text;
+ALTER TABLE app.events ADD (source text, home frozen<address>);
+ALTER TABLE app.events DROP old_note;
+ALTER TABLE app.events RENAME ts TO event_time;
+DROP INDEX app.events_kind_idx;
+ALTER TABLE app.events WITH default_time_to_live = 86400 AND gc_grace_seconds = 3600;
+ALTER TYPE app.address ADD zip text;
+ALTER TYPE app.address RENAME street TO line1;
+CREATE TABLE app.scratch (id uuid PRIMARY KEY);
+DROP TABLE app.scratch;
+ALTER KEYSPACE app WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};
+";
+
+#[test]
+fn a_migration_log_imports_as_its_last_state() {
+    let s = parse(LOG);
+    let errors: Vec<_> = s
+        .messages
+        .iter()
+        .filter(|m| m.level == Level::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(s.tables.len(), 1, "the dropped table is gone");
+    let t = &s.tables[0];
+    let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["day", "event_time", "kind", "payload", "source", "home"]
+    );
+    assert_eq!(t.clustering, vec![("event_time".to_string(), Dir::Desc)]);
+    assert!(t.indexes.is_empty(), "the index was dropped");
+    assert_eq!(t.ttl, Some(86_400));
+    assert_eq!(t.options.gc_grace.map(|g| g.whole_seconds()), Some(3_600));
+    let ty = &s.types[0];
+    let fields: Vec<&str> = ty.fields.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(fields, ["line1", "city", "zip"]);
+    assert!(matches!(
+        s.keyspaces[0].replication,
+        cqlmodel::model::Replication::NetworkTopology(_)
+    ));
+    // And the project made of it says the same.
+    let p = import(LOG).project;
+    assert!(cqlmodel::model::load::validate(&p).is_empty());
+    let a = cqlmodel::analysis::analyze(&p);
+    let events = a.model.table("events").expect("events");
+    assert!(events.column("event_time").is_some());
+    assert!(events.column("old_note").is_none());
+    assert!(events.indexes.is_empty());
+}
+
+/// What Cassandra refuses is an error at its position, and the statement
+/// leaves the schema as it was.
+#[test]
+fn refused_alters_are_errors_with_their_position() {
+    for (statement, says) in [
+        ("ALTER TABLE app.t DROP id;", "primary key column"),
+        ("ALTER TABLE app.t RENAME v TO w;", "renames only"),
+        ("ALTER TABLE app.t ALTER v TYPE int;", "not supported"),
+        ("ALTER TABLE app.nope ADD x int;", "unknown table"),
+        ("DROP INDEX app.missing_idx;", "unknown index"),
+    ] {
+        let text = format!(
+            "CREATE KEYSPACE app WITH replication = {{'class': 'SimpleStrategy', 'replication_factor': 1}};\n\
+             CREATE TABLE app.t (id uuid PRIMARY KEY, v text);\n{statement}\n"
+        );
+        let s = parse(&text);
+        let e = s
+            .messages
+            .iter()
+            .find(|m| m.level == Level::Error)
+            .unwrap_or_else(|| panic!("{statement}: no error"));
+        assert!(e.text.contains(says), "{statement}: {e}");
+        assert_eq!(e.pos.line, 3, "{statement}: {e}");
+        let t = s.table("t").expect("t");
+        assert_eq!(t.columns.len(), 2, "{statement} left t as it was");
+    }
+    // IF EXISTS makes a missing target fine.
+    let s = parse("CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\nDROP TABLE IF EXISTS app.gone;\nDROP INDEX IF EXISTS app.gone_idx;\n");
+    assert!(
+        s.messages.iter().all(|m| m.level != Level::Error),
+        "{:?}",
+        s.messages
+    );
+}
