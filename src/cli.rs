@@ -585,18 +585,7 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
 }
 
 fn read_schema(file: &Path) -> Result<String, i32> {
-    match std::fs::metadata(file) {
-        Ok(m) if m.len() > load::MAX_FILE_BYTES as u64 => {
-            return Err(fail(&format!("{}: the file is too large", file.display())))
-        }
-        Err(e) => return Err(fail(&format!("{}: {e}", file.display()))),
-        _ => {}
-    }
-    std::fs::read(file)
-        .map_err(|e| fail(&format!("{}: {e}", file.display())))
-        .and_then(|b| {
-            String::from_utf8(b).map_err(|_| fail(&format!("{}: not UTF-8 text", file.display())))
-        })
+    load::read_user_file(file).map_err(|e| fail(&format!("{}: {e}", file.display())))
 }
 
 fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
@@ -612,18 +601,38 @@ fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
             crate::model::naming::for_terminal(&m.to_string())
         );
     }
+    // Statements Cassandra would refuse were skipped: the project lacks
+    // them, and the exit status says so.
+    let skipped = imported
+        .messages
+        .iter()
+        .filter(|m| m.level == crate::lifecycle::import::Level::Error)
+        .count();
+    if skipped > 0 && imported.schema.tables.is_empty() {
+        return fail(&format!(
+            "{}: nothing imported; {skipped} statement(s) could not be read (see above)",
+            schema.display()
+        ));
+    }
     let ron = load::to_string(&imported.project);
-    let summary = format!(
+    let mut summary = format!(
         "imported {} table(s), {} type(s) into {} entities and {} queries",
         imported.schema.tables.len(),
         imported.project.types.len(),
         imported.project.entities.len(),
         imported.project.queries.len()
     );
+    if skipped > 0 {
+        let _ = write!(
+            summary,
+            "; {skipped} statement(s) skipped (see above): the project lacks them"
+        );
+    }
+    let status = i32::from(skipped > 0);
     match output {
         None => {
             eprintln!("{summary}");
-            print(&ron)
+            print(&ron).max(status)
         }
         Some(out) => {
             if out.exists() && !force {
@@ -635,7 +644,7 @@ fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
             match load::write_atomic(out, &ron) {
                 Ok(()) => {
                     eprintln!("{summary}; wrote {}", out.display());
-                    0
+                    status
                 }
                 Err(e) => fail(&format!("{}: {e}", out.display())),
             }
@@ -661,8 +670,16 @@ fn load_git(spec: &str, fallback: Option<&Path>) -> Result<(Project, String), i3
             None => return Err(fail("--git REV needs a FILE, or use --git REV:PATH")),
         },
     };
+    // A revision is never an option (`--output=FILE` would write a file).
+    if rev.starts_with('-') {
+        return Err(fail(&format!(
+            "--git {}: a revision cannot start with '-'",
+            crate::model::naming::for_terminal(&rev)
+        )));
+    }
     let out = std::process::Command::new("git")
         .arg("show")
+        .arg("--end-of-options")
         .arg(format!("{rev}:{path}"))
         .output()
         .map_err(|e| fail(&format!("git: {e}")))?;

@@ -92,19 +92,47 @@ pub fn read(path: &Path) -> Result<Project, LoadError> {
 }
 
 pub(crate) fn read_text(path: &Path) -> Result<String, LoadError> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(LoadError::Io(format!(
-            "{}: {} bytes; project files are limited to {MAX_FILE_BYTES} bytes",
-            path.display(),
-            meta.len()
-        )));
+    read_user_file(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))
+}
+
+/// A file the user named, as text: only a regular file (a device or FIFO
+/// could never end, or block forever), at most [`MAX_FILE_BYTES`] however
+/// it grows while read, UTF-8 with a leading byte-order mark dropped. The
+/// error says why (without the path: the caller names it once) and, for
+/// text that is not UTF-8, where.
+pub fn read_user_file(path: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(if meta.is_dir() {
+            "is a directory, not a file".into()
+        } else {
+            "is not a regular file (a device, FIFO or socket); cqlmodel reads only files".into()
+        });
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
-    String::from_utf8(bytes)
-        .map_err(|e| LoadError::Io(format!("{}: not UTF-8 text ({e})", path.display())))
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(format!(
+            "{} bytes; files are limited to {MAX_FILE_BYTES} bytes",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(format!("grew past {MAX_FILE_BYTES} bytes while read"));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = ok.split(|&b| b == b'\n').count();
+        let col = ok.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        format!("not UTF-8 text: an invalid byte at line {line}, column {col}")
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 fn pretty() -> ron::ser::PrettyConfig {

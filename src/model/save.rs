@@ -58,6 +58,14 @@ pub fn resolve(path: &Path) -> PathBuf {
 fn write(path: &Path, text: &str, force: bool) -> io::Result<()> {
     let target = resolve(path);
     let existing = std::fs::metadata(&target).ok();
+    // Renaming over a device or FIFO would replace it (as root,
+    // `/dev/null` itself); writing into one could block forever.
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a device, FIFO or directory); not written",
+        ));
+    }
     if let Some(m) = &existing {
         if m.permissions().readonly() && !force {
             return Err(io::Error::new(

@@ -221,7 +221,7 @@ fn remove_stale_temporaries(app: &App) {
 }
 
 fn stamp(path: &Path) -> Option<app::DiskStamp> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = load::read_user_file(path).ok()?.into_bytes();
     Some(app::DiskStamp {
         modified: std::fs::metadata(path).ok().and_then(|m| m.modified().ok()),
         hash: fnv(&bytes),
@@ -618,7 +618,7 @@ fn save(app: &mut App, path: Option<PathBuf>, force: bool, then_quit: bool) -> b
         return false;
     }
     // Edit the file as it is on disk (comments, layout) rather than rewrite it.
-    let text = match app.path.as_deref().map(std::fs::read_to_string) {
+    let text = match app.path.as_deref().map(load::read_user_file) {
         Some(Ok(original)) => crate::model::preserve::save_text(&original, &app.project),
         _ => load::to_string(&app.project),
     };

@@ -14,5 +14,6 @@ mod cli;
 mod cqlcheck_samples;
 mod design_report;
 mod diagnose_cli;
+mod odd_files;
 mod readme;
 mod save_safety;

@@ -248,6 +248,18 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
             ),
         });
     }
+    if schema.keyspaces.is_empty() && !schema.tables.is_empty() {
+        messages.push(Message {
+            pos: schema
+                .tables
+                .first()
+                .map_or(lex::Pos { line: 1, col: 1 }, |t| t.pos),
+            level: Level::Warning,
+            text: format!(
+                "the schema creates no keyspace: the project's keyspace is {ks_name} with SimpleStrategy 3 (set it with :settings)"
+            ),
+        });
+    }
     let mut p = Project::empty(&ks_name);
     p.keyspace = Keyspace {
         name: if naming::is_valid_schema_name(&ks_name) {
