@@ -813,5 +813,9 @@ fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
     if shown != 0 {
         return shown;
     }
-    i32::from(d.queries.iter().any(|q| q.answer == Answer::NotAtAll))
+    i32::from(
+        d.queries
+            .iter()
+            .any(|q| q.breaks || q.answer == Answer::NotAtAll),
+    )
 }

@@ -512,6 +512,7 @@ pub(crate) fn plans_of(
                     select: Select::default(),
                     access: Access::Impossible("no table serves this query".into()),
                     computed: vec![],
+                    request: None,
                 },
             }
         })

@@ -427,7 +427,7 @@ pub fn plan(
             table.rows, q.id, q.rows
         ))
     };
-    let (access, select, computed) = match req {
+    let (access, select, computed, request) = match req {
         Ok(req) => {
             let (access, order_by) = access(&shape, &req);
             let computed = shape.computed.clone();
@@ -435,13 +435,18 @@ pub fn plan(
                 graph.keyspace_name(),
                 table.name.clone(),
                 shape,
-                req,
+                req.clone(),
                 order_by,
                 &access,
             );
-            (access, select, computed)
+            (access, select, computed, Some(req))
         }
-        Err(why) => (Access::Impossible(why), Select::default(), shape.computed),
+        Err(why) => (
+            Access::Impossible(why),
+            Select::default(),
+            shape.computed,
+            None,
+        ),
     };
     Plan {
         query: id,
@@ -449,5 +454,6 @@ pub fn plan(
         select,
         access,
         computed,
+        request,
     }
 }

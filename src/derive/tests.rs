@@ -914,6 +914,7 @@ fn plans_by_table_lists_each_tables_readers_in_plan_order() {
         select: super::Select::default(),
         access: Access::Impossible("test".into()),
         computed: vec![],
+        request: None,
     };
     let model = LogicalModel {
         tables: vec![Table::default().into(); 4],

@@ -302,14 +302,16 @@ pub struct Plan {
     pub query: Name,
     /// Index into `LogicalModel::tables`.
     pub table: Option<usize>,
-    /// Written when first read (see [`select`]); shared: an edit's
-    /// re-derivation hands an unchanged query's plan on (a reference
-    /// count, not a copy of the statement).
+    /// The statement; clones share its text.
     pub select: Select,
     pub access: Access,
     /// Partition key columns the application computes (buckets, shards)
     /// rather than takes from the search.
     pub computed: Vec<Name>,
+    /// The query in the table's column names, when it resolved: what a
+    /// drift check asks of the table that runs.
+    #[serde(skip)]
+    pub request: Option<Request>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -14,6 +14,7 @@ mod cli;
 mod cqlcheck_samples;
 mod design_report;
 mod diagnose_cli;
+mod drift;
 mod odd_files;
 mod readme;
 mod save_safety;

@@ -6,7 +6,8 @@
 
 use super::schema::{Schema, TableDef};
 use crate::analysis::Analysis;
-use crate::derive::{Role, Table};
+use crate::derive::serve::access;
+use crate::derive::{Access, KeyShape, Plan, Role, Table};
 use crate::model::{CqlType, Project};
 use serde::Serialize;
 use std::fmt::Write;
@@ -41,6 +42,9 @@ pub struct QueryFit {
     pub schema_table: Option<String>,
     /// What is missing or differs.
     pub differences: Vec<String>,
+    /// The schema no longer answers the query as the model's table does:
+    /// the application's SELECT fails or needs what it did not.
+    pub breaks: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -116,7 +120,67 @@ fn differences(t: &Table, s: &TableDef) -> Vec<String> {
             _ => {}
         }
     }
+    for sc in &s.columns {
+        if t.column(&sc.name).is_none() {
+            out.push(format!(
+                "column {} ({}) is in the schema but not in the model",
+                sc.name, sc.ty
+            ));
+        }
+    }
     out
+}
+
+/// The schema table's key and columns as the serving rules read them;
+/// the columns the application computes are the model's.
+fn shape_of(s: &TableDef, model: &Table) -> KeyShape {
+    KeyShape {
+        partition: s.partition.iter().map(|c| c.as_str().into()).collect(),
+        clustering: s
+            .clustering
+            .iter()
+            .map(|(c, d)| (c.as_str().into(), *d))
+            .collect(),
+        indexes: s.indexes.clone(),
+        columns: s.columns.iter().map(|c| c.name.as_str().into()).collect(),
+        computed: KeyShape::of(model)
+            .computed
+            .into_iter()
+            .filter(|c| s.column(c).is_some())
+            .collect(),
+    }
+}
+
+/// How the schema table answers the model's query, by Cassandra's own
+/// restriction rules on the SELECT the model writes.
+fn answer_of(plan: &Plan, s: &TableDef, model: &Table) -> Option<(Answer, Option<String>)> {
+    let req = plan.request.as_ref()?;
+    let (how, _) = access(&shape_of(s, model), req);
+    Some(match how {
+        Access::Direct => (Answer::Directly, None),
+        Access::Index(_) => (Answer::WithIndex, None),
+        Access::Filtering(why) => (Answer::AllowFiltering, Some(why)),
+        Access::Impossible(why) => (Answer::NotAtAll, Some(why)),
+    })
+}
+
+/// How much each answer asks of the cluster, from none to everything.
+fn cost(a: Answer) -> u8 {
+    match a {
+        Answer::Directly => 0,
+        Answer::WithIndex => 1,
+        Answer::AllowFiltering => 2,
+        Answer::NotAtAll => 3,
+    }
+}
+
+fn model_answer(a: &Access) -> Answer {
+    match a {
+        Access::Direct => Answer::Directly,
+        Access::Index(_) => Answer::WithIndex,
+        Access::Filtering(_) => Answer::AllowFiltering,
+        Access::Impossible(_) => Answer::NotAtAll,
+    }
 }
 
 fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<String>) {
@@ -195,21 +259,36 @@ pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
                 answer: Answer::NotAtAll,
                 schema_table: None,
                 differences: vec!["the model derives no table for it".into()],
+                breaks: false,
             });
             continue;
         };
-        let (answer, s, differences) = fit(t, schema);
+        let (mut answer, s, mut differences) = fit(t, schema);
+        // The table found answers as the model's SELECT runs on it, not
+        // as its name or partition key suggests.
+        if let (Some(s), Some(plan)) = (s, plan) {
+            if let Some((real, why)) = answer_of(plan, s, t) {
+                if cost(real) > cost(answer) || answer == Answer::Directly {
+                    if let Some(why) = why.filter(|_| real != answer) {
+                        differences.push(format!("the model's SELECT: {why}"));
+                    }
+                    answer = real;
+                }
+            }
+        }
         if let Some(s) = s {
             if answer != Answer::NotAtAll {
                 used.push(s.name.clone());
             }
         }
+        let expected = plan.map_or(Answer::NotAtAll, |p| model_answer(&p.access));
         out.queries.push(QueryFit {
             query: q.id.clone(),
             model_table: Some(t.name.to_string()),
             answer,
             schema_table: s.map(|s| s.name.clone()),
             differences,
+            breaks: cost(answer) > cost(expected),
         });
     }
     out.unused_tables = schema
@@ -232,6 +311,9 @@ pub fn text(d: &Drift) -> String {
             if q.schema_table.as_deref() != Some(m) {
                 let _ = write!(s, " (the model's table: {m})");
             }
+        }
+        if q.breaks {
+            s.push_str(" — BREAKS the query");
         }
         s.push('\n');
         for diff in &q.differences {
