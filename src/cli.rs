@@ -57,6 +57,10 @@ pub enum Command {
         /// Overwrite the output file if it exists.
         #[arg(long)]
         force: bool,
+        /// The keyspace to import (a project holds one); the first the
+        /// schema creates when absent.
+        #[arg(long)]
+        keyspace: Option<String>,
     },
     /// Semantic diff of two projects: model, tables and their impact on a
     /// running cluster; exit 1 when a change breaks it.
@@ -224,7 +228,8 @@ pub fn main() -> i32 {
             schema,
             output,
             force,
-        }) => import_cmd(&schema, output.as_deref(), force),
+            keyspace,
+        }) => import_cmd(&schema, output.as_deref(), force, keyspace.as_deref()),
         Some(Command::Diff {
             old,
             new,
@@ -588,12 +593,12 @@ fn read_schema(file: &Path) -> Result<String, i32> {
     load::read_user_file(file).map_err(|e| fail(&format!("{}: {e}", file.display())))
 }
 
-fn import_cmd(schema: &Path, output: Option<&Path>, force: bool) -> i32 {
+fn import_cmd(schema: &Path, output: Option<&Path>, force: bool, keyspace: Option<&str>) -> i32 {
     let text = match read_schema(schema) {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let imported = crate::lifecycle::import::import(&text);
+    let imported = crate::lifecycle::import::import_keyspace(&text, keyspace);
     for m in &imported.messages {
         eprintln!(
             "{}:{}",
@@ -791,7 +796,13 @@ fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let schema = crate::lifecycle::import::parse(&text);
+    let mut schema = crate::lifecycle::import::parse(&text);
+    // The model's keyspace only: another keyspace's table of the same
+    // name is not this model's table.
+    let ks = &project.keyspace.name;
+    schema
+        .tables
+        .retain(|t| t.keyspace.as_ref().is_none_or(|k| k == ks));
     for m in &schema.messages {
         eprintln!(
             "{}:{}",

@@ -96,3 +96,54 @@ fn refused_alters_are_errors_with_their_position() {
         s.messages
     );
 }
+
+/// Two keyspaces, each with a table `events`: each imports on its own
+/// (the first by default, the other by name), neither is dropped as
+/// defined twice, and statements address the keyspace they name.
+#[test]
+fn each_keyspace_imports_on_its_own() {
+    use cqlmodel::lifecycle::import::import_keyspace;
+    let text =
+        "CREATE KEYSPACE a WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE KEYSPACE b WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
+CREATE TABLE a.events (id uuid PRIMARY KEY, v text);
+CREATE TABLE b.events (id uuid PRIMARY KEY, w int);
+ALTER TABLE b.events ADD x int;
+USE a;
+ALTER TABLE events ADD y text;
+";
+    let s = parse(text);
+    assert!(
+        s.messages.iter().all(|m| m.level != Level::Error),
+        "{:?}",
+        s.messages
+    );
+    assert_eq!(s.tables.len(), 2);
+    let first = import_keyspace(text, None);
+    assert_eq!(first.project.keyspace.name, "a");
+    let t = &first.schema.tables;
+    assert_eq!(t.len(), 1);
+    let cols: Vec<&str> = t[0].columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(cols, ["id", "v", "y"]);
+    assert!(
+        first
+            .messages
+            .iter()
+            .any(|m| m.text.contains("--keyspace b")),
+        "{:?}",
+        first.messages
+    );
+    let second = import_keyspace(text, Some("b"));
+    assert_eq!(second.project.keyspace.name, "b");
+    let cols: Vec<&str> = second.schema.tables[0]
+        .columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(cols, ["id", "w", "x"]);
+    let none = import_keyspace(text, Some("c"));
+    assert!(none
+        .messages
+        .iter()
+        .any(|m| m.level == Level::Error && m.text.contains("no keyspace c")));
+}

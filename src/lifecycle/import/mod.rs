@@ -28,8 +28,55 @@ pub(crate) const IMPORTED_KEY: &str = "imported";
 /// Reads `text` and builds the project. Never fails: statements that cannot
 /// be used are in `messages`.
 pub fn import(text: &str) -> Import {
-    let schema = parse(text);
+    import_keyspace(text, None)
+}
+
+/// [`import`] of one keyspace of the schema: `keyspace`, else the first
+/// one it creates. A project holds one keyspace; the tables and types of
+/// the others are left out and named, so each can be imported on its own
+/// (`cqlmodel import --keyspace NAME`), and two keyspaces may hold tables
+/// of the same name.
+pub fn import_keyspace(text: &str, keyspace: Option<&str>) -> Import {
+    let mut schema = parse(text);
     let mut messages = schema.messages.clone();
+    let chosen = keyspace
+        .map(str::to_string)
+        .or_else(|| schema.keyspaces.first().map(|k| k.name.clone()))
+        .or_else(|| schema.tables.iter().find_map(|t| t.keyspace.clone()));
+    if let Some(chosen) = &chosen {
+        let here = |ks: &Option<String>| ks.as_ref().is_none_or(|k| k == chosen);
+        if keyspace.is_some()
+            && !schema.keyspaces.iter().any(|k| k.name == *chosen)
+            && !schema
+                .tables
+                .iter()
+                .any(|t| t.keyspace.as_deref() == Some(chosen))
+        {
+            messages.push(Message {
+                pos: lex::Pos { line: 1, col: 1 },
+                level: Level::Error,
+                text: format!("the schema has no keyspace {chosen}"),
+            });
+        }
+        for k in schema.keyspaces.iter().filter(|k| k.name != *chosen) {
+            let tables = schema
+                .tables
+                .iter()
+                .filter(|t| t.keyspace.as_deref() == Some(&k.name))
+                .count();
+            messages.push(Message {
+                pos: k.pos,
+                level: Level::Warning,
+                text: format!(
+                    "keyspace {} ({tables} table(s)) is not in this project: import it with --keyspace {}",
+                    k.name, k.name
+                ),
+            });
+        }
+        schema.tables.retain(|t| here(&t.keyspace));
+        schema.types.retain(|t| here(&t.keyspace));
+        schema.keyspaces.retain(|k| k.name == *chosen);
+    }
     let project = project_of(&schema, &mut messages);
     Import {
         project,
@@ -238,16 +285,6 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         .map(|k| k.name.clone())
         .or_else(|| schema.tables.iter().find_map(|t| t.keyspace.clone()))
         .unwrap_or_else(|| "app".into());
-    for other in schema.keyspaces.iter().skip(1) {
-        messages.push(Message {
-            pos: other.pos,
-            level: Level::Warning,
-            text: format!(
-                "keyspace {}: a project has one keyspace; its tables are imported into {ks_name}",
-                other.name
-            ),
-        });
-    }
     if schema.keyspaces.is_empty() && !schema.tables.is_empty() {
         messages.push(Message {
             pos: schema

@@ -106,6 +106,14 @@ impl Schema {
     pub fn table(&self, name: &str) -> Option<&TableDef> {
         self.tables.iter().find(|t| t.name == name)
     }
+
+    /// The table `name` of keyspace `ks` (any keyspace when `None`; a
+    /// table whose keyspace is unknown matches any).
+    pub fn position(&self, ks: Option<&str>, name: &str) -> Option<usize> {
+        self.tables.iter().position(|t| {
+            t.name == name && (ks.is_none() || t.keyspace.is_none() || t.keyspace.as_deref() == ks)
+        })
+    }
 }
 
 type Res<T> = Result<T, (Pos, String)>;
@@ -272,7 +280,7 @@ impl Stmt<'_> {
 
     /// `ALTER TABLE|TYPE|KEYSPACE …`, applied to what the statements
     /// before it made, as Cassandra would.
-    fn alter(&mut self, start: Pos, schema: &mut Schema) -> Res<()> {
+    fn alter(&mut self, start: Pos, schema: &mut Schema, current: Option<&str>) -> Res<()> {
         if self.eat_word("keyspace") || self.eat_word("schema") {
             let ks = self.keyspace(start)?;
             return match schema.keyspaces.iter_mut().find(|k| k.name == ks.name) {
@@ -333,8 +341,8 @@ impl Stmt<'_> {
             return Ok(());
         }
         self.eat_words(&["if", "exists"]);
-        let (_, name) = self.qualified()?;
-        let Some(ti) = schema.tables.iter().position(|t| t.name == name) else {
+        let (ks, name) = self.qualified()?;
+        let Some(ti) = schema.position(ks.as_deref().or(current), &name) else {
             return Err((start, format!("ALTER TABLE of unknown table {name}")));
         };
         if self.eat_word("add") {
@@ -453,12 +461,12 @@ impl Stmt<'_> {
     }
 
     /// `DROP TABLE|INDEX|TYPE|MATERIALIZED VIEW …`, applied in order.
-    fn drop(&mut self, start: Pos, schema: &mut Schema) -> Res<()> {
+    fn drop(&mut self, start: Pos, schema: &mut Schema, current: Option<&str>) -> Res<()> {
         let view = self.eat_words(&["materialized", "view"]);
         if view || self.eat_word("table") || self.eat_word("columnfamily") {
             let exists = self.eat_words(&["if", "exists"]);
-            let (_, name) = self.qualified()?;
-            match schema.tables.iter().position(|t| t.name == name) {
+            let (ks, name) = self.qualified()?;
+            match schema.position(ks.as_deref().or(current), &name) {
                 Some(i) => {
                     schema.tables.remove(i);
                 }
@@ -467,18 +475,23 @@ impl Stmt<'_> {
             }
         } else if self.eat_word("index") {
             let exists = self.eat_words(&["if", "exists"]);
-            let (_, name) = self.qualified()?;
-            let found = schema.tables.iter_mut().find_map(|t| {
-                let column = t.indexes.iter().find(|c| {
-                    t.options
-                        .indexes
-                        .get(*c)
-                        .and_then(|s| s.name.as_deref())
-                        .map_or_else(|| format!("{}_{c}_idx", t.name) == name, |n| n == name)
-                })?;
-                let column = column.clone();
-                Some((t, column))
-            });
+            let (ks, name) = self.qualified()?;
+            let ks = ks.as_deref().or(current);
+            let found = schema
+                .tables
+                .iter_mut()
+                .filter(|t| ks.is_none() || t.keyspace.is_none() || t.keyspace.as_deref() == ks)
+                .find_map(|t| {
+                    let column = t.indexes.iter().find(|c| {
+                        t.options
+                            .indexes
+                            .get(*c)
+                            .and_then(|s| s.name.as_deref())
+                            .map_or_else(|| format!("{}_{c}_idx", t.name) == name, |n| n == name)
+                    })?;
+                    let column = column.clone();
+                    Some((t, column))
+                });
             match found {
                 Some((t, column)) => {
                     t.indexes.retain(|c| *c != column);
@@ -519,10 +532,10 @@ impl Stmt<'_> {
             return Ok(());
         }
         if self.eat_word("alter") {
-            return self.alter(start, schema);
+            return self.alter(start, schema, current_ks.as_deref());
         }
         if self.eat_word("drop") {
-            return self.drop(start, schema);
+            return self.drop(start, schema, current_ks.as_deref());
         }
         if !self.eat_word("create") {
             let what = self.found();
@@ -545,20 +558,20 @@ impl Stmt<'_> {
             schema.types.push(t);
         } else if self.eat_word("table") || self.eat_word("columnfamily") {
             let t = self.table(start, current_ks.as_ref(), &mut schema.messages)?;
-            if schema.table(&t.name).is_some() {
+            if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
                 return Err((start, format!("table {} is defined twice", t.name)));
             }
             schema.tables.push(t);
         } else if self.eat_words(&["materialized", "view"]) {
             let t = self.view(start, current_ks.as_ref(), schema)?;
-            if schema.table(&t.name).is_some() {
+            if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
                 return Err((start, format!("table or view {} is defined twice", t.name)));
             }
             schema.tables.push(t);
         } else if self.is_word("index") || self.is_word("custom") {
             self.eat_word("custom");
             self.expect_word("index")?;
-            self.index(schema)?;
+            self.index(schema, current_ks.as_deref())?;
         } else {
             schema.messages.push(Message {
                 pos: start,
@@ -983,7 +996,7 @@ impl Stmt<'_> {
         Ok(t)
     }
 
-    fn index(&mut self, schema: &mut Schema) -> Res<()> {
+    fn index(&mut self, schema: &mut Schema, current: Option<&str>) -> Res<()> {
         use crate::model::physical::{IndexKind, IndexSpec};
         self.if_not_exists();
         let name = if self.is_word("on") {
@@ -993,7 +1006,8 @@ impl Stmt<'_> {
         };
         self.expect_word("on")?;
         let tpos = self.pos();
-        let (_, table) = self.qualified()?;
+        let (ks, table) = self.qualified()?;
+        let ks = ks.or_else(|| current.map(str::to_string));
         self.expect('(')?;
         let cpos = self.pos();
         // keys(m), values(m), entries(m), full(m) or the column itself.
@@ -1024,7 +1038,10 @@ impl Stmt<'_> {
             self.expect('=')?;
             options = self.map_literal()?.into_iter().collect();
         }
-        let Some(t) = schema.tables.iter_mut().find(|t| t.name == table) else {
+        let Some(t) = schema
+            .position(ks.as_deref(), &table)
+            .and_then(|i| schema.tables.get_mut(i))
+        else {
             return Err((tpos, format!("index on unknown table {table}")));
         };
         if t.column(&column).is_none() {
