@@ -254,9 +254,16 @@ pub fn run(launch: Launch) -> i32 {
         terminal::signal_received()
             .map(|_| std::io::Error::new(std::io::ErrorKind::Interrupted, "signal"))
     };
+    let mouse = app.settings.mouse;
     let result = run_loop(&mut term, &mut app, |timeout| {
         if let Some(e) = interrupted() {
             return Err(e);
+        }
+        // Back from a job-control stop: a resize to the current size
+        // redraws the whole screen.
+        if terminal::suspend_if_asked(mouse)? {
+            let (w, h) = crossterm::terminal::size()?;
+            return Ok(Some(Event::Resize(w, h)));
         }
         let ready = crossterm::event::poll(timeout);
         if let Some(e) = interrupted() {
@@ -334,6 +341,9 @@ pub(crate) fn run_loop<B: Backend>(
             Duration::from_millis(250)
         };
         match next_event(wait)? {
+            // The screen may hold anything (another program's output after
+            // a suspend): the next frame is drawn whole.
+            Some(Event::Resize(..)) => terminal.clear()?,
             Some(ev) => handle_event(app, ev),
             None => tick(app),
         }

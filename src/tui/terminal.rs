@@ -43,7 +43,37 @@ pub(crate) fn watch_signals() -> std::io::Result<()> {
     for sig in TERMINATING {
         signal_hook::flag::register_usize(sig, Arc::clone(pending()), sig as usize)?;
     }
+    signal_hook::flag::register(signal_hook::consts::SIGTSTP, Arc::clone(suspend_asked()))?;
     Ok(())
+}
+
+/// Set by SIGTSTP (`kill -TSTP`, a job-control stop from the shell; in raw
+/// mode Ctrl-Z is a key, not the signal).
+fn suspend_asked() -> &'static Arc<AtomicBool> {
+    static ASKED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    ASKED.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
+
+/// Suspends like other terminal programs when SIGTSTP came: the terminal
+/// is given back (alternate screen, mouse and raw mode left), the process
+/// stops as the signal's default would, and on `fg` the interactive mode
+/// comes back. Whether it did (the caller then redraws everything).
+pub(crate) fn suspend_if_asked(mouse: bool) -> std::io::Result<bool> {
+    if !suspend_asked().swap(false, Ordering::SeqCst) {
+        return Ok(false);
+    }
+    restore();
+    signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
+    // Continued (SIGCONT): interactive again.
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = stdout();
+    out.execute(EnterAlternateScreen)?;
+    out.execute(EnableBracketedPaste)?;
+    if mouse {
+        out.execute(EnableMouseCapture)?;
+    }
+    Ok(true)
 }
 
 /// The termination signal received, if any.

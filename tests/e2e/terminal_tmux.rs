@@ -354,3 +354,48 @@ fn is_zombie(pid: &str) -> bool {
             .is_some_and(|r| r.trim_start().starts_with('Z'))
     })
 }
+
+/// SIGTSTP (a job-control stop from the shell) gives the terminal back
+/// and stops; SIGCONT (`fg`) takes it again, draws the whole screen and
+/// reads keys.
+#[test]
+fn sigtstp_suspends_and_sigcont_resumes() {
+    if !tmux_available() {
+        return;
+    }
+    let t = Tmux::start("tstp", None, &[]);
+    edit(&t);
+    t.kill("TSTP");
+    let start = Instant::now();
+    while t.flags() != "0 0 1" {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the terminal was not given back: {}",
+            t.flags()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    t.kill("CONT");
+    let start = Instant::now();
+    while t.flags() != "1 1 0" {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "interactive mode did not come back: {}",
+            t.flags()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let screen = t.wait_for("Logical tables");
+    assert!(screen.contains("[+]"), "the edit is still there:\n{screen}");
+    // Keys work again: undo takes the edit back.
+    t.keys(&["u"]);
+    let start = Instant::now();
+    while t.screen().contains("[+]") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "keys are not read after resuming:\n{}",
+            t.screen()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
