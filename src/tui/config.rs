@@ -30,6 +30,23 @@ pub struct Dirs {
     pub data: Option<PathBuf>,
 }
 
+/// The part of a recovery copy's name that says which file it is for.
+fn recovery_key(project: Option<&Path>) -> String {
+    match project {
+        Some(p) => {
+            let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            format!("{:016x}", fnv(abs.to_string_lossy().as_bytes()))
+        }
+        None => "unsaved".to_string(),
+    }
+}
+
+/// Whether process `pid` runs (Linux's /proc; elsewhere it cannot be
+/// told, and a copy is treated as left behind).
+pub(crate) fn process_runs(pid: u32) -> bool {
+    Path::new("/proc/self").exists() && Path::new("/proc").join(pid.to_string()).exists()
+}
+
 impl Dirs {
     pub(crate) fn from_env() -> Dirs {
         let proj = directories::ProjectDirs::from("org", "cqlmodel", "cqlmodel");
@@ -54,18 +71,47 @@ impl Dirs {
         self.data.as_ref().map(|d| d.join("recent.ron"))
     }
 
-    /// The recovery copy of a project: one per file path (a hash of it), and
-    /// one shared by unsaved sample copies and new projects without a path.
+    /// This workbench's recovery copy of a project: one per file path (a
+    /// hash of it; one shared key for unsaved samples and new projects)
+    /// and per process, so two workbenches on one file never write or
+    /// delete each other's copy.
     pub fn recovery_file(&self, project: Option<&Path>) -> Option<PathBuf> {
-        let dir = self.data.as_ref()?.join("recovery");
-        let key = match project {
-            Some(p) => {
-                let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-                format!("{:016x}", fnv(abs.to_string_lossy().as_bytes()))
-            }
-            None => "unsaved".to_string(),
+        let key = recovery_key(project);
+        Some(
+            self.recovery_dir()?
+                .join(format!("{key}.{}.cqlm.ron", std::process::id())),
+        )
+    }
+
+    /// Every recovery copy of a project, with the process that wrote it
+    /// (`None` for a copy from before copies were kept per process).
+    pub fn recovery_copies(&self, project: Option<&Path>) -> Vec<(PathBuf, Option<u32>)> {
+        let key = recovery_key(project);
+        let Some(dir) = self.recovery_dir() else {
+            return vec![];
         };
-        Some(dir.join(format!("{key}.cqlm.ron")))
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return vec![];
+        };
+        let mut out: Vec<(PathBuf, Option<u32>)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let rest = name.strip_prefix(&key)?.strip_suffix(".cqlm.ron")?;
+                if rest.is_empty() {
+                    Some((e.path(), None))
+                } else {
+                    let pid = rest.strip_prefix('.')?.parse().ok()?;
+                    Some((e.path(), Some(pid)))
+                }
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn recovery_dir(&self) -> Option<PathBuf> {
+        Some(self.data.as_ref()?.join("recovery"))
     }
 
     /// Reads the config; a missing file is the default, a broken one is the

@@ -134,7 +134,25 @@ pub fn start(launch: Launch, dirs: Dirs) -> Result<App, String> {
 /// pull`), and only the user can tell which to keep. Nothing is deleted
 /// until they chose (`n`); Esc does not dismiss the question.
 fn offer_recovery(app: &mut App) {
-    let Some(rec) = app.settings.dirs.recovery_file(app.path.as_deref()) else {
+    // Another running workbench's copy is its own: named, never offered.
+    let own = std::process::id();
+    let (live, left): (Vec<_>, Vec<_>) = app
+        .settings
+        .dirs
+        .recovery_copies(app.path.as_deref())
+        .into_iter()
+        .partition(|(_, pid)| pid.is_some_and(|p| p != own && config::process_runs(p)));
+    if let Some((_, Some(pid))) = live.first() {
+        app.info(format!(
+            "another workbench (process {pid}) has unsaved edits to this file; yours are kept apart"
+        ));
+    }
+    // The newest copy a workbench left behind.
+    let Some(rec) = left
+        .into_iter()
+        .map(|(p, _)| p)
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+    else {
         return;
     };
     let Ok(meta) = std::fs::metadata(&rec) else {
@@ -461,6 +479,17 @@ pub fn perform(app: &mut App, effect: Effect) {
             Ok(p) => {
                 let path = app.path.clone();
                 app.replace_project(p, path, true);
+                // Adopted: this workbench's own copy holds the edits now.
+                if app
+                    .settings
+                    .dirs
+                    .recovery_file(app.path.as_deref())
+                    .as_ref()
+                    != Some(&rec)
+                {
+                    write_recovery(app);
+                    let _ = std::fs::remove_file(&rec);
+                }
                 app.info("restored the recovery copy (unsaved: :w keeps it)");
             }
             Err(e) => app.error(format!("recovery copy unusable: {e}")),

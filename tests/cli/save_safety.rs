@@ -293,3 +293,63 @@ fn temporary_files_are_named_recognisably() {
         .collect();
     assert_eq!(names, ["x.cqlm.ron"]);
 }
+
+/// Two workbenches on one file: each keeps its own recovery copy. The
+/// other's copy (a running process) is named, not offered; this one's
+/// saves, edits and "no" answers never touch it; once the other process
+/// has ended, its copy is offered like any left behind.
+#[test]
+fn two_workbenches_on_one_file_keep_their_own_recovery_copies() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let f = hotel(tmp.path(), "a.cqlm.ron");
+    // The other workbench: a running process with unsaved edits.
+    let mut other = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .expect("sleep");
+    let own = recovery_copy(tmp.path(), &f);
+    let theirs = own.with_file_name(own.file_name().expect("name").to_string_lossy().replace(
+        &format!(".{}.", std::process::id()),
+        &format!(".{}.", other.id()),
+    ));
+    assert_ne!(own, theirs);
+    std::fs::create_dir_all(theirs.parent().expect("dir")).expect("dir");
+    let mut edited = load::from_str(cqlmodel::tui::SAMPLE).expect("sample");
+    edited.name = "Their edits".into();
+    std::fs::write(&theirs, load::to_string(&edited)).expect("their copy");
+
+    let mut app = start(Launch::Open(f.clone()), dirs(tmp.path())).expect("start");
+    assert!(
+        confirm_message(&app).is_none(),
+        "another live workbench's copy is not offered"
+    );
+    let status = app
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(status.contains("another workbench"), "{status}");
+    edit(&mut app);
+    cqlmodel::tui::write_recovery(&mut app);
+    assert!(own.exists());
+    command(&mut app, "w");
+    assert!(!app.dirty);
+    cqlmodel::tui::write_recovery(&mut app);
+    assert!(!own.exists(), "a save removes this workbench's copy");
+    assert!(theirs.exists(), "and never the other's");
+    assert_eq!(load::read(&theirs).expect("theirs").name, "Their edits");
+    drop(app);
+
+    // The other workbench died without saving: its copy is offered.
+    other.kill().expect("kill");
+    other.wait().expect("wait");
+    let mut app = start(Launch::Open(f.clone()), dirs(tmp.path())).expect("start");
+    assert!(
+        confirm_message(&app).is_some(),
+        "a copy left behind is offered"
+    );
+    press(&mut app, 'y');
+    assert_eq!(app.project.name, "Their edits");
+    assert!(!theirs.exists(), "adopted into this workbench's own copy");
+    assert!(own.exists());
+}
