@@ -394,8 +394,31 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
     };
     let a = analyze(&project);
     let text = crate::output::cql::script(&project, &a.model);
+    // A schema Cassandra would refuse is still written (to read and fix),
+    // but said so and failed.
+    let refused: Vec<&crate::review::diagnose::Diagnostic> = a
+        .diagnostics
+        .iter()
+        .filter(|d| crate::review::diagnose::INVALID_CQL.contains(&d.rule))
+        .collect();
+    for d in &refused {
+        eprintln!(
+            "error[{}]: {}",
+            d.rule,
+            crate::model::naming::for_terminal(d.message())
+        );
+    }
+    let status = if refused.is_empty() {
+        0
+    } else {
+        eprintln!(
+            "cqlmodel: Cassandra would refuse this schema ({} error(s) above; cqlmodel check shows them with fixes)",
+            refused.len()
+        );
+        1
+    };
     match output {
-        None => print(&text),
+        None => print(&text).max(status),
         Some(out) => match load::write_atomic(out, &text) {
             Ok(()) => {
                 let out = out.display().to_string();
@@ -404,7 +427,7 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
                     crate::model::naming::for_terminal(&out),
                     a.model.tables.len()
                 );
-                0
+                status
             }
             Err(e) => fail(&format!("{}: {e}", out.display())),
         },

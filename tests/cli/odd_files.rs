@@ -162,3 +162,30 @@ fn an_import_that_reads_nothing_fails_and_one_that_skips_says_so() {
         "what was read is kept"
     );
 }
+
+/// `cql` of a schema Cassandra would refuse writes it (to read and fix)
+/// but says why on stderr and exits 1.
+#[test]
+fn cql_of_a_refused_schema_fails() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("bad.cqlm.ron"),
+        r#"Project(
+    format: 1,
+    name: "bad",
+    keyspace: Keyspace(name: "bad", replication: Simple(1)),
+    entities: [Entity(name: "Job", key: ["took"], attributes: [Attribute(name: "took", type: "duration")])],
+    queries: [Query(id: "Q1", text: "a job", rows: "Job", equality: ["took"], returns: ["took"])],
+    workflow: Workflow(entry: ["Q1"]),
+)"#,
+    )
+    .expect("write");
+    let out = run(&["cql", "bad.cqlm.ron"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[duration-key]"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("CREATE TABLE"));
+    let hotel = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects/hotel.cqlm.ron");
+    let out = run(&["cql", hotel.to_str().expect("utf-8")], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+}
