@@ -108,7 +108,8 @@ pub enum Command {
         #[arg(long)]
         baseline: Option<PathBuf>,
         /// Compare with a running schema (CQL as DESCRIBE prints it): does
-        /// it answer each query; exit 1 when a query is not answered.
+        /// it answer each query; exit 1 when a query is not answered or
+        /// the live table breaks its SELECT.
         #[arg(long, value_name = "SCHEMA.cql")]
         against: Option<PathBuf>,
     },
@@ -753,9 +754,25 @@ fn diff_cmd(old: Option<&Path>, new: Option<&Path>, git: Option<&str>, format: D
     show_diff(&old_p, &new_p, format)
 }
 
+/// `/dev/null` stands for no schema at all: it takes the other side's
+/// keyspace, so adding or deleting a file is not a keyspace rename.
+fn with_sides(old: &Project, new: &Project) -> (Project, Project) {
+    let blank = |p: &Project| p.entities.is_empty() && p.queries.is_empty() && p.types.is_empty();
+    let (mut o, mut n) = (old.clone(), new.clone());
+    if blank(&o) {
+        o.keyspace = n.keyspace.clone();
+        o.cassandra = n.cassandra;
+    } else if blank(&n) {
+        n.keyspace = o.keyspace.clone();
+        n.cassandra = o.cassandra;
+    }
+    (o, n)
+}
+
 fn show_diff(old: &Project, new: &Project, format: DiffFormat) -> i32 {
     use crate::lifecycle::diff::semantic;
-    let d = semantic::semantic(old, new);
+    let (old, new) = with_sides(old, new);
+    let d = semantic::semantic(&old, &new);
     let shown = match format {
         DiffFormat::Text => print(&safe_lines(&semantic::text(&d))),
         DiffFormat::Md => print(&safe_lines(&semantic::markdown(&d))),
@@ -778,6 +795,7 @@ fn migrate_cmd(old: &Path, new: &Path, output: Option<&Path>) -> i32 {
         (Ok(a), Ok(b)) => (a, b),
         (Err(c), _) | (_, Err(c)) => return c,
     };
+    let (o, n) = with_sides(&o, &n);
     let text = crate::lifecycle::migrate::script(&o, &n);
     match output {
         None => print(&text),

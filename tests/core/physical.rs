@@ -371,3 +371,32 @@ fn indexes_keep_their_names_and_kinds() {
         );
     }
 }
+
+/// `/dev/null` on either side of `diff` is no schema: adding a project is
+/// not a keyspace rename, and it breaks nothing.
+#[test]
+fn diff_against_dev_null_is_not_a_keyspace_rename() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sample =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects/weather.cqlm.ron");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(["diff", "/dev/null"])
+        .arg(&sample)
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("keyspace"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(["migrate", "/dev/null"])
+        .arg(&sample)
+        .output()
+        .expect("runs");
+    let script = String::from_utf8_lossy(&out.stdout);
+    assert!(!script.contains("renamed"), "{script}");
+    assert!(
+        script.contains("CREATE TABLE IF NOT EXISTS weather."),
+        "{script}"
+    );
+}
