@@ -4,16 +4,9 @@
 // Tests: a test's helpers fail it by panicking.
 #![allow(clippy::panic)]
 
+use crate::support::run_cqlmodel as cqlmodel;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn cqlmodel(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("cqlmodel runs")
-}
+use std::process::Output;
 
 /// The hotel sample's own export, with `edit` applied to its text.
 fn against(edit: impl Fn(&str) -> String) -> (Output, String) {

@@ -5,16 +5,9 @@
 // Tests: a test's helpers fail it by panicking.
 #![allow(clippy::panic)]
 
+use crate::support::run_cqlmodel as run;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("cqlmodel runs")
-}
+use std::process::Command;
 
 fn hotel() -> String {
     std::fs::read_to_string(

@@ -138,6 +138,15 @@ pub fn samples() -> Vec<(String, PathBuf)> {
     out
 }
 
+/// The real binary run with `args` in `dir`.
+pub fn run_cqlmodel(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cqlmodel runs")
+}
+
 /// One sample project by file name; a missing sample fails the test.
 pub fn sample(name: &str) -> cqlmodel::model::Project {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -332,12 +332,8 @@ impl Stmt<'_> {
             return Ok(());
         }
         if !(self.eat_word("table") || self.eat_word("columnfamily")) {
-            let what = self.found();
-            schema.messages.push(Message {
-                pos: start,
-                level: Level::Info,
-                text: format!("ALTER {} (not a table or type)", what.to_uppercase()),
-            });
+            let what = self.found().to_uppercase();
+            ignored(schema, start, format!("ALTER {what} (not a table or type)"));
             return Ok(());
         }
         self.eat_words(&["if", "exists"]);
@@ -511,12 +507,12 @@ impl Stmt<'_> {
                 None => return Err((start, format!("DROP of unknown type {name}"))),
             }
         } else {
-            let what = self.found();
-            schema.messages.push(Message {
-                pos: start,
-                level: Level::Info,
-                text: format!("DROP {} (not a table, index or type)", what.to_uppercase()),
-            });
+            let what = self.found().to_uppercase();
+            ignored(
+                schema,
+                start,
+                format!("DROP {what} (not a table, index or type)"),
+            );
         }
         Ok(())
     }
@@ -538,12 +534,8 @@ impl Stmt<'_> {
             return self.drop(start, schema, current_ks.as_deref());
         }
         if !self.eat_word("create") {
-            let what = self.found();
-            schema.messages.push(Message {
-                pos: start,
-                level: Level::Info,
-                text: format!("{} statement (not schema)", what.to_uppercase()),
-            });
+            let what = self.found().to_uppercase();
+            ignored(schema, start, format!("{what} statement (not schema)"));
             return Ok(());
         }
         self.eat_words(&["or", "replace"]);
@@ -1150,6 +1142,15 @@ fn check_table(t: &TableDef) -> Result<(), String> {
         return Err(format!("{}: counter column {k} in the primary key", t.name));
     }
     Ok(())
+}
+
+/// A statement left out on purpose (not schema, or not modelled).
+fn ignored(schema: &mut Schema, pos: Pos, text: String) {
+    schema.messages.push(Message {
+        pos,
+        level: Level::Info,
+        text,
+    });
 }
 
 /// Keeps a table option met on import in `options`: the ones the model
