@@ -147,3 +147,25 @@ ALTER TABLE events ADD y text;
         .iter()
         .any(|m| m.level == Level::Error && m.text.contains("no keyspace c")));
 }
+
+/// An unquoted reserved word is refused as a name, as Cassandra refuses
+/// it; quoted, it is a name like any other.
+#[test]
+fn unquoted_reserved_words_are_refused() {
+    let s = parse("CREATE TABLE ks.t (id int PRIMARY KEY, select text);");
+    let e = s
+        .messages
+        .iter()
+        .find(|m| m.level == Level::Error)
+        .expect("an error");
+    assert!(e.text.contains("select is a reserved word"), "{e}");
+    assert_eq!((e.pos.line, e.pos.col), (1, 40), "{e}");
+    assert!(s.tables.is_empty());
+    let s = parse("CREATE TABLE ks.t (id int PRIMARY KEY, \"select\" text);");
+    assert!(
+        s.messages.iter().all(|m| m.level != Level::Error),
+        "{:?}",
+        s.messages
+    );
+    assert!(s.tables[0].column("select").is_some());
+}

@@ -238,6 +238,9 @@ impl Stmt<'_> {
 
     fn ident(&mut self) -> Res<String> {
         match self.peek() {
+            Some(Tok::Word(w)) if crate::model::naming::is_reserved(w) => self.err(format!(
+                "{w} is a reserved word: Cassandra refuses it as a name unless quoted (\"{w}\")"
+            )),
             Some(Tok::Word(w)) => {
                 let w = w.clone();
                 self.i += 1;
