@@ -49,6 +49,10 @@ fn a_lost_clustering_column_breaks_the_query() {
         .expect("Q7's line");
     assert!(q7.contains("BREAKS"), "{text}");
     assert!(
+        !text.contains("schema table reservations_by_hotel_date: no query"),
+        "the broken table is Q7's, not unused: {text}"
+    );
+    assert!(
         text.contains("clustering is (confirm_number ASC) in the schema"),
         "{text}"
     );

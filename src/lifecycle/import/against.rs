@@ -276,8 +276,10 @@ pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
                 }
             }
         }
+        // The query's own table (by name) is used even when it no longer
+        // answers: it is this query's, broken, not a table nobody reads.
         if let Some(s) = s {
-            if answer != Answer::NotAtAll {
+            if answer != Answer::NotAtAll || s.name == t.name.as_str() {
                 used.push(s.name.clone());
             }
         }
