@@ -7,7 +7,7 @@ use super::{
     access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
     human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
     subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
-    writes_touching, Analysis, Project, Summary, Target,
+    writes_by_table, Analysis, Project, Summary, Target,
 };
 use crate::output::diagram::{self, layout, svg, View};
 use crate::output::markup::{xml, xml_block};
@@ -381,6 +381,7 @@ fn logical_section(s: &mut String, project: &Project, a: &Analysis) {
 /// 5. Tables
 fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
     let model = &a.model;
+    let writes = writes_by_table(model);
     s.push_str("<section id=\"tables\"><h2>5. Tables</h2>\n");
     let rf = sum.rf;
     for (i, t) in model.tables.iter().enumerate() {
@@ -506,10 +507,10 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
                 xml_block(&p.select)
             );
         }
-        let writes = writes_touching(model, &t.name);
+        let writes = writes.get(t.name.as_str()).map_or(&[][..], Vec::as_slice);
         if !writes.is_empty() {
             s.push_str("<p><b>Write paths</b></p><ul>");
-            for w in &writes {
+            for w in writes {
                 let _ = write!(s, "<li>{}</li>", xml(w));
             }
             s.push_str("</ul>\n");

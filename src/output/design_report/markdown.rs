@@ -5,7 +5,7 @@ use super::{
     access_text, by_severity, entity_anchor, finding_anchor, findings_on_query, findings_on_table,
     human_bytes, level, notes_on, provenance, query_anchor, relationship_anchor, search_text,
     subject_anchor, summary, table_anchor, target_anchor, target_label, thresholds_line,
-    writes_touching, Analysis, Level, Project, Summary, Target,
+    writes_by_table, Analysis, Level, Project, Summary, Target,
 };
 use crate::output::diagram::{self, mermaid, View};
 use crate::output::markup::{fence_for, markdown as md, plain_block};
@@ -262,6 +262,7 @@ fn logical_section(s: &mut String, project: &Project, a: &Analysis) {
 /// 5. Tables
 fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
     let model = &a.model;
+    let writes = writes_by_table(model);
     s.push_str("## Tables\n\n");
     let rf = sum.rf;
     for (i, t) in model.tables.iter().enumerate() {
@@ -351,10 +352,10 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
             let _ = writeln!(s, "**{}** {}{access}\n", md(&p.query), md(text));
             code_block(s, "sql", &p.select);
         }
-        let writes = writes_touching(model, &t.name);
+        let writes = writes.get(t.name.as_str()).map_or(&[][..], Vec::as_slice);
         if !writes.is_empty() {
             s.push_str("Write paths:\n\n");
-            for w in &writes {
+            for w in writes {
                 let _ = writeln!(s, "- {}", md(w));
             }
             s.push('\n');

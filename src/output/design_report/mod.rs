@@ -168,36 +168,54 @@ pub(crate) fn access_text(p: &Plan) -> String {
     }
 }
 
-/// The write paths that touch a table, one line each.
-pub(crate) fn writes_touching(model: &LogicalModel, table: &str) -> Vec<String> {
-    let mut out = vec![];
+/// Tables an insert line names before it counts the rest: a table shared
+/// by many paths would otherwise list every other table, and a report of
+/// many tables of one entity would grow with their square.
+const OTHERS_NAMED: usize = 6;
+
+/// Each table's write paths for people, by table name, made in one pass:
+/// an insert that also writes other tables (the first few named, the
+/// rest counted), and each update that touches the table.
+pub(crate) fn writes_by_table(
+    model: &LogicalModel,
+) -> std::collections::HashMap<&str, Vec<String>> {
+    let mut out: std::collections::HashMap<&str, Vec<String>> = std::collections::HashMap::new();
     for w in &model.writes {
-        if w.insert.iter().any(|t| **t == *table) {
+        for t in &w.insert {
             let others: Vec<&str> = w
                 .insert
                 .iter()
-                .filter(|t| ***t != *table)
-                .map(|t| &**t)
+                .filter(|o| **o != *t)
+                .map(|o| &**o)
                 .collect();
-            if others.is_empty() {
-                out.push(format!("insert of a {}: this table only", w.item));
-            } else {
-                out.push(format!(
+            let line = if others.is_empty() {
+                format!("insert of a {}: this table only", w.item)
+            } else if others.len() <= OTHERS_NAMED {
+                format!(
                     "insert of a {}: also {} (a logged batch keeps them together)",
                     w.item,
                     others.join(", ")
-                ));
-            }
+                )
+            } else {
+                format!(
+                    "insert of a {}: also {} and {} more ({} tables in all; a logged batch keeps them together)",
+                    w.item,
+                    others[..OTHERS_NAMED].join(", "),
+                    others.len() - OTHERS_NAMED,
+                    w.insert.len()
+                )
+            };
+            out.entry(&**t).or_default().push(line);
         }
         for u in &w.update {
-            if let Some((_, key)) = u.tables.iter().find(|(t, _)| **t == *table) {
-                let n = u.tables.len();
+            let n = u.tables.len();
+            for (t, key) in &u.tables {
                 let how = if *key {
                     "a key column here: delete + insert"
                 } else {
                     "in place"
                 };
-                out.push(format!(
+                out.entry(&**t).or_default().push(format!(
                     "update of {}.{}: {how}; {n} table(s) in all",
                     w.item, u.attribute
                 ));
