@@ -73,6 +73,39 @@ fn diagrams_of_every_sample() {
     }
 }
 
+/// Every DOT diagram of every sample renders with the Graphviz the
+/// distribution ships (Debian 12: 2.43, which refuses an empty `<B></B>`).
+#[test]
+fn dot_diagrams_render_with_graphviz() {
+    if crate::support::dot().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (stem, path) in samples() {
+        let (p, a) = load(&path);
+        for view in View::ALL {
+            let dot = diagram::render(view, diagram::Format::Dot, &p, &a);
+            assert!(
+                !dot.contains("<B></B>") && !dot.contains("<I></I>"),
+                "{stem}"
+            );
+            let file = dir.path().join(format!("{stem}-{}.dot", view.name()));
+            std::fs::write(&file, &dot).expect("write");
+            let out = std::process::Command::new("dot")
+                .arg("-Tsvg")
+                .arg(&file)
+                .output()
+                .expect("dot runs");
+            assert!(
+                out.status.success() && out.stderr.is_empty(),
+                "{stem} {}: {}",
+                view.name(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
 fn assert_no_overlap(what: &str, d: &diagram::Diagram) {
     let lay = layout::layout(d);
     assert_eq!(lay.boxes.len(), d.nodes.len());

@@ -18,6 +18,7 @@ use std::process::Command;
 
 pub const SKIP_TMUX: &str = "CQLMODEL_SKIP_TMUX";
 pub const SKIP_CQLCHECK: &str = "CQLMODEL_SKIP_CQLCHECK";
+pub const SKIP_DOT: &str = "CQLMODEL_SKIP_DOT";
 
 /// True when the developer set `var` to a non-empty value other than `0`.
 pub fn opted_out(var: &str) -> bool {
@@ -51,6 +52,22 @@ pub fn tmux() -> Option<()> {
             Ok(())
         } else {
             Err(format!("tmux -V exited with {}", out.status))
+        }
+    })
+}
+
+/// Graphviz's `dot`, which renders the DOT diagrams; `None` only when
+/// opted out.
+pub fn dot() -> Option<()> {
+    require("Graphviz (dot)", SKIP_DOT, || {
+        let out = Command::new("dot")
+            .arg("-V")
+            .output()
+            .map_err(|e| format!("cannot run dot: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("dot -V exited with {}", out.status))
         }
     })
 }

@@ -51,14 +51,14 @@ pub fn render(d: &Diagram) -> String {
         let border = if n.kind == NodeKind::WeakEntity { 3 } else { 1 };
         let cols = if n.rows.is_empty() { 1 } else { 3 };
         let mut label = format!(
-            "<TABLE BORDER=\"{border}\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"{cols}\" BGCOLOR=\"{header}\" ALIGN=\"LEFT\"><B>{}</B></TD></TR>",
-            xml(&n.title)
+            "<TABLE BORDER=\"{border}\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"{cols}\" BGCOLOR=\"{header}\" ALIGN=\"LEFT\">{}</TD></TR>",
+            tagged("B", &n.title)
         );
         for r in &n.rows {
             let _ = write!(
                 label,
-                "<TR><TD ALIGN=\"LEFT\"><B>{}</B></TD><TD ALIGN=\"LEFT\">{}</TD><TD ALIGN=\"LEFT\">{}</TD></TR>",
-                xml(&r.marker),
+                "<TR><TD ALIGN=\"LEFT\">{}</TD><TD ALIGN=\"LEFT\">{}</TD><TD ALIGN=\"LEFT\">{}</TD></TR>",
+                tagged("B", &r.marker),
                 xml(&r.name),
                 xml(&r.ty)
             );
@@ -66,8 +66,8 @@ pub fn render(d: &Diagram) -> String {
         for f in &n.footer {
             let _ = write!(
                 label,
-                "<TR><TD COLSPAN=\"{cols}\" ALIGN=\"LEFT\"><I>{}</I></TD></TR>",
-                xml(f)
+                "<TR><TD COLSPAN=\"{cols}\" ALIGN=\"LEFT\">{}</TD></TR>",
+                tagged("I", f)
             );
         }
         label.push_str("</TABLE>");
@@ -93,6 +93,16 @@ pub fn render(d: &Diagram) -> String {
     }
     s.push_str("}\n");
     s
+}
+
+/// `text` escaped inside `<tag>…</tag>`, or nothing for empty text:
+/// Graphviz 2.43 (Debian 12's) refuses an empty `<B></B>`.
+fn tagged(tag: &str, text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("<{tag}>{}</{tag}>", xml(text))
+    }
 }
 
 #[cfg(test)]
