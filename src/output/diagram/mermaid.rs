@@ -54,6 +54,10 @@ pub(crate) fn label_text(text: &str) -> String {
             '>' => s.push_str("#gt;"),
             '&' => s.push_str("#amp;"),
             '`' => s.push_str("#96;"),
+            // `%%` starts a comment or an `%%{init}%%` directive.
+            '%' => s.push_str("#37;"),
+            '{' => s.push_str("#123;"),
+            '}' => s.push_str("#125;"),
             c if c.is_control() => s.push(' '),
             c => s.push(c),
         }
@@ -61,12 +65,21 @@ pub(crate) fn label_text(text: &str) -> String {
     s
 }
 
-/// An ER comment or relationship label: quotes are not allowed at all.
+/// An ER comment or relationship label. Mermaid's ER labels take no
+/// quotes and no entity codes: quotes, markup and directive characters
+/// become look-alikes that mean nothing to it, controls spaces.
 fn er_text(text: &str) -> String {
     text.chars()
         .map(|c| match c {
-            '"' => '\'',
-            c if c.is_control() => ' ',
+            '"' | '`' => '\'',
+            '<' => '‹',
+            '>' => '›',
+            '%' => '％',
+            '{' => '(',
+            '}' => ')',
+            '#' => '＃',
+            ';' => ',',
+            c if c.is_control() || crate::model::terminal_text::is_unsafe(c) => ' ',
             c => c,
         })
         .collect()
@@ -94,10 +107,15 @@ fn er(d: &Diagram) -> String {
             let word = type_word(&r.ty);
             let name = ident(&r.name, &mut attr_names);
             let key = if r.marker.is_empty() { "" } else { " PK" };
+            // A type is a validated CQL type (names, `<`, `>`, commas):
+            // its angle brackets are kept readable.
             let comment = if word == r.ty {
                 String::new()
             } else {
-                format!(" \"{}\"", er_text(&r.ty))
+                format!(
+                    " \"{}\"",
+                    er_text(&r.ty).replace('‹', "<").replace('›', ">")
+                )
             };
             let _ = writeln!(s, "    {word} {name}{key}{comment}");
         }
@@ -185,6 +203,23 @@ fn flowchart(d: &Diagram) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Markup and directives in labels never reach Mermaid as such: an
+    /// `%%{init}%%` directive or an HTML tag in a relationship's name or a
+    /// flowchart label is text.
+    #[test]
+    fn labels_carry_no_markup_or_directives() {
+        let hostile = "%%{init: {'theme':'dark'}}%% <b>x</b> \"q\" #1;";
+        let er = er_text(hostile);
+        for bad in ["%%", "{", "<b>", "\"", "#", ";"] {
+            assert!(!er.contains(bad), "{bad} in {er}");
+        }
+        let flow = label_text(hostile);
+        for bad in ["%%", "{init", "<b>", "\""] {
+            assert!(!flow.contains(bad), "{bad} in {flow}");
+        }
+        assert!(flow.contains("#37;#37;#123;init"), "{flow}");
+    }
 
     #[test]
     fn identifiers_are_words_and_unique() {
