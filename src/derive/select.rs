@@ -6,123 +6,97 @@ use crate::model::name::Name;
 use crate::model::naming::{push_quoted, quote};
 use crate::model::{Dir, RangeOp};
 
-/// What the text is written from.
-struct Statement {
-    keyspace: Name,
-    table: Name,
-    partition: Vec<Name>,
-    clustering: Vec<(Name, Dir)>,
-    /// Partition columns the application computes.
-    computed: Vec<Name>,
-    req: Request,
-    order_by: Vec<(Name, Dir)>,
-    /// The access is impossible: no ORDER BY.
-    impossible: bool,
-    filtering: bool,
-}
-
 impl Select {
     /// The SELECT for `req` on the table of `shape`, answered as `access`
     /// with `order_by`.
     pub(crate) fn new(
-        keyspace: Name,
-        table: Name,
-        shape: KeyShape,
-        req: Request,
-        order_by: Vec<(Name, Dir)>,
+        keyspace: &str,
+        table: &str,
+        shape: &KeyShape,
+        req: &Request,
+        order_by: &[(Name, Dir)],
         access: &Access,
     ) -> Select {
-        let KeyShape {
-            partition,
-            clustering,
-            computed,
-            ..
-        } = shape;
-        let statement = Statement {
-            keyspace,
-            table,
-            partition,
-            clustering,
-            computed,
-            req,
-            order_by,
-            impossible: matches!(access, Access::Impossible(_)),
-            filtering: matches!(access, Access::Filtering(_)),
-        };
-        Select::from_text(statement.write())
+        Select::from_text(write(keyspace, table, shape, req, order_by, access))
     }
 }
 
-impl Statement {
-    fn write(&self) -> String {
-        let req = &self.req;
-        let mut s = String::with_capacity(128);
-        s.push_str("SELECT ");
-        if req.returns.is_empty() {
-            s.push('*');
+/// The statement's text: conditions in key order, then the range, ORDER BY,
+/// LIMIT and ALLOW FILTERING as the access needs.
+fn write(
+    keyspace: &str,
+    table: &str,
+    shape: &KeyShape,
+    req: &Request,
+    order_by: &[(Name, Dir)],
+    access: &Access,
+) -> String {
+    let mut s = String::with_capacity(128);
+    s.push_str("SELECT ");
+    if req.returns.is_empty() {
+        s.push('*');
+    }
+    for (i, c) in req.returns.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
         }
-        for (i, c) in req.returns.iter().enumerate() {
+        push_quoted(&mut s, c);
+    }
+    s.push_str(" FROM ");
+    push_quoted(&mut s, keyspace);
+    s.push('.');
+    push_quoted(&mut s, table);
+    // Conditions in key order: partition columns (searched or
+    // computed), then searched clustering columns, then anything else
+    // searched.
+    let mut first = true;
+    let mut cond = |s: &mut String| {
+        s.push_str(if first { " WHERE " } else { " AND " });
+        first = false;
+    };
+    let mut done: Vec<&Name> = Vec::new();
+    let keys = shape
+        .partition
+        .iter()
+        .chain(shape.clustering.iter().map(|(c, _)| c));
+    for c in keys {
+        let computed = shape.computed.contains(c) && shape.partition.contains(c);
+        if req.eq.contains(c) || computed {
+            cond(&mut s);
+            push_equality(&mut s, c, req);
+            done.push(c);
+        }
+    }
+    for c in &req.eq {
+        if !done.contains(&c) {
+            cond(&mut s);
+            push_equality(&mut s, c, req);
+        }
+    }
+    if let Some((c, op)) = &req.range {
+        cond(&mut s);
+        s.push_str(&range_clause(&quote(c), *op));
+    }
+    if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
+        s.push_str(" ORDER BY ");
+        for (i, (c, d)) in order_by.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");
             }
             push_quoted(&mut s, c);
+            s.push(' ');
+            s.push_str(d.cql());
         }
-        s.push_str(" FROM ");
-        push_quoted(&mut s, &self.keyspace);
-        s.push('.');
-        push_quoted(&mut s, &self.table);
-        // Conditions in key order: partition columns (searched or
-        // computed), then searched clustering columns, then anything else
-        // searched.
-        let mut first = true;
-        let mut cond = |s: &mut String| {
-            s.push_str(if first { " WHERE " } else { " AND " });
-            first = false;
-        };
-        let mut done: Vec<&Name> = Vec::new();
-        let keys = self
-            .partition
-            .iter()
-            .chain(self.clustering.iter().map(|(c, _)| c));
-        for c in keys {
-            let computed = self.computed.contains(c) && self.partition.contains(c);
-            if req.eq.contains(c) || computed {
-                cond(&mut s);
-                push_equality(&mut s, c, req);
-                done.push(c);
-            }
-        }
-        for c in &req.eq {
-            if !done.contains(&c) {
-                cond(&mut s);
-                push_equality(&mut s, c, req);
-            }
-        }
-        if let Some((c, op)) = &req.range {
-            cond(&mut s);
-            s.push_str(&range_clause(&quote(c), *op));
-        }
-        if !self.order_by.is_empty() && !self.impossible {
-            s.push_str(" ORDER BY ");
-            for (i, (c, d)) in self.order_by.iter().enumerate() {
-                if i > 0 {
-                    s.push_str(", ");
-                }
-                push_quoted(&mut s, c);
-                s.push(' ');
-                s.push_str(d.cql());
-            }
-        }
-        if let Some(n) = req.limit {
-            s.push_str(" LIMIT ");
-            s.push_str(&n.to_string());
-        }
-        if self.filtering {
-            s.push_str(" ALLOW FILTERING");
-        }
-        s.push(';');
-        s
     }
+    if let Some(n) = req.limit {
+        s.push_str(" LIMIT ");
+        s.push_str(&n.to_string());
+    }
+    if matches!(access, Access::Filtering(_)) {
+        s.push_str(" ALLOW FILTERING");
+    }
+    s.push(';');
+    s
 }
 
 /// `col = ?`, or `col = 'literal'` for a constant the query states.
@@ -167,11 +141,11 @@ mod tests {
             literals: vec![],
         };
         Select::new(
-            "ks".into(),
-            "rates_by_hotel".into(),
-            shape,
-            req,
-            vec![("night".into(), Dir::Desc)],
+            "ks",
+            "rates_by_hotel",
+            &shape,
+            &req,
+            &[("night".into(), Dir::Desc)],
             access,
         )
     }

@@ -430,16 +430,15 @@ pub fn plan(
     let (access, select, computed, request) = match req {
         Ok(req) => {
             let (access, order_by) = access(&shape, &req);
-            let computed = shape.computed.clone();
             let select = Select::new(
-                graph.keyspace_name(),
-                table.name.clone(),
-                shape,
-                req.clone(),
-                order_by,
+                &graph.keyspace_name(),
+                &table.name,
+                &shape,
+                &req,
+                &order_by,
                 &access,
             );
-            (access, select, computed, Some(req))
+            (access, select, shape.computed, Some(req))
         }
         Err(why) => (
             Access::Impossible(why),

@@ -737,10 +737,9 @@ pub fn is_cql_term(v: &str) -> bool {
             return true;
         }
         loop {
-            let Some((k, after)) = take_quoted(rest) else {
+            let Some((_, after)) = take_quoted(rest) else {
                 return false;
             };
-            let _ = k;
             let Some(after) = after.trim_start().strip_prefix(':') else {
                 return false;
             };

@@ -1206,9 +1206,8 @@ fn keep_option(
             let n: u64 = v
                 .parse()
                 .map_err(|_| format!("gc_grace_seconds = {v} is not a number; ignored"))?;
-            // 0 is a value a designer sets on purpose (no hints, no
-            // deletes): kept as one second less than nothing is not
-            // possible, so it is kept verbatim in `other`.
+            // 0 is set on purpose (no deletes, no hints to keep) and a
+            // span cannot be zero: it is kept verbatim in `other`.
             if n == 0 {
                 options.other.insert("gc_grace_seconds".into(), "0".into());
             } else {
