@@ -106,7 +106,6 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) -> usize {
         return 0;
     };
     let own = std::process::id();
-    let proc_fs = Path::new("/proc/self").exists();
     let mut removed = 0;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -116,20 +115,28 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) -> usize {
         if pid == own {
             continue;
         }
-        let stale = if proc_fs {
-            !Path::new("/proc").join(pid.to_string()).exists()
-        } else {
-            e.metadata()
+        let stale = match process_runs(pid) {
+            Some(runs) => !runs,
+            None => e
+                .metadata()
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age.as_secs() > 3600)
+                .is_some_and(|age| age.as_secs() > 3600),
         };
         if stale && std::fs::remove_file(e.path()).is_ok() {
             removed += 1;
         }
     }
     removed
+}
+
+/// Whether process `pid` runs, where the system can tell (Linux's
+/// `/proc`); `None` elsewhere.
+pub(crate) fn process_runs(pid: u32) -> Option<bool> {
+    Path::new("/proc/self")
+        .exists()
+        .then(|| Path::new("/proc").join(pid.to_string()).exists())
 }
 
 /// The writer's process id of a temporary file name, if it is one.

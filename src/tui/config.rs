@@ -41,12 +41,6 @@ fn recovery_key(project: Option<&Path>) -> String {
     }
 }
 
-/// Whether process `pid` runs (Linux's /proc; elsewhere it cannot be
-/// told, and a copy is treated as left behind).
-pub(crate) fn process_runs(pid: u32) -> bool {
-    Path::new("/proc/self").exists() && Path::new("/proc").join(pid.to_string()).exists()
-}
-
 impl Dirs {
     pub(crate) fn from_env() -> Dirs {
         let proj = directories::ProjectDirs::from("org", "cqlmodel", "cqlmodel");

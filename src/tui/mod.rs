@@ -141,7 +141,11 @@ fn offer_recovery(app: &mut App) {
         .dirs
         .recovery_copies(app.path.as_deref())
         .into_iter()
-        .partition(|(_, pid)| pid.is_some_and(|p| p != own && config::process_runs(p)));
+        // Where it cannot be told whether the writer runs, its copy is
+        // offered as one left behind.
+        .partition(|(_, pid)| {
+            pid.is_some_and(|p| p != own && crate::model::save::process_runs(p) == Some(true))
+        });
     if let Some((_, Some(pid))) = live.first() {
         app.info(format!(
             "another workbench (process {pid}) has unsaved edits to this file; yours are kept apart"
