@@ -7,7 +7,7 @@ pub mod menu;
 
 use crate::analysis::{analyze, Analysis};
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::{Role, Rule, Source, Table};
+use crate::derive::{LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, Graph};
 use crate::model::{ExtraColumn, ExtraKind, Native, Period, Project};
 use crate::review::diagnose::{choose_bucket_for, Diagnostic, Refinement};
@@ -100,8 +100,8 @@ pub fn inverse(r: &Refinement) -> Refinement {
 }
 
 /// The table a query's decision shapes, in a derived model.
-fn own_table<'a>(a: &'a Analysis, query: &str) -> Option<(usize, &'a Table)> {
-    a.model
+fn own_table<'a>(model: &'a LogicalModel, query: &str) -> Option<(usize, &'a Table)> {
+    model
         .tables
         .iter()
         .enumerate()
@@ -113,7 +113,23 @@ fn own_table<'a>(a: &'a Analysis, query: &str) -> Option<(usize, &'a Table)> {
 /// nothing changed, when the refinement names a missing query, column or
 /// relationship, does not apply to the column's current role, or makes the
 /// derivation report a new problem.
+///
+/// Derives the project before and after; the workbench, which has the
+/// analysis before and works out the one after off its input thread,
+/// calls [`change`] and [`refusal`] itself.
 pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
+    let before = crate::derive::derive(project);
+    let next = change(project, &before, r)?;
+    match refusal(&before, &crate::derive::derive(&next), r) {
+        Some(why) => Err(why),
+        None => Ok(next),
+    }
+}
+
+/// The project with the refinement's decision change made, read off
+/// `before` (the derived model of `project`): nothing is derived, so what
+/// the change does to the derivation is [`refusal`]'s to judge.
+pub fn change(project: &Project, before: &LogicalModel, r: &Refinement) -> Result<Project, String> {
     let q = r.query();
     if project.query(q).is_none() {
         return Err(format!("no query \"{q}\""));
@@ -145,8 +161,7 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         e.ttl = on;
         return Ok(next);
     }
-    let before = analyze(project);
-    let table = own_table(&before, q).map(|(_, t)| t);
+    let table = own_table(before, q).map(|(_, t)| t);
     let col = |name: &str| table.and_then(|t| t.column(name));
     let mut next = project.clone();
     let d = next.decision_mut(q);
@@ -315,17 +330,28 @@ pub fn apply(project: &Project, r: &Refinement) -> Result<Project, String> {
         | Refinement::UnshareTable { .. } => {}
     }
     next.prune_decisions();
-    let after = crate::derive::derive(&next);
+    Ok(next)
+}
+
+/// Why the derivation of the changed project (`after`, against `before`)
+/// refuses the refinement: problems it did not have, or a shared table
+/// that cannot answer the query directly. `None` when it stands.
+pub fn refusal(before: &LogicalModel, after: &LogicalModel, r: &Refinement) -> Option<String> {
     let new: Vec<String> = after
         .problems
         .iter()
-        .filter(|p| !before.model.problems.contains(p))
+        .filter(|p| !before.problems.contains(p))
         .map(|p| p.message.clone())
         .collect();
     if !new.is_empty() {
-        return Err(new.join("; "));
+        return Some(new.join("; "));
     }
-    Ok(next)
+    if let Refinement::ShareTable { query, with } = r {
+        if !after.plan(query).is_some_and(|p| p.access.is_direct()) {
+            return Some(format!("{with}'s table cannot answer {query} directly"));
+        }
+    }
+    None
 }
 
 /// Serves a query from another query's table (`served_by`), or back.
@@ -350,22 +376,6 @@ fn share(project: &Project, r: &Refinement, q: &str, with: &str) -> Result<Proje
         d.served_by = None;
     }
     next.prune_decisions();
-    let before = crate::derive::derive(project);
-    let after = crate::derive::derive(&next);
-    let new: Vec<String> = after
-        .problems
-        .iter()
-        .filter(|p| !before.problems.contains(p))
-        .map(|p| p.message.clone())
-        .collect();
-    if !new.is_empty() {
-        return Err(new.join("; "));
-    }
-    if let Refinement::ShareTable { .. } = r {
-        if !after.plan(q).is_some_and(|p| p.access.is_direct()) {
-            return Err(format!("{with}'s table cannot answer {q} directly"));
-        }
-    }
     Ok(next)
 }
 
@@ -379,19 +389,33 @@ fn remove(list: &mut Vec<String>, item: &str, q: &str, what: &str) -> Result<(),
     }
 }
 
-/// Estimates, reads and diagnostics before and after a refinement.
+/// Estimates, reads and diagnostics before and after a refinement
+/// (analyses the project before and after: see [`compare`]).
 pub fn preview(project: &Project, r: &Refinement) -> Preview {
-    // Sharing shapes the serving table, not the query's own.
-    let q = match r {
-        Refinement::ShareTable { with, .. } | Refinement::UnshareTable { with, .. } => with.clone(),
-        _ => r.query().to_string(),
-    };
     let before = analyze(project);
-    let (table, est_before) = match own_table(&before, &q) {
+    match change(project, &before.model, r) {
+        Ok(next) => compare(project, &before, r, &analyze(&next)),
+        Err(e) => refused(&before, r, e),
+    }
+}
+
+/// The table a refinement shapes: sharing shapes the serving table, not
+/// the query's own.
+fn shaped(r: &Refinement) -> &str {
+    match r {
+        Refinement::ShareTable { with, .. } | Refinement::UnshareTable { with, .. } => with,
+        _ => r.query(),
+    }
+}
+
+/// A preview with the table and its estimate before the change, and
+/// nothing after it yet.
+pub fn unfinished(before: &Analysis, r: &Refinement) -> Preview {
+    let (table, est_before) = match own_table(&before.model, shaped(r)) {
         Some((i, t)) => (Some(t.name.to_string()), before.estimates.get(i).cloned()),
         None => (None, None),
     };
-    let mut p = Preview {
+    Preview {
         refinement: r.clone(),
         table,
         before: est_before,
@@ -400,30 +424,45 @@ pub fn preview(project: &Project, r: &Refinement) -> Preview {
         resolved: vec![],
         introduced: vec![],
         error: None,
-    };
-    let next = match apply(project, r) {
-        Ok(n) => n,
-        Err(e) => {
-            p.error = Some(e);
-            return p;
-        }
-    };
-    let after = analyze(&next);
-    if let Some((i, t)) = own_table(&after, &q) {
-        p.after = after.estimates.get(i).cloned();
-        p.reads = reads(project, &before, &after, t);
     }
+}
+
+/// The preview of a refinement [`change`] refused with `error`.
+pub fn refused(before: &Analysis, r: &Refinement, error: String) -> Preview {
+    Preview {
+        error: Some(error),
+        ..unfinished(before, r)
+    }
+}
+
+/// The preview of a refinement from the analyses of `project` (`before`)
+/// and of the project [`change`] made of it (`after`).
+pub fn compare(project: &Project, before: &Analysis, r: &Refinement, after: &Analysis) -> Preview {
+    let mut p = unfinished(before, r);
+    if let Some(why) = refusal(&before.model, &after.model, r) {
+        p.error = Some(why);
+        return p;
+    }
+    if let Some((i, t)) = own_table(&after.model, shaped(r)) {
+        p.after = after.estimates.get(i).cloned();
+        p.reads = reads(project, before, after, t);
+    }
+    // By rule and subject, looked up in a set: reviews of large projects
+    // have thousands of findings.
     let key = |d: &Diagnostic| (d.rule, d.subject.clone());
+    let keys =
+        |a: &Analysis| -> std::collections::HashSet<_> { a.diagnostics.iter().map(key).collect() };
+    let (had, has) = (keys(before), keys(after));
     p.resolved = before
         .diagnostics
         .iter()
-        .filter(|d| !after.diagnostics.iter().any(|a| key(a) == key(d)))
+        .filter(|d| !has.contains(&key(d)))
         .cloned()
         .collect();
     p.introduced = after
         .diagnostics
         .iter()
-        .filter(|a| !before.diagnostics.iter().any(|d| key(a) == key(d)))
+        .filter(|a| !had.contains(&key(a)))
         .cloned()
         .collect();
     p
@@ -503,7 +542,11 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
 /// case of the query's table under the project's thresholds; `None` when
 /// the table has no time column or even an hour is too much.
 pub fn choose_bucket(project: &Project, query: &str) -> Option<Period> {
-    let model = crate::derive::derive(project);
+    choose_bucket_in(project, &crate::derive::derive(project), query)
+}
+
+/// [`choose_bucket`] in the derived model of `project`.
+pub fn choose_bucket_in(project: &Project, model: &LogicalModel, query: &str) -> Option<Period> {
     let t = model.table_of(query)?;
     let graph = Graph::new(project);
     let est = Estimator::new(&graph);
@@ -514,8 +557,12 @@ pub fn choose_bucket(project: &Project, query: &str) -> Option<Period> {
 /// the chosen bucket, a shard, promotions, timeuuids, collections, and the
 /// inverses of what its decision already says.
 pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
-    let a = analyze(project);
-    let Some((_, t)) = own_table(&a, query) else {
+    options_in(project, &crate::derive::derive(project), query)
+}
+
+/// [`options`] in the derived model of `project`.
+pub fn options_in(project: &Project, model: &LogicalModel, query: &str) -> Vec<Refinement> {
+    let Some((_, t)) = own_table(model, query) else {
         return vec![];
     };
     let q = t.origin.clone();
@@ -625,7 +672,7 @@ pub fn options(project: &Project, query: &str) -> Vec<Refinement> {
     }
     // Sharing: another table that would serve this query with a few more
     // columns, and the queries this table serves by decision.
-    let graph_hints = crate::derive::share::merge_hints(&Graph::new(project), &a.model);
+    let graph_hints = crate::derive::share::merge_hints(&Graph::new(project), model);
     for h in graph_hints.into_iter().filter(|h| h.query == q) {
         out.push(Refinement::ShareTable {
             query: h.query,

@@ -237,6 +237,9 @@ pub struct App {
     /// Analyses of large projects run here; while one is pending,
     /// `analysis` is empty and the frame says "deriving…".
     pub worker: AnalysisWorker,
+    /// The analysis of the project a previewed refinement would make, on
+    /// large projects (the preview's popup shows it when it arrives).
+    pub what_if: AnalysisWorker,
     /// What the analysis reuses after an edit; every analysis after an
     /// edit comes from it, so it recognises `analysis` as its last.
     pub incremental: IncrementalAnalysis,
@@ -438,6 +441,7 @@ impl App {
             frame: FrameCache::default(),
             recovery: Recovery::default(),
             worker: AnalysisWorker::default(),
+            what_if: AnalysisWorker::default(),
             incremental,
         };
         app.rebuild_rows();
@@ -607,6 +611,86 @@ impl App {
             }
             None => false,
         }
+    }
+
+    /// Opens the preview of a refinement. The change is read off the shown
+    /// analysis; the analysis after it is made here on small projects and
+    /// on the what-if worker on large ones, so the input thread never runs
+    /// a large analysis (the popup says it is coming until it arrives).
+    pub fn preview_refinement(&mut self, r: &crate::review::diagnose::Refinement) {
+        use crate::edit::refine;
+        use crate::tui::popup::RefinePreview;
+        if self.is_deriving() {
+            return self.error("deriving…: refinements are previewed once the analysis is done");
+        }
+        let popup = match refine::change(&self.project, &self.analysis.model, r) {
+            Err(e) => RefinePreview::new(refine::refused(&self.analysis, r, e), None),
+            Ok(next) if analysis_worker::in_background(&next) => {
+                if self.what_if.request(next.clone()).is_some() {
+                    RefinePreview::pending(refine::unfinished(&self.analysis, r), next)
+                } else {
+                    let after = crate::analysis::analyze(&next);
+                    let preview = refine::compare(&self.project, &self.analysis, r, &after);
+                    RefinePreview::new(preview, Some(next))
+                }
+            }
+            Ok(next) => {
+                let after = crate::analysis::analyze(&next);
+                let preview = refine::compare(&self.project, &self.analysis, r, &after);
+                RefinePreview::new(preview, Some(next))
+            }
+        };
+        self.popups.push(Popup::Preview(popup));
+    }
+
+    /// Fills in the waiting refinement preview when the what-if analysis
+    /// has arrived; drops the request when its popup was closed. Says
+    /// whether the frame changed.
+    pub fn receive_what_if(&mut self) -> bool {
+        if !self.what_if.is_pending() {
+            return false;
+        }
+        if !self.preview_waits() {
+            self.what_if.cancel();
+            return false;
+        }
+        match self.what_if.take_ready() {
+            Some((after, _)) => self.show_what_if(&after),
+            None => false,
+        }
+    }
+
+    /// [`App::receive_what_if`], waiting up to `timeout` for the analysis
+    /// (tests; the run loop never blocks on it).
+    pub fn wait_for_what_if(&mut self, timeout: std::time::Duration) -> bool {
+        if !self.preview_waits() {
+            return false;
+        }
+        match self.what_if.wait(timeout) {
+            Some((after, _)) => self.show_what_if(&after),
+            None => false,
+        }
+    }
+
+    /// Whether the top popup is a preview waiting for its analysis.
+    fn preview_waits(&self) -> bool {
+        matches!(self.popups.last(), Some(Popup::Preview(p)) if p.pending)
+    }
+
+    /// Completes the waiting preview with the analysis after the change.
+    fn show_what_if(&mut self, after: &Analysis) -> bool {
+        let Some(Popup::Preview(p)) = self.popups.last_mut() else {
+            return false;
+        };
+        let r = p.preview.refinement.clone();
+        p.preview = crate::edit::refine::compare(&self.project, &self.analysis, &r, after);
+        p.pending = false;
+        true
+    }
+
+    /// Whether a refinement preview waits for its analysis.
+    pub fn is_previewing(&self) -> bool {
+        self.what_if.is_pending()
     }
 
     /// [`App::receive_analysis`], waiting up to `timeout` for the result

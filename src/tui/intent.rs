@@ -18,6 +18,10 @@ pub enum Action {
     Edit(Edit),
     /// Shows what a refinement would do; its popup applies it.
     PreviewRefinement(Refinement),
+    /// Makes the project a previewed refinement gave (worked out from the
+    /// project the preview was made on, which a preview's popup keeps
+    /// current: it is modal).
+    CommitRefinement(Box<(Refinement, crate::model::Project)>),
     PickRowsForNewQuery(String),
     SetFilter(Focus, String),
     Save {

@@ -351,13 +351,14 @@ pub(crate) fn run_loop<B: Backend>(
 ) -> std::io::Result<()> {
     loop {
         app.receive_analysis();
+        app.receive_what_if();
         terminal.draw(|f| view::draw(app, f))?;
         if app.quit {
             return Ok(());
         }
         // A pending analysis is looked for every few milliseconds, so its
         // tables appear within a frame of its end.
-        let wait = if app.is_deriving() {
+        let wait = if app.is_deriving() || app.is_previewing() {
             DERIVING_POLL
         } else {
             Duration::from_millis(250)

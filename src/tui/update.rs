@@ -10,7 +10,7 @@ use super::focus::Focus;
 use super::intent::{Action, Effect};
 use super::labels;
 use super::mouse::mouse;
-use super::popup::{Confirm, Outcome, Pick, Picker, Popup, RefinePreview};
+use super::popup::{Confirm, Outcome, Pick, Picker, Popup};
 use crate::edit::{apply_edit, Edit, Item};
 use crate::model::resolve::NodeId;
 use crossterm::event::KeyEventKind;
@@ -69,8 +69,15 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             vec![]
         }
         Action::PreviewRefinement(r) => {
-            let preview = crate::edit::refine::preview(&app.project, &r);
-            app.popups.push(Popup::Preview(RefinePreview::new(preview)));
+            app.preview_refinement(&r);
+            vec![]
+        }
+        Action::CommitRefinement(change) => {
+            let (r, next) = *change;
+            app.apply_edit(&r.label(), false, |p| {
+                *p = next;
+                Ok(())
+            });
             vec![]
         }
         Action::PickRowsForNewQuery(text) => {

@@ -154,3 +154,74 @@ fn a_small_project_shows_its_tables_in_the_first_frame() {
     assert!(!first.contains("deriving…"), "{first}");
     assert!(!app.analysis.model.tables.is_empty());
 }
+
+/// On a large project the analysis a refinement's preview needs (of the
+/// project after the change) runs on the worker: the popup opens at once,
+/// says the figures are coming, fills in, and Enter makes exactly the
+/// project `refine::apply` makes, without analysing again.
+#[test]
+fn a_refinement_preview_of_a_large_project_is_worked_out_off_the_input_thread() {
+    use cqlmodel::edit::refine;
+    use cqlmodel::tui::popup::Popup;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.wait_for_analysis(PATIENCE));
+    let opened = app.project.clone();
+    let r = app
+        .analysis
+        .model
+        .tables
+        .iter()
+        .flat_map(|t| refine::options_in(&opened, &app.analysis.model, &t.origin))
+        .find(|r| matches!(r, cqlmodel::review::diagnose::Refinement::AddShard { .. }))
+        .expect("a table to shard");
+
+    for e in update(&mut app, Action::PreviewRefinement(r.clone())) {
+        perform(&mut app, e);
+    }
+    assert!(app.is_previewing(), "the after-analysis runs on the worker");
+    let waiting = support::screen(&app, 200, 60);
+    assert!(
+        waiting.contains("working out the analysis after the change"),
+        "{waiting}"
+    );
+    // Enter does nothing until the figures are in.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.project, opened);
+
+    assert!(app.wait_for_what_if(PATIENCE), "the preview fills in");
+    let Some(Popup::Preview(shown)) = app.popups.last() else {
+        panic!("the preview stays open");
+    };
+    assert_eq!(shown.preview, refine::preview(&opened, &r));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popups.is_empty(), "Enter applied it");
+    assert_eq!(app.project, refine::apply(&opened, &r).expect("applies"));
+    assert!(app.dirty);
+}
+
+/// Closing a preview whose analysis is still running drops the request:
+/// nothing arrives later and the project is unchanged.
+#[test]
+fn closing_a_waiting_preview_drops_its_analysis() {
+    use cqlmodel::edit::refine;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.wait_for_analysis(PATIENCE));
+    let opened = app.project.clone();
+    let t = &app.analysis.model.tables[0];
+    let r = refine::options_in(&opened, &app.analysis.model, &t.origin)
+        .into_iter()
+        .next()
+        .expect("a refinement");
+    for e in update(&mut app, Action::PreviewRefinement(r)) {
+        perform(&mut app, e);
+    }
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popups.is_empty());
+    assert!(!app.receive_what_if());
+    assert!(!app.is_previewing(), "the request was dropped");
+    assert_eq!(app.project, opened);
+}

@@ -1,7 +1,7 @@
 //! The refinement menu of a table: what to offer, in which order, under
 //! which labels, and which entry is proposed. The workbench only shows it.
 
-use crate::derive::{Role, Source, Table};
+use crate::derive::{LogicalModel, Role, Source, Table};
 use crate::model::{Period, Project};
 use crate::review::diagnose::Refinement;
 
@@ -28,8 +28,13 @@ pub struct Menu {
 /// and preselected) with the other periods after it, the proposed shard
 /// count with the other counts after it; `only` narrows to one kind. When
 /// nothing applies, says so.
-pub fn menu(p: &Project, table: &Table, only: Option<Kind>) -> Result<Menu, String> {
-    let mut list = super::options(p, &table.origin);
+pub fn menu(
+    p: &Project,
+    model: &LogicalModel,
+    table: &Table,
+    only: Option<Kind>,
+) -> Result<Menu, String> {
+    let mut list = super::options_in(p, model, &table.origin);
     // A bucket already in the key is offered only as a change of period:
     // adding it again changes nothing but the column's name.
     let existing_bucket = table.partition_key().find_map(|c| match &c.source {
@@ -174,7 +179,7 @@ mod tests {
         let m = crate::derive::derive(&p);
         let mut offered = 0;
         for t in &m.tables {
-            if let Ok(menu) = menu(&p, t, None) {
+            if let Ok(menu) = menu(&p, &m, t, None) {
                 offered += 1;
                 assert_eq!(menu.entries.len(), menu.labels.len());
                 assert!(menu.cursor < menu.entries.len());
@@ -231,7 +236,7 @@ mod tests {
         let Some(menu) = m
             .tables
             .iter()
-            .find_map(|t| menu(&p, t, Some(Kind::Bucket)).ok())
+            .find_map(|t| menu(&p, &m, t, Some(Kind::Bucket)).ok())
         else {
             panic!("no table of the sample can be bucketed");
         };
@@ -255,7 +260,7 @@ mod tests {
         let p = hotel();
         let m = crate::derive::derive(&p);
         for t in &m.tables {
-            if let Ok(menu) = menu(&p, t, Some(Kind::Shard)) {
+            if let Ok(menu) = menu(&p, &m, t, Some(Kind::Shard)) {
                 let mut counts: Vec<u32> = menu
                     .entries
                     .iter()
@@ -279,7 +284,7 @@ mod tests {
         let (origin, first) = m
             .tables
             .iter()
-            .find_map(|t| Some((t.origin.clone(), menu(&p, t, Some(Kind::Bucket)).ok()?)))
+            .find_map(|t| Some((t.origin.clone(), menu(&p, &m, t, Some(Kind::Bucket)).ok()?)))
             .expect("a table of the sample can be bucketed");
         let chosen = first.entries[first.cursor].clone();
         let Refinement::AddBucket { period, .. } = chosen else {
@@ -292,7 +297,7 @@ mod tests {
             .iter()
             .find(|t| t.origin == origin)
             .expect("the table stays");
-        let again = menu(&p2, t2, Some(Kind::Bucket)).expect("other periods remain");
+        let again = menu(&p2, &m2, t2, Some(Kind::Bucket)).expect("other periods remain");
         assert_eq!(again.entries.len(), Period::ALL.len() - 1);
         for (r, label) in again.entries.iter().zip(&again.labels) {
             let Refinement::AddBucket { period: other, .. } = r else {
@@ -319,7 +324,7 @@ mod tests {
                 .columns
                 .iter()
                 .any(|c| matches!(c.role, Role::Clustering(_)));
-            let offered = menu(&p, t, None).is_ok_and(|m| {
+            let offered = menu(&p, &m, t, None).is_ok_and(|m| {
                 m.entries
                     .iter()
                     .any(|r| matches!(r, Refinement::AddShard { .. }))
@@ -327,7 +332,7 @@ mod tests {
             if one_row {
                 one_row_tables += 1;
                 assert!(!offered, "{} has one row per partition", t.name);
-                let err = menu(&p, t, Some(Kind::Shard)).expect_err("nothing to shard");
+                let err = menu(&p, &m, t, Some(Kind::Shard)).expect_err("nothing to shard");
                 assert!(err.contains("one row per partition"), "{err}");
             }
         }
@@ -335,7 +340,7 @@ mod tests {
         assert!(
             m.tables
                 .iter()
-                .any(|t| menu(&p, t, Some(Kind::Shard)).is_ok()),
+                .any(|t| menu(&p, &m, t, Some(Kind::Shard)).is_ok()),
             "shards are still offered where partitions hold many rows"
         );
     }

@@ -130,7 +130,7 @@ pub(crate) fn refine_menu(app: &mut App, only: Option<RefineKind>) {
         return app.error("select a table first");
     };
     let table = &app.analysis.model.tables[t];
-    match crate::edit::refine::menu::menu(&app.project, table, only) {
+    match crate::edit::refine::menu::menu(&app.project, &app.analysis.model, table, only) {
         Err(why) => app.error(why),
         Ok(menu) => {
             let mut pk = Picker::single(

@@ -12,6 +12,7 @@ use crate::edit::Edit;
 use crate::model::naming::for_terminal;
 use crate::model::quantity::count;
 use crate::model::terminal_text::pad_end;
+use crate::model::Project;
 use crate::output::report::subject_label;
 use crate::review::alternatives::{verdict, Matrix, DERIVED};
 use crate::review::diagnose::{Diagnostic, Severity};
@@ -56,12 +57,36 @@ fn severity_color(theme: &Theme, s: Severity) -> Color {
 /// The preview of one refinement; Enter applies it.
 pub struct RefinePreview {
     pub preview: Preview,
+    /// The project the refinement makes (none when it was refused).
+    pub next: Option<Project>,
+    /// Whether the analysis after the change is still being worked out
+    /// (large projects: on the worker); Enter waits for it.
+    pub pending: bool,
     pub scroll: usize,
 }
 
 impl RefinePreview {
-    pub fn new(preview: Preview) -> RefinePreview {
-        RefinePreview { preview, scroll: 0 }
+    /// A finished preview.
+    pub fn new(preview: Preview, next: Option<Project>) -> RefinePreview {
+        RefinePreview {
+            preview,
+            next,
+            pending: false,
+            scroll: 0,
+        }
+    }
+
+    /// A preview whose analysis after the change is on its way.
+    pub fn pending(preview: Preview, next: Project) -> RefinePreview {
+        RefinePreview {
+            pending: true,
+            ..RefinePreview::new(preview, Some(next))
+        }
+    }
+
+    /// Whether Enter would apply it.
+    fn ready(&self) -> bool {
+        !self.pending && self.preview.error.is_none() && self.next.is_some()
     }
 
     pub(crate) fn handle(&mut self, cmd: Option<Command>) -> Outcome {
@@ -70,11 +95,13 @@ impl RefinePreview {
         }
         match cmd {
             Some(Command::Cancel) => Outcome::Cancel,
-            Some(Command::Accept) if self.preview.error.is_none() => {
-                Outcome::Done(vec![Action::Edit(Edit::Refine(
+            Some(Command::Accept) if self.ready() => match self.next.take() {
+                Some(next) => Outcome::Done(vec![Action::CommitRefinement(Box::new((
                     self.preview.refinement.clone(),
-                ))])
-            }
+                    next,
+                )))]),
+                None => Outcome::Keep,
+            },
             _ => Outcome::Keep,
         }
     }
@@ -91,6 +118,14 @@ impl RefinePreview {
                 Span::styled("table ", theme.dim()),
                 Span::raw(for_terminal(t).into_owned()),
             ]));
+        }
+        if self.pending {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                "working out the analysis after the change…",
+                theme.dim(),
+            )));
+            return out;
         }
         if let Some(e) = &p.error {
             out.push(Line::from(""));
@@ -168,7 +203,7 @@ impl RefinePreview {
 
     pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
         let width = area.width.min(110);
-        let ok = self.preview.error.is_none();
+        let ok = self.ready();
         let help = keymap.footer(Scope::Preview, |c| ok || c != Command::Accept);
         let help = format!(
             "{help} · {}{} scroll",
