@@ -35,7 +35,7 @@
 
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{Answered, Hint};
+use crate::derive::share::{merge_hints_reusing, Answered, Hint};
 use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, LastModel, Plan,
     PlanInput, PlansByTable, SameTable, Table, TableWrites,
@@ -43,8 +43,8 @@ use crate::derive::{
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::review::diagnose::{
-    changed_inputs, diagnose_reusing, input_gaps, rediagnose_workflow, Diagnostic, Earlier, Reuse,
-    SchemaFindings, TableFindings,
+    changed_inputs, in_report_order, report_order, rule, schema_findings, Diagnostic, Earlier,
+    Rules, SchemaFindings, Scope, TableFindings,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -381,18 +381,51 @@ fn earlier_writes<'a>(
     })
 }
 
-/// The review's input-gap findings, those of the queries whose inputs did
-/// not change taken from `last` (the last project, with unique query ids,
-/// and its analysis).
-fn input_gaps_after(graph: &Graph, last: Option<(&Project, &Analysis)>) -> Vec<Diagnostic> {
-    let earlier = last.and_then(|(old, prev)| {
-        let dirty = changed_inputs(old, graph.project)?;
-        Some(Earlier {
-            findings: &prev.diagnostics,
-            dirty,
-        })
-    });
-    input_gaps(graph, earlier.as_ref())
+/// What the input-gap rule may take from the last review (`last`: the
+/// last project, with unique query ids, and its analysis): the findings
+/// of the queries whose inputs did not change.
+fn earlier_inputs<'a>(
+    graph: &Graph,
+    last: Option<(&Project, &'a Analysis)>,
+) -> Option<Earlier<'a>> {
+    let (old, prev) = last?;
+    let dirty = changed_inputs(old, graph.project)?;
+    Some(Earlier {
+        findings: &prev.diagnostics,
+        dirty,
+    })
+}
+
+/// Whether the rule of `d` is run again on an edit of the workflow alone.
+fn workflow_scoped(d: &Diagnostic) -> bool {
+    rule(d.rule).is_some_and(|r| r.scopes.contains(&Scope::Workflow))
+}
+
+/// The review after an edit that changed the workflow and nothing else
+/// the rules read: `previous` is the review of the same model, estimates
+/// and schema. Only the [`Scope::Workflow`] rules run again; their
+/// findings are merged into the others in report order (no rule reports
+/// in both groups, so the result is the full review's).
+fn rediagnose_workflow(
+    rules: &Rules,
+    previous: &[Diagnostic],
+    earlier: Option<&Earlier>,
+) -> Vec<Diagnostic> {
+    let mut flow = rules.workflow(earlier);
+    flow.sort_by(report_order);
+    flow.dedup();
+    let others = || previous.iter().filter(|d| !workflow_scoped(d));
+    // Sized exactly: the review is kept as long as the analysis.
+    let mut out = Vec::with_capacity(others().count() + flow.len());
+    let mut flow = flow.into_iter().peekable();
+    for d in others() {
+        while let Some(f) = flow.next_if(|f| report_order(f, d).is_lt()) {
+            out.push(f);
+        }
+        out.push(d.clone());
+    }
+    out.extend(flow);
+    out
 }
 
 /// Keeps what the last analysis computed so the next one, after an edit,
@@ -456,17 +489,9 @@ impl IncrementalAnalysis {
         } else {
             let graph = c.graph(project);
             // Each query's input-gap finding is kept unless its inputs changed.
-            let earlier = changed_inputs(&c.project, project).map(|dirty| Earlier {
-                findings: &prev.diagnostics,
-                dirty,
-            });
-            rediagnose_workflow(
-                &graph,
-                &prev.model,
-                &prev.estimates,
-                &prev.diagnostics,
-                earlier.as_ref(),
-            )
+            let earlier = earlier_inputs(&graph, Some((&c.project, prev)));
+            let rules = Rules::new(&graph, &prev.model, &prev.estimates, &c.users);
+            rediagnose_workflow(&rules, &prev.diagnostics, earlier.as_ref())
         };
         let analysis = Analysis {
             model: std::sync::Arc::clone(&prev.model),
@@ -638,13 +663,6 @@ impl IncrementalAnalysis {
             tables: prev.model.tables.as_slice(),
             writes: earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes),
         });
-        // The review's input-gap rule reads the project alone (and reuses
-        // the findings of queries whose inputs did not change): worked out
-        // beside the derivation on large projects.
-        let input_gaps = {
-            let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
-            input_gaps_after(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
-        };
         let assembled = assemble(
             &graph,
             &decisions,
@@ -742,22 +760,28 @@ impl IncrementalAnalysis {
             hint
         };
         // Contradicting counts read the schema alone.
-        let schema_findings = old
+        let kept_schema = old
             .as_ref()
             .filter(|_| same_schema)
             .map(|(c, _, _)| c.schema_findings.clone());
-        reused.schema_findings = schema_findings.is_some();
-        let reuse = Reuse {
-            table: &reuse_findings,
-            schema: schema_findings,
-            input_gaps: Some(input_gaps),
-            hints: &reuse_hint,
-            users: Some(&users),
+        reused.schema_findings = kept_schema.is_some();
+        // The review, scope by scope: a table's findings and the schema's
+        // as above, the workflow's (reusing the input gaps of queries
+        // whose inputs did not change) and the model's run again.
+        let rules = Rules::new(&graph, &model, &estimates, &users);
+        let findings: Vec<TableFindings> = (0..model.tables.len())
+            .map(|i| reuse_findings(i).unwrap_or_else(|| rules.table(i)))
+            .collect();
+        let schema = kept_schema.unwrap_or_else(|| schema_findings(&graph));
+        let hints = merge_hints_reusing(&graph, &model, &reuse_hint);
+        let earlier = {
+            let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
+            earlier_inputs(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
         };
-        let reviewed = diagnose_reusing(&graph, &model, &estimates, reuse);
-        let diagnostics = reviewed.diagnostics;
-        let findings = reviewed.tables;
-        let hints = reviewed.hints;
+        let mut others = rules.model(&hints);
+        others.extend(rules.workflow(earlier.as_ref()));
+        let diagnostics = in_report_order(&findings, &schema, &others);
+        drop(rules);
         reused.findings = findings_reused.into_inner();
         reused.hints = hints_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;
@@ -778,7 +802,7 @@ impl IncrementalAnalysis {
             roots: assembled.roots,
             writes_by_table: assembled.writes_by_table,
             findings,
-            schema_findings: reviewed.schema,
+            schema_findings: schema,
             hints,
             users,
             unique,

@@ -35,11 +35,6 @@ impl<T, const N: usize> Parts<T, N> {
         }
     }
 
-    /// Items in all parts.
-    pub(crate) fn len(&self) -> usize {
-        self.all.len()
-    }
-
     /// Part `k` (empty past the last).
     pub(crate) fn part(&self, k: usize) -> &[T] {
         let end = |k: usize| self.ends.get(k).map_or(0, |&e| e as usize);

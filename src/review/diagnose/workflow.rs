@@ -43,15 +43,6 @@ fn base(reference: &str) -> &str {
     }
 }
 
-/// Every rule [`check`] reports under: the only findings that read the
-/// workflow.
-pub(super) const RULES: [&str; 4] = [
-    "no-workflow",
-    "query-without-table",
-    "table-serves-no-query",
-    "workflow-input-gap",
-];
-
 /// An earlier review's input-gap findings, for the queries whose inputs
 /// cannot have changed since ([`changed_inputs`]).
 pub(crate) struct Earlier<'a> {
