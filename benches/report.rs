@@ -1,12 +1,58 @@
 //! The review artifacts of a large synthetic project (1,000 entities,
 //! 1,000 queries): the HTML and Markdown reports and the three SVG
 //! diagrams. Analysis is done once, outside the timing.
+//!
+//! `report scaling` renders the HTML report of 100 to 800 tables that all
+//! hold one entity (every insert writes them all: the case that once made
+//! reports grow with the square of the tables) and prints each report's
+//! size; `cargo run --release --example memory -- --report` gives the peak
+//! memory of each size. Time, bytes and memory must all grow linearly.
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::model::synthetic;
 use cqlmodel::output::design_report::{self, Format};
 use cqlmodel::output::diagram::{self, View};
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use std::fmt::Write as _;
+
+/// `n` queries, each searching one entity by another attribute: `n`
+/// tables of the same rows.
+fn tables_of_one_entity(n: usize) -> cqlmodel::model::Project {
+    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
+    for i in 0..n {
+        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
+        let _ = write!(
+            queries,
+            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
+        );
+        let _ = write!(entry, "\"Q{i}\",");
+    }
+    let text = format!(
+        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
+         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
+         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
+    );
+    cqlmodel::model::load::from_str(&text).expect("the project loads")
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("report scaling");
+    g.sample_size(10);
+    for n in [100, 200, 400, 800] {
+        let project = tables_of_one_entity(n);
+        let a = analyze(&project);
+        let html = design_report::render(&project, &a, Format::Html);
+        eprintln!(
+            "report scaling {n} tables: {} KiB of HTML",
+            html.len() / 1024
+        );
+        drop(html);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| design_report::render(black_box(&project), black_box(&a), Format::Html));
+        });
+    }
+    g.finish();
+}
 
 fn bench(c: &mut Criterion) {
     let project = synthetic::project(1000, 1000, 7);
@@ -40,5 +86,5 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, scaling);
 criterion_main!(benches);

@@ -4,8 +4,14 @@
 //! The project file is written first; a fresh process then opens it the
 //! way `cqlmodel FILE` does, draws a 200×60 frame, makes one edit and
 //! draws again, and reports its resident set (`VmRSS`) and peak (`VmHWM`)
-//! from /proc, then the resident set two seconds of frames later. Linux only. `--write PATH [QUERIES]` writes the project
-//! file only, to open it in the real workbench.
+//! from /proc, then the resident set two seconds of frames later. Linux
+//! only. `--write PATH [QUERIES]` writes the project file only, to open it
+//! in the real workbench.
+//!
+//! `--report` renders the HTML design report of 100, 200, 400 and 800
+//! tables that all hold one entity, each in a fresh process, and prints
+//! the report's size and the process's peak memory: both grow linearly
+//! with the tables (they once grew with their square).
 use cqlmodel::model::{load, synthetic};
 use cqlmodel::tui::action::{update, Action, Edit};
 use cqlmodel::tui::config::Dirs;
@@ -44,9 +50,8 @@ fn measure(path: PathBuf) -> Result<(), String> {
     println!("after open + first frame: {:.1} MiB", mib(opened));
     println!("after one edit + frame:   {:.1} MiB", mib(edited));
     println!("peak (VmHWM):             {:.1} MiB", mib(peak));
-    // The allocator's background thread hands freed pages back a second
-    // after they were freed (`.cargo/config.toml`): two seconds of frames
-    // and the run loop's ticks show what an idle workbench settles at.
+    // Two seconds of frames and the run loop's ticks show what an idle
+    // workbench settles at.
     for _ in 0..20 {
         std::thread::sleep(std::time::Duration::from_millis(100));
         cqlmodel::tui::tick(&mut app);
@@ -54,15 +59,77 @@ fn measure(path: PathBuf) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     }
     println!("settled, 2 s later:       {:.1} MiB", mib(rss()));
-    // Run with _RJEM_MALLOC_CONF=dirty_decay_ms:0 for the floor: every
-    // freed page handed back at once.
     std::hint::black_box(&app);
     Ok(())
+}
+
+/// `n` queries, each searching one entity by another attribute: `n`
+/// tables of the same rows (as `benches/report.rs`).
+fn tables_of_one_entity(n: usize) -> cqlmodel::model::Project {
+    use std::fmt::Write as _;
+    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
+    for i in 0..n {
+        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
+        let _ = write!(
+            queries,
+            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
+        );
+        let _ = write!(entry, "\"Q{i}\",");
+    }
+    let text = format!(
+        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
+         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
+         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
+    );
+    load::from_str(&text).expect("the generated project loads")
+}
+
+/// Renders the report of `n` tables of one entity in this process.
+fn report_once(n: usize) {
+    let p = tables_of_one_entity(n);
+    let a = cqlmodel::analysis::analyze(&p);
+    let analysed = status_kib("VmHWM:").unwrap_or(0);
+    let html = cqlmodel::output::design_report::render(
+        &p,
+        &a,
+        cqlmodel::output::design_report::Format::Html,
+    );
+    let peak = status_kib("VmHWM:").unwrap_or(0);
+    println!(
+        "{n:>4} tables: {:>7} KiB of HTML, peak {:>6.1} MiB (after analysis {:.1} MiB)",
+        html.len() / 1024,
+        peak as f64 / 1024.0,
+        analysed as f64 / 1024.0
+    );
 }
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
+        Some("--report-once") => {
+            let n = args
+                .next()
+                .ok_or("--report-once needs a table count")?
+                .parse()
+                .map_err(|e| format!("{e}"))?;
+            report_once(n);
+            Ok(())
+        }
+        Some("--report") => {
+            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+            for n in [100, 200, 400, 800] {
+                let ok = Command::new(&exe)
+                    .arg("--report-once")
+                    .arg(n.to_string())
+                    .status()
+                    .map_err(|e| e.to_string())?
+                    .success();
+                if !ok {
+                    return Err(format!("the run with {n} tables failed"));
+                }
+            }
+            Ok(())
+        }
         Some("--open") => {
             let path = args.next().ok_or("--open needs a path")?;
             measure(PathBuf::from(path))
