@@ -35,11 +35,18 @@ pub fn patched(original: &str, project: &Project) -> Option<String> {
     if old == *project {
         return Some(original.to_string());
     }
-    let old_text = load::to_string(&old);
     let new_text = load::to_string(project);
+    let news = Tree::parse(&new_text)?;
+    // Items the project lists in another order are moved first, each with
+    // the comments above it, so a comment keeps describing its item.
+    let moved_text = moved(original, &news);
+    let (original, old) = match moved_text.as_deref().map(load::parse) {
+        Some(Ok(reordered)) => (moved_text.as_deref().unwrap_or(original), reordered),
+        _ => (original, old),
+    };
+    let old_text = load::to_string(&old);
     let orig = Tree::parse(original)?;
     let olds = Tree::parse(&old_text)?;
-    let news = Tree::parse(&new_text)?;
     let mut edits = Vec::new();
     let mut cx = Patch {
         orig: &orig,
@@ -69,6 +76,204 @@ pub fn patched(original: &str, project: &Project) -> Option<String> {
         Ok(p) if p == *project => Some(out),
         _ => None,
     }
+}
+
+// ---- moves ------------------------------------------------------------------
+
+/// `original` with the items of each list that `new` orders differently
+/// moved into `new`'s order, each carried with the comment and blank
+/// lines above it and the comment after it on its line. `None` when
+/// nothing moved. One list is moved per pass; lists whose items do not
+/// stand on lines of their own, or lack a name, stay as they are (the
+/// splice then edits them in place, as before).
+fn moved(original: &str, new: &Tree) -> Option<String> {
+    let mut text = original.to_string();
+    let mut changed = false;
+    // A bound on passes: each pass puts one list in order.
+    for _ in 0..256 {
+        let orig = Tree::parse(&text)?;
+        let Some(edit) = first_move(&orig, &orig.root, new, &new.root) else {
+            break;
+        };
+        text.replace_range(edit.start..edit.end, &edit.text);
+        changed = true;
+    }
+    changed.then_some(text)
+}
+
+/// What names an item of a list: its `name`, a query's `id`, a
+/// decision's `query`.
+fn identity<'t>(tree: &Tree<'t>, n: &Node) -> Option<&'t str> {
+    let Kind::Struct(g) = &n.kind else {
+        return None;
+    };
+    ["name", "id", "query"].iter().find_map(|key| {
+        g.elems
+            .iter()
+            .find(|e| e.field.as_deref() == Some(*key))
+            .filter(|e| matches!(e.value.kind, Kind::Atom))
+            .map(|e| tree.tok(e.value.t0))
+    })
+}
+
+/// How many fields of two items have the same value, names aside.
+fn alike(ot: &Tree, o: &Node, nt: &Tree, n: &Node) -> usize {
+    let (Kind::Struct(go), Kind::Struct(gn)) = (&o.kind, &n.kind) else {
+        return 0;
+    };
+    go.elems
+        .iter()
+        .filter(|e| !matches!(e.field.as_deref(), Some("name" | "id" | "query") | None))
+        .filter(|e| {
+            gn.elems
+                .iter()
+                .find(|x| x.field == e.field)
+                .is_some_and(|x| ot.same(&e.value, nt, &x.value))
+        })
+        .count()
+}
+
+/// The first list under `o` whose named items `n` orders differently, as
+/// the edit that reorders them.
+fn first_move(ot: &Tree, o: &Node, nt: &Tree, n: &Node) -> Option<Edit> {
+    match (&o.kind, &n.kind) {
+        (Kind::Struct(go), Kind::Struct(gn)) => go.elems.iter().find_map(|e| {
+            let f = e.field.as_deref()?;
+            let other = gn.elems.iter().find(|x| x.field.as_deref() == Some(f))?;
+            first_move(ot, &e.value, nt, &other.value)
+        }),
+        (Kind::Seq(go), Kind::Seq(gn)) => {
+            let names = |t: &Tree<'_>, g: &Group| -> Option<Vec<String>> {
+                let all: Vec<String> = g
+                    .elems
+                    .iter()
+                    .map(|e| identity(t, &e.value).map(str::to_string))
+                    .collect::<Option<_>>()?;
+                let unique: std::collections::HashSet<&String> = all.iter().collect();
+                (unique.len() == all.len()).then_some(all)
+            };
+            let (Some(ids_o), Some(ids_n)) = (names(ot, go), names(nt, gn)) else {
+                // Unnamed items: nested lists are paired by position.
+                return go
+                    .elems
+                    .iter()
+                    .zip(&gn.elems)
+                    .find_map(|(a, b)| first_move(ot, &a.value, nt, &b.value));
+            };
+            // Renamed items: the ones only one side names, paired in order
+            // when as many went as came, count as the same items.
+            let gone: Vec<usize> = (0..ids_o.len())
+                .filter(|&i| !ids_n.contains(&ids_o[i]))
+                .collect();
+            let came: Vec<usize> = (0..ids_n.len())
+                .filter(|&j| !ids_o.contains(&ids_n[j]))
+                .collect();
+            let mut ids_n = ids_n;
+            if gone.len() == came.len() {
+                for (&i, &j) in gone.iter().zip(&came) {
+                    ids_n[j].clone_from(&ids_o[i]);
+                }
+            } else {
+                // Otherwise each item that went is the one that came with
+                // the most fields alike, if any are.
+                let mut free = came.clone();
+                for &i in &gone {
+                    let best = free
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &j)| (alike(ot, &go.elems[i].value, nt, &gn.elems[j].value), k))
+                        .filter(|&(n, _)| n > 0)
+                        .max_by_key(|&(n, k)| (n, std::cmp::Reverse(k)));
+                    if let Some((_, k)) = best {
+                        let j = free.remove(k);
+                        ids_n[j].clone_from(&ids_o[i]);
+                    }
+                }
+            }
+            let common_o: Vec<&String> = ids_o.iter().filter(|i| ids_n.contains(i)).collect();
+            let common_n: Vec<&String> = ids_n.iter().filter(|i| ids_o.contains(i)).collect();
+            if common_o != common_n {
+                if let Some(edit) = reorder(ot, go, &ids_o, &common_n) {
+                    return Some(edit);
+                }
+            }
+            go.elems.iter().zip(&ids_o).find_map(|(e, id)| {
+                let j = ids_n.iter().position(|x| x == id)?;
+                first_move(ot, &e.value, nt, &gn.elems[j].value)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The edit that puts the items of `g` named in `order` into that order,
+/// the others staying where they are. `None` when an item shares a line
+/// with another or the list is written on one line.
+fn reorder(t: &Tree, g: &Group, ids: &[String], order: &[&String]) -> Option<Edit> {
+    let text = t.text;
+    let line_after = |at: usize| text[at..].find('\n').map(|i| at + i + 1);
+    let end_of = |e: &Elem| e.comma.map_or(t.end(&e.value), |c| t.toks[c].end);
+    // Each item's lines: from the line after the one before ends to the
+    // end of its own line.
+    let mut chunks: Vec<(usize, usize)> = Vec::with_capacity(g.elems.len());
+    let mut from = line_after(t.toks[g.open].end)?;
+    for (k, e) in g.elems.iter().enumerate() {
+        let start = t.toks[e.first].start;
+        let end = line_after(end_of(e))?;
+        let next = g
+            .elems
+            .get(k + 1)
+            .map_or(t.toks[g.close].start, |x| t.toks[x.first].start);
+        // On lines of its own: nothing of the next item (or the closing
+        // bracket) on its last line.
+        if from > start || end > next {
+            return None;
+        }
+        chunks.push((from, end));
+        from = end;
+    }
+    let slots: Vec<usize> = (0..ids.len())
+        .filter(|&i| order.contains(&&ids[i]))
+        .collect();
+    let (first, last) = (*slots.first()?, *slots.last()?);
+    let at = |id: &String| ids.iter().position(|x| x == id);
+    let mut out = String::new();
+    let mut next_in_order = order.iter();
+    for (i, &(cs, ce)) in chunks.iter().enumerate().take(last + 1).skip(first) {
+        let k = if slots.contains(&i) {
+            at(next_in_order.next()?)?
+        } else {
+            i
+        };
+        let (cs, ce) = if k == i { (cs, ce) } else { chunks[k] };
+        let e = &g.elems[k];
+        if k == i {
+            out.push_str(&text[cs..ce]);
+            continue;
+        }
+        // A list written without a trailing comma keeps that style: the
+        // item moving up from last gains a comma, the one taking its place
+        // loses its own.
+        let no_trailing = g.elems.last().is_some_and(|l| l.comma.is_none());
+        match e.comma {
+            None => {
+                let v = t.end(&e.value);
+                out.push_str(&text[cs..v]);
+                out.push(',');
+                out.push_str(&text[v..ce]);
+            }
+            Some(c) if no_trailing && i + 1 == g.elems.len() => {
+                out.push_str(&text[cs..t.toks[c].start]);
+                out.push_str(&text[t.toks[c].end..ce]);
+            }
+            Some(_) => out.push_str(&text[cs..ce]),
+        }
+    }
+    Some(Edit {
+        start: chunks[first].0,
+        end: chunks[last].1,
+        text: out,
+    })
 }
 
 // ---- scanner ----------------------------------------------------------------
@@ -943,5 +1148,71 @@ mod tests {
     fn unreadable_original_falls_back_to_full_text() {
         let p = load::from_str(HOTEL).expect("loads");
         assert_eq!(save_text("not ron", &p), load::to_string(&p));
+    }
+
+    /// The comment above an item, and the one after it on its line,
+    /// travel with it when the item moves: `entities` and an entity's
+    /// `attributes` swapped, the last item moved up (it gains a comma).
+    #[test]
+    fn comments_move_with_their_items() {
+        let text = r#"Project(
+    format: 1,
+    name: "moves",
+    keyspace: Keyspace(name: "moves", replication: Simple(1)),
+    entities: [
+        // About Alpha.
+        Entity(
+            name: "Alpha",
+            key: ["id"],
+            attributes: [
+                // Alpha's id.
+                Attribute(name: "id", type: "uuid"),
+                Attribute(name: "label", type: "text"), // Alpha's label.
+            ],
+        ),
+
+        // About Beta.
+        Entity(name: "Beta", key: ["id"], attributes: [Attribute(name: "id", type: "uuid")]),
+        // About Gamma.
+        Entity(name: "Gamma", key: ["id"], attributes: [Attribute(name: "id", type: "uuid")])
+    ],
+)
+"#;
+        let mut p = load::from_str(text).expect("loads");
+        // Gamma (the last, without a comma) to the top; Alpha's attributes swapped.
+        let gamma = p.entities.remove(2);
+        p.entities.insert(0, gamma);
+        p.entities[1].attributes.swap(0, 1);
+        let out = patched(text, &p).expect("spliced, not rewritten");
+        assert_eq!(load::from_str(&out).expect("reads back"), p);
+        let above = |name: &str| {
+            let at = out.find(&format!("name: \"{name}\"")).expect("item");
+            let line = out[..at].rfind('\n').expect("a line");
+            let prev = out[..line].rfind('\n').map_or(0, |i| i + 1);
+            out[prev..line].trim().to_string()
+        };
+        assert_eq!(above("Gamma"), "// About Gamma.", "{out}");
+        assert_eq!(above("Beta"), "// About Beta.", "{out}");
+        let alpha = out.find("// About Alpha.").expect("kept");
+        assert!(
+            out[alpha..]
+                .trim_start_matches("// About Alpha.")
+                .trim_start()
+                .starts_with("Entity("),
+            "{out}"
+        );
+        let label = out.find("name: \"label\"").expect("label");
+        let id = out.find("// Alpha's id.").expect("kept");
+        assert!(label < id, "the label now comes first: {out}");
+        assert!(
+            out[label..]
+                .lines()
+                .next()
+                .is_some_and(|l| l.ends_with("// Alpha's label.")),
+            "{out}"
+        );
+        // Moving back gives the original text byte for byte.
+        let back = load::from_str(text).expect("loads");
+        assert_eq!(save_text(&out, &back), text);
     }
 }

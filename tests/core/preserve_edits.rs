@@ -66,10 +66,57 @@ fn comments(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// `needles` appear in `hay` in order.
-fn in_order(needles: &[&str], hay: &[&str]) -> bool {
-    let mut it = hay.iter();
-    needles.iter().all(|n| it.any(|h| h == n))
+/// The same comments, in any order (moves carry them along).
+fn same_comments(a: &str, b: &str) -> bool {
+    let (mut x, mut y) = (comments(a), comments(b));
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
+}
+
+/// `text` with a comment `// about #k` above every entity, relationship
+/// and query.
+fn with_item_comments(text: &str) -> String {
+    let mut out = String::new();
+    let mut k = 0;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if ["Entity(", "Relationship(", "Query("]
+            .iter()
+            .any(|s| t.starts_with(s))
+        {
+            let indent = &line[..line.len() - t.len()];
+            out.push_str(indent);
+            out.push_str("// about #");
+            out.push_str(&k.to_string());
+            out.push('\n');
+            k += 1;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Each `// about #k` comment with the name (or query id) of the item
+/// right after it.
+fn described(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("// about #") {
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let comment = text[at..line_end].to_string();
+        let rest = &text[line_end..];
+        let name = ["name: \"", "id: \""]
+            .iter()
+            .filter_map(|k| rest.find(k).map(|i| i + k.len()))
+            .min()
+            .and_then(|i| rest[i..].split('"').next())
+            .unwrap_or_default()
+            .to_string();
+        out.push((comment, name));
+    }
+    out.sort();
+    out
 }
 
 proptest! {
@@ -81,6 +128,7 @@ proptest! {
     ) {
         let all = samples();
         let (name, original) = &all[sample % all.len()];
+        let original = &with_item_comments(original);
         let before = load::from_str(original).expect("sample loads");
         let mut p = before.clone();
         for (k, a, b) in edits {
@@ -97,7 +145,18 @@ proptest! {
         prop_assert!(text.is_some(), "{name}: the splice fell back to a rewrite");
         let text = text.unwrap_or_default();
         prop_assert_eq!(&load::from_str(&text).expect("reads back"), &p, "{}", name);
-        prop_assert!(in_order(&comments(original), &comments(&text)), "{name}: a comment was lost\n{text}");
+        prop_assert!(same_comments(original, &text), "{name}: a comment was lost\n{text}");
+        // A comment above an item stays above it, wherever the item moved
+        // (items renamed since are not followed).
+        let now = described(&text);
+        let exists = |n: &str| p.entities.iter().any(|e| e.name == n)
+            || p.relationships.iter().any(|r| r.name == n)
+            || p.queries.iter().any(|q| q.id == n);
+        for pair in described(original) {
+            if exists(&pair.1) {
+                prop_assert!(now.contains(&pair), "{name}: {} no longer above {}\n{text}", pair.0, pair.1);
+            }
+        }
         // Undoing everything restores the file byte for byte when the edits
         // kept the item order (moves re-order items, and the file follows).
         let back = save_text(&text, &before);
