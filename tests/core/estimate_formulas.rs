@@ -642,3 +642,48 @@ fn an_m_to_n_with_unstated_sides_counts_links_from_the_counts() {
         &["near: no count for Poi per Hotel; assumed 10".to_string()]
     );
 }
+
+/// The hotel sample's reservations, the one rate of a bundled sample
+/// checked by hand (the golden snapshot alone would take any figure):
+/// 5,000 hotels · 100 rooms · 0.25 reservations a room a day · 365 days
+/// kept = 45,625,000 reservations. Sizes: `confirm_number` 8 B,
+/// `hotel_id` 5, `start_date` and `end_date` 4 each, `room_number` 2,
+/// `guest_id` 16, `guest_last_name` 12.
+#[test]
+fn the_hotel_reservations_follow_their_rate_by_hand() {
+    let p = from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("hotel");
+    let a = analyze(&p);
+    let rows = 5_000.0 * 100.0 * 0.25 * 365.0;
+    close("reservations", rows, 45_625_000.0);
+
+    // One reservation a partition: Nv = 1·(6 − 1 − 0) = 5;
+    // St = 8 + 1·(5 + 4 + 4 + 2 + 16) + 8·5 = 79.
+    let e = table(&a, "reservations_by_confirmation");
+    close("by confirmation: rows", e.rows, rows);
+    close("by confirmation: partitions", e.partitions, rows);
+    close("by confirmation: Nr", e.rows_per_partition, 1.0);
+    close("by confirmation: Nv", e.values, 5.0);
+    close("by confirmation: St", e.partition_bytes, 79.0);
+
+    // A hotel and a start date (365 distinct): 1,825,000 partitions of
+    // 100 rooms · 0.25 = 25; Nv = 25·(6 − 4) = 50;
+    // St = (5 + 4) + 25·(2 + 8 + 4 + 16) + 8·50 = 1,159.
+    let e = table(&a, "reservations_by_hotel_date");
+    close("by hotel date: rows", e.rows, rows);
+    close("by hotel date: partitions", e.partitions, 1_825_000.0);
+    close("by hotel date: Nr", e.rows_per_partition, 25.0);
+    close("by hotel date: Nv", e.values, 50.0);
+    close("by hotel date: St", e.partition_bytes, 1_159.0);
+
+    // 100,000 distinct last names: Nr = 456.25; Nv = 456.25·(7 − 3) =
+    // 1,825; St = 12 + 456.25·(5 + 8 + 4 + 4 + 2 + 16) + 8·1,825
+    // = 32,405.75.
+    let e = table(&a, "reservations_by_guest");
+    close("by guest: partitions", e.partitions, 100_000.0);
+    close("by guest: Nr", e.rows_per_partition, 456.25);
+    close("by guest: Nv", e.values, 1_825.0);
+    close("by guest: St", e.partition_bytes, 32_405.75);
+    // Bounded by the reservations' 365-day retention.
+    assert!(e.retained);
+    close("by guest: span", e.span_days, 365.0);
+}
