@@ -2,7 +2,8 @@
 //! clustering) and the reason the workbench and `derive` print for it, for
 //! the placement paths no sample takes: a designer's clustering choice
 //! under `partition_keys: AllEquality`, a constant as the only search, and
-//! a constant beside a search with no entity key.
+//! a constant beside a search with no entity key; and the rule MR5 names
+//! for a key it appends (the key of a node the rows multiply through).
 // Tests: a test's helpers fail it by panicking.
 #![allow(clippy::panic)]
 
@@ -136,4 +137,39 @@ fn a_constant_beside_a_search_without_a_key_is_placed_by_the_estimate() {
         }) => {}
         other => panic!("kind: {other:?}"),
     }
+}
+
+/// MR5 names the key it appends: a tag reached through an item's many
+/// tags is the key of a node the rows multiply through (the table's
+/// grain), so `Rule::Key`, not a unique identifier.
+#[test]
+fn a_key_appended_for_a_many_step_is_named_the_key_of_the_rows() {
+    let text = r#"Project(format: 1, name: "Tags", keyspace: Keyspace(name: "t", replication: Simple(1)),
+  entities: [
+    Entity(name: "Item", key: ["item_id"], attributes: [
+      Attribute(name: "item_id", type: "bigint"),
+      Attribute(name: "title", type: "text", size: Some(40)),
+    ], count: Some(1000)),
+    Entity(name: "Tag", key: ["tag"], attributes: [
+      Attribute(name: "tag", type: "text", size: Some(10)),
+    ], count: Some(200)),
+  ],
+  relationships: [
+    Relationship(name: "tagged", from: "Item", to: "Tag", cardinality: ManyToMany,
+      to_per_from: Some(Count(avg: 5, max: Some(30)))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "An item with its tags", rows: "Item", equality: ["item_id"],
+      returns: ["item_id", "title", "Tag.tag"]),
+  ],
+)"#;
+    let m = derive(&from_str(text).expect("loads"));
+    let t = &m.tables[0];
+    let tag = t.column("tag").expect("tag");
+    assert_eq!(tag.role, Role::Clustering(cqlmodel::model::Dir::Asc));
+    assert_eq!(tag.rule, cqlmodel::derive::Rule::Key);
+    assert_eq!(
+        tag.rule.label(),
+        "MR5 key of the rows → clustering (uniqueness)"
+    );
 }
