@@ -143,6 +143,121 @@ fn github_annotations_name_file_and_line() {
     }
 }
 
+/// (line, column, title) of each `::warning` command of `check --format
+/// github`, in order.
+fn github_positions(path: &Path) -> Vec<(u64, u64, String)> {
+    let out = bin()
+        .args(["check", "--format", "github"])
+        .arg(path)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    text.lines()
+        .map(|l| {
+            let field = |name: &str| -> String {
+                l.split(&format!(",{name}="))
+                    .nth(1)
+                    .and_then(|r| r.split([',', ':']).next())
+                    .unwrap_or_else(|| panic!("no {name} in {l}"))
+                    .to_string()
+            };
+            let title = l
+                .split(",title=")
+                .nth(1)
+                .and_then(|r| r.split("::").next())
+                .unwrap_or_else(|| panic!("no title in {l}"))
+                .to_string();
+            let number = |name: &str| field(name).parse::<u64>().expect("a number");
+            (number("line"), number("col"), title)
+        })
+        .collect()
+}
+
+/// (line, column) of each SARIF result, in order.
+fn sarif_positions(path: &Path) -> Vec<(u64, u64)> {
+    let log = sarif_of(path);
+    log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            (
+                region["startLine"].as_u64().expect("line"),
+                region["startColumn"].as_u64().expect("column"),
+            )
+        })
+        .collect()
+}
+
+/// The devices-options sample's four warnings, at the lines and columns
+/// read off the file by hand: `Query(` of Q2, Q3 and Q4 at lines 69, 76
+/// and 83 and `Decision(` of Q1 (the table with the index) at line 96, each
+/// indented 8 spaces (column 9). One line too high or low fails.
+#[test]
+fn github_annotations_and_sarif_pin_exact_lines_and_columns() {
+    let path = sample("devices-options");
+    let want = [
+        (69, 9, "query-needs-filtering (query Q2)"),
+        (76, 9, "query-needs-filtering (query Q3)"),
+        (83, 9, "query-needs-filtering (query Q4)"),
+        (96, 9, "index-high-cardinality (events.timestamp)"),
+    ];
+    let got = github_positions(&path);
+    let got: Vec<(u64, u64, &str)> = got.iter().map(|(l, c, t)| (*l, *c, t.as_str())).collect();
+    assert_eq!(got, want);
+    let sarif = sarif_positions(&path);
+    let lines: Vec<(u64, u64)> = want.iter().map(|(l, c, _)| (*l, *c)).collect();
+    assert_eq!(sarif, lines);
+    // Independently of the numbers above: each line holds the item's
+    // opening, and the query's id is on the next.
+    for (line, col, title) in want {
+        let text = line_of(&path, line);
+        let at = usize::try_from(col - 1).expect("small");
+        let opening = if title.starts_with("index") {
+            "Decision("
+        } else {
+            "Query("
+        };
+        assert_eq!(text.get(at..), Some(opening), "{title}: {text:?}");
+        if let Some(q) = title
+            .strip_suffix(')')
+            .and_then(|t| t.split("query ").nth(1))
+        {
+            assert!(line_of(&path, line + 1).contains(&format!("id: \"{q}\"")));
+        } else {
+            assert!(line_of(&path, line + 1).contains("query: \"Q1\""));
+        }
+    }
+}
+
+/// A line added on top moves every annotation one line down; an item that
+/// starts after a comment with non-ASCII letters starts at a column counted
+/// in characters (Unicode code points, as the SARIF log declares), not
+/// bytes: `/* ñññ é */ ` is 12 characters (16 bytes), so `Query(` is at
+/// column 13.
+#[test]
+fn annotation_positions_follow_lines_and_count_characters() {
+    let text = std::fs::read_to_string(sample("devices-options")).expect("sample");
+    let shifted = format!(
+        "// one line more\n{}",
+        text.replacen(
+            "        Query(\n            id: \"Q3\"",
+            "/* ñññ é */ Query(\n            id: \"Q3\"",
+            1
+        )
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("shifted.cqlm.ron");
+    std::fs::write(&path, shifted).expect("write");
+    let got: Vec<(u64, u64)> = github_positions(&path)
+        .into_iter()
+        .map(|(l, c, _)| (l, c))
+        .collect();
+    assert_eq!(got, vec![(70, 9), (77, 13), (84, 9), (97, 9)]);
+    assert_eq!(sarif_positions(&path), got);
+}
+
 #[test]
 fn deny_warnings_with_a_baseline_fails_only_on_new_warnings() {
     let path = sample("devices-options");

@@ -275,3 +275,256 @@ fn cli_diff_against_a_git_revision_and_dev_null() {
     let out = run(&["diff", "--git", "NOPE", "model.cqlm.ron"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// Cassandra cannot alter a column's role: a column moving into or out of
+/// the primary key, between partition and clustering key, or between static
+/// and regular needs a new table filled from the old one. Every pair, as
+/// `impact` judges a single role change.
+#[test]
+fn every_role_change_needs_a_backfill() {
+    use cqlmodel::lifecycle::diff::{ColumnChange, TableChange};
+    let roles = [
+        Role::Partition,
+        Role::Clustering(Dir::Asc),
+        Role::Clustering(Dir::Desc),
+        Role::Static,
+        Role::Regular,
+    ];
+    let mut judged = 0;
+    for from in roles {
+        for to in roles {
+            if from == to {
+                continue;
+            }
+            let change = TableChange::Changed {
+                table: "t".into(),
+                columns: vec![ColumnChange::Role {
+                    name: "c".into(),
+                    from,
+                    to,
+                }],
+                queries: None,
+            };
+            // A flipped clustering order is a role change too (C↑ → C↓): the
+            // on-disk order changes, so it is no exception.
+            assert_eq!(
+                semantic::impact(&change),
+                Impact::NeedsBackfill,
+                "{from:?} → {to:?}"
+            );
+            judged += 1;
+        }
+    }
+    // 5 roles, 5 · 4 ordered pairs.
+    assert_eq!(judged, 20);
+}
+
+/// Hotel with one change to a query or its decision that moves a column
+/// between roles (old, new, the table, the one change it must show).
+fn role_changes() -> Vec<(&'static str, Project, Project, &'static str, &'static str)> {
+    let hotel = sample("hotel");
+    let query = |p: &Project, id: &str| -> usize {
+        p.queries
+            .iter()
+            .position(|q| q.id == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
+    let mut out = Vec::new();
+    // end_date: a regular column of reservations_by_hotel_date, then the
+    // last clustering column once Q7 orders by it.
+    let mut ordered = hotel.clone();
+    let i = query(&ordered, "Q7");
+    ordered.queries[i].order.push(cqlmodel::model::Order {
+        attr: "end_date".into(),
+        dir: Dir::Asc,
+    });
+    out.push((
+        "regular_to_clustering",
+        hotel.clone(),
+        ordered.clone(),
+        "reservations_by_hotel_date",
+        "reservations_by_hotel_date: · end_date → C↑",
+    ));
+    out.push((
+        "clustering_to_regular",
+        ordered,
+        hotel.clone(),
+        "reservations_by_hotel_date",
+        "reservations_by_hotel_date: C↑ end_date → ·",
+    ));
+    // room_number: a clustering column, then part of the partition key.
+    let mut promoted = hotel.clone();
+    promoted
+        .decision_mut("Q7")
+        .promote
+        .push("room_number".into());
+    out.push((
+        "clustering_to_partition",
+        hotel.clone(),
+        promoted.clone(),
+        "reservations_by_hotel_date",
+        "reservations_by_hotel_date: C↑ room_number → K",
+    ));
+    out.push((
+        "partition_to_clustering",
+        promoted,
+        hotel.clone(),
+        "reservations_by_hotel_date",
+        "reservations_by_hotel_date: K room_number → C↑",
+    ));
+    // The hotel's name beside its points of interest: static while the
+    // hotel is the partition, regular when a candidate key puts each point
+    // of interest in a partition of its own (poi_name moves into the
+    // partition key with it).
+    let mut with_name = hotel.clone();
+    let i = query(&with_name, "Q3");
+    with_name.queries[i].returns.push("Hotel.name".into());
+    let mut own = with_name.clone();
+    let d = own.decision_mut("Q3");
+    d.candidates.push(cqlmodel::model::Candidate {
+        name: "one_per_partition".into(),
+        partition: vec!["hotel_id".into(), "poi_name".into()],
+        clustering: vec![],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("one_per_partition".into());
+    out.push((
+        "static_to_regular",
+        with_name,
+        own,
+        "pois_by_hotel",
+        "pois_by_hotel: C↑ poi_name → K, S hotel_name → ·",
+    ));
+    out
+}
+
+/// Each role change on the hotel sample: the table's one change says which
+/// column moved where, needs a backfill, and breaks a running cluster; the
+/// same diff reversed says the opposite move.
+#[test]
+fn a_column_changing_role_breaks_the_cluster() {
+    for (name, old, new, table, change) in role_changes() {
+        let d = semantic::semantic(&old, &new);
+        let report: Vec<_> = d.tables.iter().filter(|t| t.table == table).collect();
+        assert_eq!(report.len(), 1, "{name}: {:?}", d.tables);
+        assert_eq!(report[0].change, change, "{name}");
+        assert_eq!(report[0].impact, Impact::NeedsBackfill, "{name}");
+        assert!(d.is_breaking(), "{name}");
+        let text = semantic::text(&d);
+        assert!(
+            text.contains(&format!("table {change} [needs new table + backfill]")),
+            "{name}: {text}"
+        );
+        assert!(
+            text.ends_with("breaking: a running cluster needs new tables, backfills or drops\n")
+        );
+    }
+}
+
+/// A static column turned regular with no other change to the table (no
+/// project edit does only that: the hand-edited derived model stands in),
+/// and back.
+#[test]
+fn a_static_column_turned_regular_alone_needs_a_backfill() {
+    use cqlmodel::lifecycle::diff::{diff, ColumnChange, TableChange};
+    let mut p = sample("hotel");
+    let i = p.queries.iter().position(|q| q.id == "Q3").expect("Q3");
+    p.queries[i].returns.push("Hotel.name".into());
+    let old = derive(&p);
+    let mut new = old.clone();
+    let t = new
+        .tables
+        .iter_mut()
+        .find(|t| t.name == "pois_by_hotel")
+        .expect("pois_by_hotel");
+    let c = t
+        .columns
+        .iter_mut()
+        .find(|c| c.name == "hotel_name")
+        .expect("hotel_name");
+    assert_eq!(c.role, Role::Static, "the hotel fixes its name");
+    c.role = Role::Regular;
+    for (a, b, from, to) in [
+        (&old, &new, Role::Static, Role::Regular),
+        (&new, &old, Role::Regular, Role::Static),
+    ] {
+        let changes = diff(a, b);
+        assert_eq!(
+            changes,
+            vec![TableChange::Changed {
+                table: "pois_by_hotel".into(),
+                columns: vec![ColumnChange::Role {
+                    name: "hotel_name".into(),
+                    from,
+                    to
+                }],
+                queries: None,
+            }]
+        );
+        assert_eq!(semantic::impact(&changes[0]), Impact::NeedsBackfill);
+    }
+}
+
+/// Through the binary: every role change above exits 1 and says breaking,
+/// in text and in JSON.
+#[test]
+fn cli_diff_exits_1_when_a_column_changes_role() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, old, new, table, change) in role_changes() {
+        let a = dir.path().join(format!("{name}-old.cqlm.ron"));
+        let b = dir.path().join(format!("{name}-new.cqlm.ron"));
+        std::fs::write(&a, load::to_string(&old)).expect("write");
+        std::fs::write(&b, load::to_string(&new)).expect("write");
+        let run = |fmt: &str| {
+            Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+                .args(["diff", "--format", fmt])
+                .arg(&a)
+                .arg(&b)
+                .output()
+                .expect("runs")
+        };
+        let out = run("text");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+        assert!(
+            text.contains(&format!("table {change} [needs new table + backfill]")),
+            "{name}: {text}"
+        );
+        let out = run("json");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(v["breaking"], true, "{name}");
+        let row = v["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .find(|t| t["table"] == table)
+            .unwrap_or_else(|| panic!("{name}: {v}"));
+        assert_eq!(row["impact"], "needs_backfill", "{name}");
+    }
+}
+
+/// The migration of a role change builds the table again under `_new` with
+/// a backfill plan (no `ALTER` can move a column between roles), and the
+/// script passes cqlcheck.
+#[test]
+fn a_role_change_migrates_by_a_new_table_and_a_backfill() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, old, new, table, _) in role_changes() {
+        let script = cqlmodel::lifecycle::migrate::script(&old, &new);
+        assert!(
+            script.contains(&format!("CREATE TABLE IF NOT EXISTS hotel.{table}_new (")),
+            "{name}: {script}"
+        );
+        assert!(
+            script.contains(&format!("-- Backfill plan for {table}_new:")),
+            "{name}: {script}"
+        );
+        assert!(!script.contains("ALTER TABLE"), "{name}: {script}");
+        let file = dir.path().join(format!("{name}.cql"));
+        std::fs::write(&file, &script).expect("write");
+        if let Some((ok, text)) = cqlcheck(&file) {
+            assert!(ok, "{name}: {text}\n{script}");
+        }
+    }
+}

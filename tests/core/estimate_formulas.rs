@@ -262,3 +262,428 @@ fn a_pushed_up_collection_counts_elements_per_row() {
         8.0 + 40.0 + 30.0 * 10.0 + 8.0 * 2.0,
     );
 }
+
+/// RATE's relationship at another rate: `avg` and `max` readings a `per`,
+/// kept `retention` days when given (else the 365-day horizon).
+fn rate_project(per: &str, retention: Option<u32>) -> cqlmodel::model::Project {
+    let keep = retention.map_or(String::new(), |d| format!(", retention_days: Some({d})"));
+    project(&format!(
+        r#"Project(format: 1, name: "Rate", keyspace: Keyspace(name: "r", replication: Simple(1)),
+  entities: [
+    Entity(name: "Sensor", key: ["sensor_id"], attributes: [
+      Attribute(name: "sensor_id", type: "uuid"),
+    ], count: Some(1000)),
+    Entity(name: "Reading", owner: Some("records"), key: ["reading_time"], attributes: [
+      Attribute(name: "reading_time", type: "timestamp"),
+      Attribute(name: "value", type: "double"),
+    ]{keep}),
+  ],
+  relationships: [
+    Relationship(name: "records", from: "Sensor", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 2, max: Some(6), per: Some({per})))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Readings of a sensor", rows: "Reading", equality: ["sensor_id"],
+      order: [Order(attr: "reading_time", dir: Desc)], returns: ["reading_time", "value"]),
+  ],
+)"#
+    ))
+}
+
+/// `readings_by_sensor` (K `sensor_id` 16 B, C↓ `reading_time` 8 B, value
+/// 8 B) at 2 readings a period (6 at worst) from 1,000 sensors, for every
+/// period, kept 364 days (52 weeks) and kept for ever (figures over the
+/// 365-day horizon). Nr = 2 · days / period; worst = Nr · 6/2;
+/// Nv = Nr·(3 − 2 − 0); St = 16 + Nr·(8 + 8) + 8·Nv = 16 + 24·Nr.
+#[test]
+fn a_rate_per_every_period_with_and_without_retention() {
+    // (per, kept, Nr worked out by hand)
+    let cases: [(&str, Option<u32>, f64); 10] = [
+        // 2 an hour · 24 h · 364 d = 17,472 readings a sensor.
+        ("Hour", Some(364), 17_472.0),
+        // 2 a day · 364 d = 728.
+        ("Day", Some(364), 728.0),
+        // 2 a week · 52 weeks = 104 (dividing by 7 instead: 5,096).
+        ("Week", Some(364), 104.0),
+        // 2 a month · 364 / 30.4375 months = 23.9178…
+        ("Month", Some(364), 2.0 * 364.0 / 30.4375),
+        // 2 a year · 364 / 365.25 years = 1.9931…
+        ("Year", Some(364), 2.0 * 364.0 / 365.25),
+        // Not retained: the same over the 365-day horizon.
+        ("Hour", None, 17_520.0),
+        ("Day", None, 730.0),
+        // 2 · 365 / 7 = 104.2857…
+        ("Week", None, 2.0 * 365.0 / 7.0),
+        ("Month", None, 2.0 * 365.0 / 30.4375),
+        ("Year", None, 2.0 * 365.0 / 365.25),
+    ];
+    for (per, kept, nr) in cases {
+        let what = format!("{per} kept {kept:?}");
+        let a = analyze(&rate_project(per, kept));
+        let e = table(&a, "readings_by_sensor");
+        close(&format!("{what}: partitions"), e.partitions, 1000.0);
+        close(&format!("{what}: rows"), e.rows, 1000.0 * nr);
+        close(&format!("{what}: Nr"), e.rows_per_partition, nr);
+        close(
+            &format!("{what}: Nr worst"),
+            e.rows_per_partition_max,
+            3.0 * nr,
+        );
+        close(&format!("{what}: Nv"), e.values, nr);
+        close(&format!("{what}: Nv worst"), e.values_max, 3.0 * nr);
+        close(&format!("{what}: St"), e.partition_bytes, 16.0 + 24.0 * nr);
+        close(
+            &format!("{what}: St worst"),
+            e.partition_bytes_max,
+            16.0 + 24.0 * 3.0 * nr,
+        );
+        let days = f64::from(kept.unwrap_or(365));
+        close(&format!("{what}: span"), e.span_days, days);
+        assert_eq!(e.retained, kept.is_some(), "{what}");
+        assert!(e.accumulates, "{what}");
+        // Growth: Nr over the span, the rate itself in days: 48 an hour's
+        // worth a day, 2 a day, 2/7 a week's, 2/30.4375, 2/365.25.
+        close(
+            &format!("{what}: growth"),
+            e.growth_per_day.expect("a rate grows"),
+            nr / days,
+        );
+        close(
+            &format!("{what}: rows a day"),
+            e.rows_per_day.expect("a rate"),
+            1000.0 * nr / days,
+        );
+        // Only the horizon's figures come with a note saying so.
+        let noted = e
+            .assumptions
+            .iter()
+            .any(|n| n.contains("no retention is stated; figures cover 365 days"));
+        assert_eq!(noted, kept.is_none(), "{what}: {:?}", e.assumptions);
+    }
+    // The growth a day, per period, independently of the span: 2 an hour
+    // is 48 a day; 2 a week is 0.2857 a day.
+    let growth = |per: &str| {
+        let a = analyze(&rate_project(per, Some(364)));
+        table(&a, "readings_by_sensor")
+            .growth_per_day
+            .expect("a rate")
+    };
+    close("growth an hour", growth("Hour"), 48.0);
+    close("growth a day", growth("Day"), 2.0);
+    close("growth a week", growth("Week"), 2.0 / 7.0);
+    close("growth a month", growth("Month"), 2.0 / 30.4375);
+    close("growth a year", growth("Year"), 2.0 / 365.25);
+}
+
+/// `ENTITY_RATE`'s 2,000 orders at every period, kept 70 days and over the
+/// 365-day horizon: rows = 2,000 · days / period, in 5 status partitions.
+#[test]
+fn an_entity_rate_per_every_period_with_and_without_retention() {
+    let cases: [(&str, bool, f64); 10] = [
+        // 2,000 an hour · 24 · 70 = 3,360,000.
+        ("Hour", true, 3_360_000.0),
+        // 2,000 · 70 = 140,000.
+        ("Day", true, 140_000.0),
+        // 2,000 · 10 weeks = 20,000.
+        ("Week", true, 20_000.0),
+        // 2,000 · 70 / 30.4375 = 4,599.59…
+        ("Month", true, 2_000.0 * 70.0 / 30.4375),
+        // 2,000 · 70 / 365.25 = 383.29…
+        ("Year", true, 2_000.0 * 70.0 / 365.25),
+        // 2,000 · 24 · 365 = 17,520,000.
+        ("Hour", false, 17_520_000.0),
+        ("Day", false, 730_000.0),
+        // 2,000 · 365 / 7 = 104,285.71…
+        ("Week", false, 2_000.0 * 365.0 / 7.0),
+        ("Month", false, 2_000.0 * 365.0 / 30.4375),
+        // 2,000 · 365 / 365.25 = 1,998.63…
+        ("Year", false, 2_000.0 * 365.0 / 365.25),
+    ];
+    for (per, kept, rows) in cases {
+        let what = format!("{per} kept {kept}");
+        let mut text = ENTITY_RATE.replace("per: Some(Week)", &format!("per: Some({per})"));
+        if !kept {
+            text = text.replace(", retention_days: Some(70)", "");
+        }
+        let a = analyze(&project(&text));
+        let e = table(&a, "orders_by_status");
+        close(&format!("{what}: rows"), e.rows, rows);
+        close(&format!("{what}: partitions"), e.partitions, 5.0);
+        close(&format!("{what}: Nr"), e.rows_per_partition, rows / 5.0);
+        let days = if kept { 70.0 } else { 365.0 };
+        close(&format!("{what}: span"), e.span_days, days);
+        assert_eq!(e.retained, kept, "{what}");
+        close(
+            &format!("{what}: rows a day"),
+            e.rows_per_day.expect("a rate"),
+            rows / days,
+        );
+    }
+}
+
+/// Readings with two 1:n parents: 100 sensors record 50 each (500 at
+/// worst), 10 operators take 200 each (400 at worst). Q3's table keeps both
+/// parents in its partition key.
+const PARENTS: &str = r#"Project(format: 1, name: "Parents", keyspace: Keyspace(name: "p", replication: Simple(1)),
+  entities: [
+    Entity(name: "Sensor", key: ["sensor_id"], attributes: [
+      Attribute(name: "sensor_id", type: "uuid"),
+    ], count: Some(100)),
+    Entity(name: "Operator", key: ["operator_id"], attributes: [
+      Attribute(name: "operator_id", type: "uuid"),
+    ], count: Some(10)),
+    Entity(name: "Reading", key: ["reading_id"], attributes: [
+      Attribute(name: "reading_id", type: "timeuuid"),
+      Attribute(name: "value", type: "double"),
+    ]),
+  ],
+  relationships: [
+    Relationship(name: "records", from: "Sensor", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 50, max: Some(500)))),
+    Relationship(name: "takes", from: "Operator", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 200, max: Some(400)))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Readings of a sensor", rows: "Reading", equality: ["Sensor.sensor_id"],
+      returns: ["reading_id", "value"]),
+    Query(id: "Q2", text: "Readings of an operator", rows: "Reading", equality: ["Operator.operator_id"],
+      returns: ["reading_id", "value"]),
+    Query(id: "Q3", text: "Readings of a sensor by an operator", rows: "Reading",
+      equality: ["Sensor.sensor_id", "Operator.operator_id"], returns: ["reading_id", "value"]),
+  ],
+  decisions: [Decision(query: "Q3", equality_partition: ["operator_id"], separate: true)],
+)"#;
+
+/// (table, rows, partitions, Nr, Nr worst) of every table of `text`.
+fn figures(text: &str) -> Vec<(String, f64, f64, f64, f64)> {
+    let a = analyze(&project(text));
+    a.model
+        .tables
+        .iter()
+        .zip(&a.estimates)
+        .map(|(t, e)| {
+            (
+                t.name.to_string(),
+                e.rows,
+                e.partitions,
+                e.rows_per_partition,
+                e.rows_per_partition_max,
+            )
+        })
+        .collect()
+}
+
+fn assert_figures(what: &str, text: &str, want: &[(&str, f64, f64, f64, f64)]) {
+    let got = figures(text);
+    assert_eq!(got.len(), want.len(), "{what}: {got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g.0, w.0, "{what}");
+        close(&format!("{what} {}: rows", w.0), g.1, w.1);
+        close(&format!("{what} {}: partitions", w.0), g.2, w.2);
+        close(&format!("{what} {}: Nr", w.0), g.3, w.3);
+        close(&format!("{what} {}: Nr worst", w.0), g.4, w.4);
+    }
+}
+
+/// Readings count through both parents and the larger stated figure wins:
+/// 100 sensors · 50 = 5,000 against 10 operators · 200 = 2,000. A partition
+/// keyed by both parents is as bad as the worse parent's ratio, whichever
+/// parent that is.
+#[test]
+fn the_worst_partition_follows_the_largest_parent_ratio() {
+    assert_figures(
+        "records 500/50 = 10, takes 400/200 = 2",
+        PARENTS,
+        &[
+            // 5,000 / 100 sensors = 50; worst 50 · 10 = 500.
+            ("readings_by_sensor", 5_000.0, 100.0, 50.0, 500.0),
+            // 5,000 / 10 operators = 500; worst 500 · 2 = 1,000.
+            ("readings_by_operator", 5_000.0, 10.0, 500.0, 1_000.0),
+            // 100 · 10 = 1,000 pairs, Nr 5; worst 5 · max(10, 2) = 50
+            // (the smaller ratio would say 10).
+            ("readings_by_sensor_operator", 5_000.0, 1_000.0, 5.0, 50.0),
+        ],
+    );
+    let swapped = PARENTS
+        .replace("max: Some(500)", "max: Some(100)")
+        .replace("max: Some(400)", "max: Some(2000)");
+    assert_figures(
+        "records 100/50 = 2, takes 2,000/200 = 10",
+        &swapped,
+        &[
+            // 50 · 2 = 100.
+            ("readings_by_sensor", 5_000.0, 100.0, 50.0, 100.0),
+            // 500 · 10 = 5,000.
+            ("readings_by_operator", 5_000.0, 10.0, 500.0, 5_000.0),
+            // 5 · max(2, 10) = 50.
+            ("readings_by_sensor_operator", 5_000.0, 1_000.0, 5.0, 50.0),
+        ],
+    );
+    // The order of the parents in the file changes nothing.
+    let reordered = swapped.replace(
+        "Relationship(name: \"records\"",
+        "Relationship(name: \"zz_records\"",
+    );
+    let reordered = reordered.replace("owner: Some(\"records\")", "owner: Some(\"zz_records\")");
+    assert_figures(
+        "records renamed to sort last",
+        &reordered,
+        &[
+            ("readings_by_sensor", 5_000.0, 100.0, 50.0, 100.0),
+            ("readings_by_operator", 5_000.0, 10.0, 500.0, 5_000.0),
+            ("readings_by_sensor_operator", 5_000.0, 1_000.0, 5.0, 50.0),
+        ],
+    );
+}
+
+/// Where a number is not stated: a parent count that rests on a default
+/// loses to a stated one even when it is larger, and the assumption is
+/// listed only where the figure uses it.
+#[test]
+fn unstated_counts_take_the_stated_parent_and_say_so() {
+    // takes states no count: 1,000 operators · an assumed 10 = 10,000
+    // readings, against 100 sensors · 50 = 5,000 stated: 5,000.
+    let takes_unstated = PARENTS
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 200, max: Some(400)))",
+            "",
+        )
+        .replace("count: Some(10)", "count: Some(1000)");
+    assert_figures(
+        "takes unstated",
+        &takes_unstated,
+        &[
+            ("readings_by_sensor", 5_000.0, 100.0, 50.0, 500.0),
+            // 5,000 / 1,000 operators = 5; an assumed count has no maximum
+            // above its average: worst 5.
+            ("readings_by_operator", 5_000.0, 1_000.0, 5.0, 5.0),
+            // 100 · 1,000 = 100,000 pairs, but only 5,000 rows: 5,000
+            // partitions of 1; worst 1 · 10 = 10.
+            ("readings_by_sensor_operator", 5_000.0, 5_000.0, 1.0, 10.0),
+        ],
+    );
+    // The sensors state no count: 1,000 assumed · 50 = 50,000 loses to
+    // 10 operators · 200 = 2,000 stated.
+    let sensors_unstated = PARENTS.replace("], count: Some(100)),", "]),");
+    assert_figures(
+        "sensor count unstated",
+        &sensors_unstated,
+        &[
+            // 2,000 / 1,000 assumed sensors = 2; worst 2 · 10 = 20.
+            ("readings_by_sensor", 2_000.0, 1_000.0, 2.0, 20.0),
+            // 2,000 / 10 = 200; worst 200 · 2 = 400.
+            ("readings_by_operator", 2_000.0, 10.0, 200.0, 400.0),
+            // 1,000 · 10 pairs, 2,000 rows: Nr 1; worst 1 · 10.
+            ("readings_by_sensor_operator", 2_000.0, 2_000.0, 1.0, 10.0),
+        ],
+    );
+    let a = analyze(&project(&sensors_unstated));
+    assert_eq!(
+        &*table(&a, "readings_by_sensor").defaults,
+        &["Sensor: no count; assumed 1000".to_string()]
+    );
+    assert!(table(&a, "readings_by_operator").defaults.is_empty());
+    // No parent and no count: an assumed 1,000 readings, one a partition.
+    let orphan = sensors_unstated
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 50, max: Some(500)))",
+            "",
+        )
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 200, max: Some(400)))",
+            "",
+        )
+        .replace("], count: Some(10)),", "]),");
+    let a = analyze(&project(&orphan));
+    let e = table(&a, "readings_by_sensor");
+    // Sensors 1,000 assumed · records 10 assumed = 10,000 readings (and
+    // operators the same): 10 a sensor, no stated maximum.
+    close("rows", e.rows, 10_000.0);
+    close("partitions", e.partitions, 1_000.0);
+    close("Nr", e.rows_per_partition, 10.0);
+    close("Nr worst", e.rows_per_partition_max, 10.0);
+    assert!(
+        e.defaults
+            .contains(&"Sensor: no count; assumed 1000".to_string()),
+        "{:?}",
+        e.defaults
+    );
+}
+
+/// NEAR with fewer numbers: one side of the m:n stated, the other implied
+/// from the counts; neither stated, 10 assumed per hotel.
+#[test]
+fn an_m_to_n_with_unstated_sides_counts_links_from_the_counts() {
+    // 5 points a hotel stated, hotels a point implied: 5,000 · 5 / 2,000
+    // = 12.5. The worst follows the implied side, which has no maximum.
+    let one_side = NEAR.replace(
+        "\n      from_per_to: Some(Count(avg: 12.5, max: Some(300)))",
+        "",
+    );
+    let a = analyze(&project(&one_side));
+    let e = table(&a, "hotels_by_poi");
+    close("rows", e.rows, 25_000.0);
+    close("partitions", e.partitions, 2_000.0);
+    close("Nr", e.rows_per_partition, 12.5);
+    close("Nr worst", e.rows_per_partition_max, 12.5);
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    // Neither side: 10 points assumed a hotel: 50,000 links, 25 a point.
+    let neither = one_side.replace(
+        "\n      to_per_from: Some(Count(avg: 5, max: Some(30))),",
+        "",
+    );
+    let a = analyze(&project(&neither));
+    let e = table(&a, "hotels_by_poi");
+    close("rows", e.rows, 50_000.0);
+    close("Nr", e.rows_per_partition, 25.0);
+    close("Nr worst", e.rows_per_partition_max, 25.0);
+    assert_eq!(
+        &*e.defaults,
+        &["near: no count for Poi per Hotel; assumed 10".to_string()]
+    );
+}
+
+/// The hotel sample's reservations, the one rate of a bundled sample
+/// checked by hand (the golden snapshot alone would take any figure):
+/// 5,000 hotels · 100 rooms · 0.25 reservations a room a day · 365 days
+/// kept = 45,625,000 reservations. Sizes: `confirm_number` 8 B,
+/// `hotel_id` 5, `start_date` and `end_date` 4 each, `room_number` 2,
+/// `guest_id` 16, `guest_last_name` 12.
+#[test]
+fn the_hotel_reservations_follow_their_rate_by_hand() {
+    let p = from_str(include_str!("../../sample-projects/hotel.cqlm.ron")).expect("hotel");
+    let a = analyze(&p);
+    let rows = 5_000.0 * 100.0 * 0.25 * 365.0;
+    close("reservations", rows, 45_625_000.0);
+
+    // One reservation a partition: Nv = 1·(6 − 1 − 0) = 5;
+    // St = 8 + 1·(5 + 4 + 4 + 2 + 16) + 8·5 = 79.
+    let e = table(&a, "reservations_by_confirmation");
+    close("by confirmation: rows", e.rows, rows);
+    close("by confirmation: partitions", e.partitions, rows);
+    close("by confirmation: Nr", e.rows_per_partition, 1.0);
+    close("by confirmation: Nv", e.values, 5.0);
+    close("by confirmation: St", e.partition_bytes, 79.0);
+
+    // A hotel and a start date (365 distinct): 1,825,000 partitions of
+    // 100 rooms · 0.25 = 25; Nv = 25·(6 − 4) = 50;
+    // St = (5 + 4) + 25·(2 + 8 + 4 + 16) + 8·50 = 1,159.
+    let e = table(&a, "reservations_by_hotel_date");
+    close("by hotel date: rows", e.rows, rows);
+    close("by hotel date: partitions", e.partitions, 1_825_000.0);
+    close("by hotel date: Nr", e.rows_per_partition, 25.0);
+    close("by hotel date: Nv", e.values, 50.0);
+    close("by hotel date: St", e.partition_bytes, 1_159.0);
+
+    // 100,000 distinct last names: Nr = 456.25; Nv = 456.25·(7 − 3) =
+    // 1,825; St = 12 + 456.25·(5 + 8 + 4 + 4 + 2 + 16) + 8·1,825
+    // = 32,405.75.
+    let e = table(&a, "reservations_by_guest");
+    close("by guest: partitions", e.partitions, 100_000.0);
+    close("by guest: Nr", e.rows_per_partition, 456.25);
+    close("by guest: Nv", e.values, 1_825.0);
+    close("by guest: St", e.partition_bytes, 32_405.75);
+    // Bounded by the reservations' 365-day retention.
+    assert!(e.retained);
+    close("by guest: span", e.span_days, 365.0);
+}

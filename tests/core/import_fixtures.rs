@@ -294,3 +294,40 @@ fn cli_check_against_reports_drift() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A quoted CQL identifier may hold anything, a project name may not: a
+/// table whose column (or a type whose field) holds a control or
+/// bidirectional character is skipped with an error naming it, and the
+/// imported project loads.
+#[test]
+fn hostile_identifiers_are_skipped_and_the_project_loads() {
+    let cql = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+        CREATE TABLE ks.fine (id int PRIMARY KEY, v text);\n\
+        CREATE TABLE ks.t (id int PRIMARY KEY, \"col\u{202e}exe\" text);\n\
+        CREATE TABLE ks.k (\"id\u{1b}[2J\" int PRIMARY KEY, v text);\n\
+        CREATE TYPE ks.addr (\"street\u{2066}\" text);\n";
+    let imported = import(cql);
+    let problems = load::validate(&imported.project);
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut errors: Vec<(usize, String)> = imported
+        .messages
+        .iter()
+        .filter(|m| m.level == Level::Error)
+        .map(|m| (m.pos.line, m.text.clone()))
+        .collect();
+    errors.sort();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert_eq!(errors[0].0, 3, "{errors:?}");
+    assert!(errors[0].1.contains("U+202E"), "{errors:?}");
+    assert_eq!(errors[1].0, 4, "{errors:?}");
+    assert!(errors[1].1.contains("U+001B"), "{errors:?}");
+    assert_eq!(errors[2].0, 5, "{errors:?}");
+    assert!(errors[2].1.contains("U+2066"), "{errors:?}");
+    // The table without a hostile name is imported.
+    assert_eq!(
+        imported.project.entities.len(),
+        1,
+        "{:?}",
+        imported.project.entities
+    );
+}

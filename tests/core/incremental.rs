@@ -4,6 +4,10 @@
 //! bundled samples and generated projects; after every edit the result of
 //! `IncrementalAnalysis::reanalyze` must equal `analysis::analyze`: tables,
 //! plans, write paths, problems, estimates, diagnostics and the CQL script.
+//! The edits reach every part of a project: entities, relationships,
+//! queries, the workflow, decisions and their table options (retention,
+//! TTL, `gc_grace`, compaction), and the settings (thresholds, the
+//! partition key rule, the Cassandra version, the keyspace).
 
 use cqlmodel::analysis::incremental::IncrementalAnalysis;
 use cqlmodel::analysis::{analyze, Analysis};
@@ -61,7 +65,7 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
     let q = rng.below(queries.max(1));
     let qid = p.queries.get(q).map(|x| x.id.clone());
     let attrs = own_attributes(p, q);
-    Some(match rng.below(22) {
+    Some(match rng.below(26) {
         0 => Edit::AddEntity(format!("New{}", n % 1000)),
         1 => Edit::AddAttribute(
             NodeId::Entity(e),
@@ -155,8 +159,73 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
             let from = p.queries.get(rng.below(queries.max(1)))?.id.clone();
             Edit::AddTransition(from, qid?)
         }
+        22 | 23 => settings_edit(rng, p),
+        24 => options_edit(rng, p, qid?),
         _ => Edit::Move(Item::Entity(e), rng.chance(50)),
     })
+}
+
+/// An edit of the project settings through their RON editor: a threshold
+/// (values, bytes, the horizon of unretained growth), the partition key
+/// rule, the target Cassandra version, or the keyspace.
+fn settings_edit(rng: &mut Rng, p: &Project) -> Edit {
+    use cqlmodel::model::physical::CassandraVersion;
+    use cqlmodel::model::{PartitionKeys, Replication};
+    let mut q = p.clone();
+    match rng.below(7) {
+        0 => q.thresholds.max_values = [50.0, 2_000.0, 100_000.0][rng.below(3)],
+        1 => q.thresholds.max_bytes = [4_096.0, 1.0e6, 1.0e9][rng.below(3)],
+        2 => q.thresholds.horizon_days = [7.0, 365.0, 3_650.0][rng.below(3)],
+        3 => {
+            q.partition_keys = if q.partition_keys == PartitionKeys::AllEquality {
+                PartitionKeys::ByEstimate
+            } else {
+                PartitionKeys::AllEquality
+            };
+        }
+        4 => {
+            q.cassandra = [
+                CassandraVersion::V4_0,
+                CassandraVersion::V4_1,
+                CassandraVersion::V5_0,
+            ][rng.below(3)];
+        }
+        5 => {
+            q.keyspace.replication = if rng.chance(50) {
+                Replication::Simple(1 + u32::try_from(rng.below(5)).unwrap_or(0))
+            } else {
+                Replication::NetworkTopology([("dc1".into(), 3), ("dc2".into(), 2)].into())
+            };
+        }
+        _ => q.keyspace.name = format!("ks{}", rng.below(3)),
+    }
+    let text = EditTarget::Settings.render(&q).unwrap_or_default();
+    Edit::Replace(EditTarget::Settings, text)
+}
+
+/// An edit of a query's table options through the decision's RON editor:
+/// retention, TTL, `gc_grace`, compaction.
+fn options_edit(rng: &mut Rng, p: &Project, query: String) -> Edit {
+    use cqlmodel::model::physical::{Compaction, Span, Strategy};
+    let mut q = p.clone();
+    let o = &mut q.decision_mut(&query).options;
+    match rng.below(4) {
+        0 => o.retention = [None, Span::parse("2d").ok(), Span::parse("90d").ok()][rng.below(3)],
+        1 => o.ttl = [None, Some(false), Some(true)][rng.below(3)],
+        2 => o.gc_grace = [None, Span::parse("3h").ok()][rng.below(2)],
+        _ => {
+            o.compaction = [None, Some(Strategy::Leveled), Some(Strategy::TimeWindow)]
+                [rng.below(3)]
+            .clone()
+            .map(|strategy| Compaction {
+                strategy,
+                options: std::collections::BTreeMap::new(),
+            });
+        }
+    }
+    let target = EditTarget::Decision(query);
+    let text = target.render(&q).unwrap_or_default();
+    Edit::Replace(target, text)
 }
 
 /// Applies `e` to a copy the way the workbench admits an edit; the new
@@ -358,5 +427,58 @@ proptest! {
                 p = next;
             }
         }
+    }
+}
+
+/// One change to a project's settings, named.
+type Change = fn(&mut Project);
+
+/// Each setting edited alone on a sample, through the settings editor: the
+/// incremental result equals a full analysis, and the edit changed what the
+/// designer reads (so reusing the last figures would have been stale).
+#[test]
+fn a_settings_edit_is_never_answered_from_the_last_analysis() {
+    use cqlmodel::model::PartitionKeys;
+    let hotel = load::from_str(
+        SAMPLES
+            .iter()
+            .find(|s| s.text.contains("name: \"hotel\""))
+            .expect("the hotel sample")
+            .text,
+    )
+    .expect("loads");
+    let changes: [(&str, Change); 5] = [
+        ("max_values 50", |p| p.thresholds.max_values = 50.0),
+        ("max_bytes 4 KiB", |p| p.thresholds.max_bytes = 4_096.0),
+        // Reservations accumulate at a rate with a stated retention, but
+        // growth over the horizon changes unretained tables.
+        ("horizon 3,650 days", |p| {
+            p.thresholds.horizon_days = 3_650.0;
+        }),
+        ("all equality in the partition", |p| {
+            p.partition_keys = PartitionKeys::AllEquality;
+        }),
+        ("replication 5", |p| {
+            p.keyspace.replication = cqlmodel::model::Replication::Simple(5);
+        }),
+    ];
+    for (what, change) in changes {
+        let mut inc = IncrementalAnalysis::new();
+        let before = inc.analyze(&hotel);
+        let mut wanted = hotel.clone();
+        change(&mut wanted);
+        let text = EditTarget::Settings.render(&wanted).expect("settings");
+        let (next, inverse) = admitted(&hotel, &Edit::Replace(EditTarget::Settings, text))
+            .unwrap_or_else(|| panic!("{what}: refused"));
+        let after = inc.reanalyze(&next, &before);
+        same(&next, &after, what).unwrap_or_else(|e| panic!("{e}"));
+        let moved = format!("{:?}", before.estimates) != format!("{:?}", after.estimates)
+            || format!("{:?}", before.diagnostics) != format!("{:?}", after.diagnostics)
+            || before.model.tables != after.model.tables;
+        assert!(moved, "{what}: the edit changed nothing the analysis shows");
+        // And back.
+        let (back, _) = admitted(&next, &inverse).expect("the inverse applies");
+        let again = inc.reanalyze(&back, &after);
+        same(&back, &again, &format!("{what} undone")).unwrap_or_else(|e| panic!("{e}"));
     }
 }

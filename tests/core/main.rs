@@ -31,6 +31,7 @@ mod import_replay;
 mod incremental;
 mod malformed;
 mod physical;
+mod placement_reasons;
 mod preserve_edits;
 mod properties;
 mod provenance;

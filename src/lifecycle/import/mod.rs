@@ -85,6 +85,27 @@ pub fn import_keyspace(text: &str, keyspace: Option<&str>) -> Import {
     }
 }
 
+/// Why a table or type cannot come in: a column or field name (quoted
+/// CQL identifiers may hold anything) with a control or bidirectional
+/// character, which no project name may hold (the project would not load).
+fn hostile_name<'a>(
+    what: &str,
+    name: &str,
+    parts: impl IntoIterator<Item = &'a String>,
+) -> Option<String> {
+    parts.into_iter().find_map(|n| {
+        let c = n
+            .chars()
+            .find(|&c| crate::model::terminal_text::is_unsafe(c))?;
+        Some(format!(
+            "{what} {}: {} holds the control or bidirectional character U+{:04X}; names cannot hold them",
+            crate::model::terminal_text::for_terminal(name),
+            crate::model::terminal_text::for_terminal(n),
+            c as u32
+        ))
+    })
+}
+
 /// `videos_by_user` → `Video`: the rows' noun, CamelCase, singular.
 fn entity_name(table: &str) -> String {
     let stem = table.split("_by_").next().unwrap_or(table);
@@ -311,6 +332,14 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         if p.types.iter().any(|x| x.name == t.name) {
             continue;
         }
+        if let Some(text) = hostile_name("type", &t.name, t.fields.iter().map(|(n, _)| n)) {
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text,
+            });
+            continue;
+        }
         p.types.push(UserType {
             name: t.name.clone(),
             fields: t
@@ -332,6 +361,14 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 pos: t.pos,
                 level: Level::Error,
                 text: format!("table name {} is not a valid name", t.name),
+            });
+            continue;
+        }
+        if let Some(text) = hostile_name("table", &t.name, t.columns.iter().map(|c| &c.name)) {
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text,
             });
             continue;
         }
