@@ -27,6 +27,7 @@ mod golden_samples;
 mod hostile_input;
 mod import_corpus;
 mod import_fixtures;
+mod import_merge;
 mod import_replay;
 mod incremental;
 mod malformed;

@@ -15,6 +15,9 @@ pub enum Level {
     Warning,
     /// Not schema (INSERT, functions…): ignored on purpose.
     Info,
+    /// Imported as written; what the import made of it (tables folded
+    /// into one entity).
+    Note,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -30,6 +33,7 @@ impl fmt::Display for Message {
             Level::Error => "skipped",
             Level::Warning => "warning",
             Level::Info => "ignored",
+            Level::Note => "note",
         };
         write!(f, "{}: {level}: {}", self.pos, self.text)
     }
