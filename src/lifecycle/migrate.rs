@@ -6,7 +6,7 @@
 
 use crate::analysis::analyze;
 use crate::derive::{Role, Table};
-use crate::lifecycle::diff::{diff, ColumnChange, TableChange};
+use crate::lifecycle::diff::{ColumnChange, TableChange};
 use crate::model::naming::quote;
 use crate::model::Project;
 use crate::output::cql;
@@ -130,7 +130,7 @@ fn alter_options(s: &mut String, project: &Project, table: &str, changes: &[Colu
 /// The migration script from `old` to `new`.
 pub fn script(old: &Project, new: &Project) -> String {
     let (ao, an) = (analyze(old), analyze(new));
-    let changes = diff(&ao.model, &an.model);
+    let changes = super::diff::diff_in(old, &ao.model, new, &an.model);
     let mut s = format!(
         "-- Migration from \"{}\" to \"{}\", written by cqlmodel migrate.\n-- Review before running; commented statements need a decision.\n\n",
         cql::one_line(&old.name),
@@ -282,10 +282,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                         ColumnChange::Added { name, role, .. } => {
                             let Some(col) = t.column(name) else { continue };
                             let stat = if *role == Role::Static { " STATIC" } else { "" };
-                            let ty = match &col.ty {
-                                crate::model::CqlType::Udt(_) => col.ty.frozen(),
-                                other => other.clone(),
-                            };
+                            let ty = cql::column_cql_type(new, t, col);
                             let _ = writeln!(
                                 s,
                                 "ALTER TABLE {} ADD {} {}{stat};",

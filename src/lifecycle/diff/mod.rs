@@ -6,9 +6,10 @@
 
 pub mod semantic;
 
-use crate::derive::{LogicalModel, Role, Table};
+use crate::derive::{Column, LogicalModel, Role, Table};
 use crate::model::name::Name;
 use crate::model::CqlType;
+use crate::model::Project;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -150,6 +151,28 @@ impl fmt::Display for TableChange {
 /// Every table-level difference from `old` to `new`, in the newer model's
 /// table order (removals last).
 pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
+    diff_by(old, new, &|_, _, c| c.ty.clone())
+}
+
+/// [`diff`] of two projects' models comparing column types as each
+/// project exports them: a UDT the export freezes equals an explicit
+/// `frozen<…>`, a column kept non-frozen differs from a frozen one.
+pub fn diff_in(
+    old_project: &Project,
+    old: &LogicalModel,
+    new_project: &Project,
+    new: &LogicalModel,
+) -> Vec<TableChange> {
+    diff_by(old, new, &|newer, t, c| {
+        let p = if newer { new_project } else { old_project };
+        crate::output::cql::column_cql_type(p, t, c)
+    })
+}
+
+/// A column's type as compared: (in the newer model?, table, column).
+type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
+
+fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<TableChange> {
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
@@ -165,7 +188,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     let mut out = Vec::new();
     for t in &new.tables {
         if let Some(o) = old_by_name.get(t.name.as_str()) {
-            if let Some(c) = table_change(o, t) {
+            if let Some(c) = table_change(o, t, ty) {
                 out.push(c);
             }
         } else if let Some(o) = vanished.remove(t.origin.as_str()) {
@@ -175,7 +198,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
             });
             if let Some(TableChange::Changed {
                 columns, queries, ..
-            }) = table_change(o, t)
+            }) = table_change(o, t, ty)
             {
                 out.push(TableChange::Changed {
                     table: t.name.to_string(),
@@ -204,7 +227,7 @@ fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
         .map(|c| c.name.as_str())
 }
 
-fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
+fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange> {
     let mut columns = Vec::new();
     for c in &new.columns {
         match old.column(&c.name) {
@@ -221,11 +244,12 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
                         to: c.role,
                     });
                 }
-                if o.ty != c.ty {
+                let (from, to) = (ty(false, old, o), ty(true, new, c));
+                if from != to {
                     columns.push(ColumnChange::Type {
                         name: c.name.to_string(),
-                        from: o.ty.clone(),
-                        to: c.ty.clone(),
+                        from,
+                        to,
                     });
                 }
             }

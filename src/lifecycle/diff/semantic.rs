@@ -3,7 +3,7 @@
 //! does to the tables, and what each table change means for a running
 //! cluster: compatible, a new table with a backfill, or destructive.
 
-use super::{diff, ColumnChange, TableChange};
+use super::{ColumnChange, TableChange};
 use crate::analysis::{analyze, Analysis};
 use crate::derive::Role;
 use crate::model::Project;
@@ -298,7 +298,7 @@ pub(crate) fn semantic_with(
         &mut out.items,
     );
     let mut renamed: Vec<String> = Vec::new();
-    for c in diff(&ao.model, &an.model) {
+    for c in super::diff_in(old, &ao.model, new, &an.model) {
         let table = match &c {
             TableChange::Removed(n) => n.clone(),
             other => other.new_name().unwrap_or_default().to_string(),

@@ -174,6 +174,13 @@ fn add_query(
     // retention (never the entity's, which other tables share).
     d.options = t.options.clone();
     d.options.as_imported = true;
+    // A UDT column written bare is not frozen in Cassandra: kept so.
+    d.options.non_frozen = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.ty, crate::model::CqlType::Udt(_)) && !t.is_key(&c.name))
+        .map(|c| c.name.clone())
+        .collect();
     if let Some(ttl) = t.ttl {
         d.options.retention = Some(span_of_seconds(ttl));
         d.options.ttl = Some(true);
