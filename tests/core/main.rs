@@ -31,6 +31,7 @@ mod import_merge;
 mod import_replay;
 mod incremental;
 mod malformed;
+mod migrate_rows;
 mod physical;
 mod preserve_edits;
 mod properties;

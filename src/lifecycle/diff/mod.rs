@@ -24,6 +24,14 @@ pub enum ColumnChange {
     Removed {
         name: String,
     },
+    /// A column whose name changed while its place (role, position in
+    /// the key) and type did not: the only removed and the only added
+    /// column of that place and type.
+    Renamed {
+        from: String,
+        to: String,
+        role: Role,
+    },
     Role {
         name: String,
         from: Role,
@@ -100,6 +108,13 @@ impl fmt::Display for ColumnChange {
                 write!(f, "+ {} {name} {ty}", marker(*role))
             }
             ColumnChange::Removed { name } => write!(f, "- {name}"),
+            ColumnChange::Renamed { from, to, role } if role.is_key() => {
+                write!(f, "{from} → {to} (renamed)")
+            }
+            ColumnChange::Renamed { from, to, .. } => write!(
+                f,
+                "{from} → {to} (renamed: copy the data; Cassandra renames only primary key columns)"
+            ),
             ColumnChange::Role { name, from, to } => {
                 write!(f, "{} {name} → {}", marker(*from), marker(*to))
             }
@@ -218,6 +233,64 @@ fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<Table
     out
 }
 
+/// A removed and an added column at the same place (role, and position
+/// in the primary key) with the same type, each the other's only match,
+/// are one column renamed.
+fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<ColumnChange>) {
+    let place = |t: &Table, name: &str| {
+        let c = t.column(name)?;
+        let at = key_names(t).position(|k| k == name);
+        Some((c.role, at))
+    };
+    let removed: Vec<String> = columns
+        .iter()
+        .filter_map(|c| match c {
+            ColumnChange::Removed { name } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let added: Vec<String> = columns
+        .iter()
+        .filter_map(|c| match c {
+            ColumnChange::Added { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let fits = |r: &str, a: &str| {
+        let (Some(oc), Some(nc)) = (old.column(r), new.column(a)) else {
+            return false;
+        };
+        place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
+    };
+    for r in &removed {
+        let mut matches = added.iter().filter(|a| fits(r, a));
+        let (Some(a), None) = (matches.next(), matches.next()) else {
+            continue;
+        };
+        if removed.iter().filter(|r2| fits(r2, a)).count() != 1 {
+            continue;
+        }
+        let role = new.column(a).map_or(Role::Regular, |c| c.role);
+        columns.retain(|c| {
+            !matches!(c, ColumnChange::Removed { name } if name == r)
+                && !matches!(c, ColumnChange::Added { name, .. } if name == a)
+        });
+        columns.push(ColumnChange::Renamed {
+            from: r.clone(),
+            to: a.clone(),
+            role,
+        });
+    }
+}
+
+/// Whether the key column renamed from `from` can be renamed in place:
+/// Cassandra refuses to rename a column an index depends on.
+pub(crate) fn renames_in_place(columns: &[ColumnChange], from: &str) -> bool {
+    !columns.iter().any(|c| {
+        matches!(c, ColumnChange::IndexRemoved { name } | ColumnChange::IndexChanged { name } if name == from)
+    })
+}
+
 /// The primary key's column names in order, without collecting them: most
 /// tables did not change at all.
 fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
@@ -262,6 +335,7 @@ fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange
             });
         }
     }
+    pair_renames(old, new, ty, &mut columns);
     if columns.is_empty() && !key_names(old).eq(key_names(new)) {
         columns.push(ColumnChange::KeyOrder);
     }

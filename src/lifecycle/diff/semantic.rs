@@ -17,6 +17,9 @@ use std::fmt::Write;
 pub enum Impact {
     /// `CREATE TABLE`, `ALTER TABLE … ADD`, or no schema change at all.
     Compatible,
+    /// A regular column renamed: Cassandra cannot rename it, so its
+    /// values are copied into the new column.
+    NeedsCopy,
     /// A primary key cannot be altered: a new table, filled from the old.
     NeedsBackfill,
     /// Data is dropped.
@@ -27,6 +30,7 @@ impl Impact {
     pub fn label(self) -> &'static str {
         match self {
             Impact::Compatible => "compatible",
+            Impact::NeedsCopy => "needs a column copy",
             Impact::NeedsBackfill => "needs new table + backfill",
             Impact::Destructive => "destructive",
         }
@@ -166,6 +170,15 @@ pub fn impact(change: &TableChange) -> Impact {
                 | ColumnChange::IndexRemoved { .. }
                 | ColumnChange::IndexChanged { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
+                ColumnChange::Renamed { from, role, .. } => {
+                    if !role.is_key() {
+                        Impact::NeedsCopy
+                    } else if super::renames_in_place(columns, from) {
+                        Impact::Compatible
+                    } else {
+                        Impact::NeedsBackfill
+                    }
+                }
                 ColumnChange::Role { from, to, .. } => {
                     if from.is_key()
                         || to.is_key()
