@@ -6,7 +6,7 @@
 
 use crate::analysis::analyze;
 use crate::derive::{Role, Table};
-use crate::lifecycle::diff::{diff, ColumnChange, TableChange};
+use crate::lifecycle::diff::{ColumnChange, TableChange};
 use crate::model::naming::quote;
 use crate::model::Project;
 use crate::output::cql;
@@ -16,21 +16,52 @@ fn qualified(project: &Project, table: &str) -> String {
     format!("{}.{}", quote(&project.keyspace.name), quote(table))
 }
 
-/// Columns both tables have: what a backfill can copy.
-fn shared_columns(old: &Table, new: &Table) -> Vec<String> {
+/// The new table's columns as the backfill reads them from the old one:
+/// by the same name, or `old AS new` for a renamed column.
+fn read_columns(old: &Table, new: &Table, renames: &[(String, String)]) -> Vec<String> {
     new.columns
         .iter()
-        .filter(|c| old.column(&c.name).is_some())
-        .map(|c| quote(&c.name))
+        .filter_map(|c| {
+            if old.column(&c.name).is_some() {
+                Some(quote(&c.name))
+            } else {
+                renames
+                    .iter()
+                    .find(|(_, to)| to == c.name.as_str())
+                    .map(|(from, to)| format!("{} AS {}", quote(from), quote(to)))
+            }
+        })
         .collect()
 }
 
-fn backfill_plan(s: &mut String, project: &Project, old: &Table, new: &Table, target: &str) {
-    let cols = shared_columns(old, new);
+/// `(from, to)` of every renamed column in `changes`.
+fn renames_of(changes: &[ColumnChange]) -> Vec<(String, String)> {
+    changes
+        .iter()
+        .filter_map(|c| match c {
+            ColumnChange::Renamed { from, to, .. } => Some((from.clone(), to.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn backfill_plan(
+    s: &mut String,
+    project: &Project,
+    old: &Table,
+    new: &Table,
+    target: &str,
+    renames: &[(String, String)],
+) {
+    let cols = read_columns(old, new, renames);
+    let carried =
+        |name: &str| new.column(name).is_some() || renames.iter().any(|(from, _)| from == name);
     let missing: Vec<String> = new
         .columns
         .iter()
-        .filter(|c| old.column(&c.name).is_none())
+        .filter(|c| {
+            old.column(&c.name).is_none() && !renames.iter().any(|(_, to)| to == c.name.as_str())
+        })
         .map(|c| cql::one_line(&c.name))
         .collect();
     let _ = writeln!(s, "-- Backfill plan for {}:", cql::one_line(target));
@@ -57,11 +88,145 @@ fn backfill_plan(s: &mut String, project: &Project, old: &Table, new: &Table, ta
             missing.join(", ")
         );
     }
+    // What the new table cannot hold: say it, by name.
+    let lost_keys: Vec<String> = old
+        .columns
+        .iter()
+        .filter(|c| c.role.is_key() && !carried(&c.name))
+        .map(|c| cql::one_line(&c.name))
+        .collect();
+    if !lost_keys.is_empty() {
+        let _ = writeln!(
+            s,
+            "--      LOST: rows of {} that differ only in {} become one row of {}: all but one of them are lost (the last written wins)",
+            cql::one_line(&old.name),
+            lost_keys.join(", "),
+            cql::one_line(target)
+        );
+    }
+    let lost_values: Vec<String> = old
+        .columns
+        .iter()
+        .filter(|c| !c.role.is_key() && !carried(&c.name))
+        .map(|c| cql::one_line(&c.name))
+        .collect();
+    if !lost_values.is_empty() {
+        let _ = writeln!(
+            s,
+            "--      LOST: the new table has no column for {}: those values are not copied",
+            lost_values.join(", ")
+        );
+    }
     let _ = writeln!(
         s,
         "--   3. switch the application (write both while backfilling), then drop {}.",
         cql::one_line(&old.name)
     );
+}
+
+/// A renamed regular or static column: Cassandra renames only primary key
+/// columns, so the new column is added and the values copied row by row
+/// (a static one partition by partition); the old column's drop is left
+/// to do after the copy.
+fn copy_plan(s: &mut String, project: &Project, t: &Table, from: &str, to: &str, role: Role) {
+    let table = qualified(project, &t.name);
+    let keys: Vec<&str> = t
+        .columns
+        .iter()
+        .filter(|c| {
+            if role == Role::Static {
+                c.role == Role::Partition
+            } else {
+                c.role.is_key()
+            }
+        })
+        .map(|c| c.name.as_str())
+        .collect();
+    let _ = writeln!(
+        s,
+        "-- {}: column {} renamed to {}. Cassandra cannot rename a {} column: the script adds {}; copy the values, then drop {}:",
+        cql::one_line(&t.name),
+        cql::one_line(from),
+        cql::one_line(to),
+        if role == Role::Static { "static" } else { "regular" },
+        cql::one_line(to),
+        cql::one_line(from)
+    );
+    let _ = writeln!(
+        s,
+        "--   1. read every {} (DSBulk unload or Spark): SELECT {}{}, {} FROM {};",
+        if role == Role::Static {
+            "partition"
+        } else {
+            "row"
+        },
+        if role == Role::Static {
+            "DISTINCT "
+        } else {
+            ""
+        },
+        cql::one_line(&keys.iter().map(|k| quote(k)).collect::<Vec<_>>().join(", ")),
+        cql::one_line(&quote(from)),
+        cql::one_line(&table)
+    );
+    let _ = writeln!(
+        s,
+        "--   2. write each back: UPDATE {} SET {} = ? WHERE {};",
+        cql::one_line(&table),
+        cql::one_line(&quote(to)),
+        cql::one_line(
+            &keys
+                .iter()
+                .map(|k| format!("{} = ?", quote(k)))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        )
+    );
+    let _ = writeln!(
+        s,
+        "--   3. until the copy ends the application writes both columns; values written to {} after step 1 are lost unless it does.",
+        cql::one_line(from)
+    );
+    if let Some(col) = t.column(to) {
+        let stat = if role == Role::Static { " STATIC" } else { "" };
+        let _ = writeln!(
+            s,
+            "ALTER TABLE {table} ADD {} {}{stat};",
+            quote(to),
+            cql::column_cql_type(project, t, col).to_cql(&|n| quote(n))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "-- after the copy (deletes {}'s values):\n-- ALTER TABLE {} DROP {};",
+        cql::one_line(from),
+        cql::one_line(&table),
+        cql::one_line(&quote(from))
+    );
+}
+
+/// `ALTER TABLE … RENAME` for each key column renamed in place.
+fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[ColumnChange]) {
+    for c in columns {
+        if let ColumnChange::Renamed { from, to, role } = c {
+            if role.is_key() {
+                let _ = writeln!(
+                    s,
+                    "-- {}: key column {} renamed to {} in place (no index depends on it)",
+                    cql::one_line(table),
+                    cql::one_line(from),
+                    cql::one_line(to)
+                );
+                let _ = writeln!(
+                    s,
+                    "ALTER TABLE {} RENAME {} TO {};",
+                    qualified(project, table),
+                    quote(from),
+                    quote(to)
+                );
+            }
+        }
+    }
 }
 
 /// What Cassandra 4.0–5.0 uses for an option a table does not set: what
@@ -130,7 +295,7 @@ fn alter_options(s: &mut String, project: &Project, table: &str, changes: &[Colu
 /// The migration script from `old` to `new`.
 pub fn script(old: &Project, new: &Project) -> String {
     let (ao, an) = (analyze(old), analyze(new));
-    let changes = diff(&ao.model, &an.model);
+    let changes = super::diff::diff_in(old, &ao.model, new, &an.model);
     let mut s = format!(
         "-- Migration from \"{}\" to \"{}\", written by cqlmodel migrate.\n-- Review before running; commented statements need a decision.\n\n",
         cql::one_line(&old.name),
@@ -224,7 +389,18 @@ pub fn script(old: &Project, new: &Project) -> String {
                     cql::one_line(to)
                 );
                 s.push_str(&cql::table(new, t));
-                backfill_plan(&mut s, new, o, t, to);
+                // Its column changes come with it: renamed columns are read
+                // under their old names.
+                let renames = changes
+                    .iter()
+                    .find_map(|c| match c {
+                        TableChange::Changed { table, columns, .. } if table == to => {
+                            Some(renames_of(columns))
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                backfill_plan(&mut s, new, o, t, to, &renames);
                 let _ = writeln!(
                     s,
                     "-- DROP TABLE IF EXISTS {};",
@@ -242,6 +418,9 @@ pub fn script(old: &Project, new: &Project) -> String {
                     }
                     ColumnChange::Role { from, to, .. } => {
                         from.is_key() || to.is_key() || *from == Role::Static || *to == Role::Static
+                    }
+                    ColumnChange::Renamed { from, role, .. } => {
+                        role.is_key() && !crate::lifecycle::diff::renames_in_place(columns, from)
                     }
                     ColumnChange::Type { .. } | ColumnChange::KeyOrder => true,
                     ColumnChange::IndexAdded { .. }
@@ -267,7 +446,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                     let mut renamed = t.clone();
                     renamed.name = target.as_str().into();
                     s.push_str(&cql::table(new, &renamed));
-                    backfill_plan(&mut s, new, o, &renamed, &target);
+                    backfill_plan(&mut s, new, o, &renamed, &target, &renames_of(columns));
                     let _ = writeln!(
                         s,
                         "--   4. pin the name {} in the model (or recreate {} and backfill again).",
@@ -277,15 +456,17 @@ pub fn script(old: &Project, new: &Project) -> String {
                     continue;
                 }
                 alter_options(&mut s, new, table, columns);
+                // Key columns renamed first: later statements name them.
+                rename_keys(&mut s, new, table, columns);
                 for c in columns {
                     match c {
+                        ColumnChange::Renamed { from, to, role } if !role.is_key() => {
+                            copy_plan(&mut s, new, t, from, to, *role);
+                        }
                         ColumnChange::Added { name, role, .. } => {
                             let Some(col) = t.column(name) else { continue };
                             let stat = if *role == Role::Static { " STATIC" } else { "" };
-                            let ty = match &col.ty {
-                                crate::model::CqlType::Udt(_) => col.ty.frozen(),
-                                other => other.clone(),
-                            };
+                            let ty = cql::column_cql_type(new, t, col);
                             let _ = writeln!(
                                 s,
                                 "ALTER TABLE {} ADD {} {}{stat};",

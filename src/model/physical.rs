@@ -340,6 +340,12 @@ pub struct TableOptions {
     /// still says what it would propose).
     #[serde(default, skip_serializing_if = "is_false")]
     pub as_imported: bool,
+    /// Columns of a user type kept non-frozen, as Cassandra has them when
+    /// the type is written bare (`home address`); every other UDT column
+    /// is exported `frozen<…>`. Import fills it, so a round trip keeps
+    /// each column as it was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub non_frozen: Vec<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]

@@ -3,7 +3,7 @@
 //! taken from the project is quoted or escaped; SELECTs with `?` markers go
 //! in comments because they are not cqlsh input.
 
-use crate::derive::{LogicalModel, Plan, Role, Table};
+use crate::derive::{Column, LogicalModel, Plan, Role, Table};
 use crate::model::naming::{is_plain_identifier, quote, string_literal};
 use crate::model::terminal_text::{is_unsafe, pad_end};
 use crate::model::{CqlType, Project, Replication, UserType};
@@ -45,15 +45,32 @@ pub fn keyspace(project: &Project) -> String {
     )
 }
 
-/// A column type as CQL: UDTs frozen (a non-frozen UDT with collection
-/// fields is refused), collections frozen in keys.
-fn column_type(ty: &CqlType, key: bool) -> String {
-    let ty = if key || matches!(ty, CqlType::Udt(_)) {
-        ty.frozen()
-    } else {
-        ty.clone()
+/// A column's type as the export writes it: collections frozen in keys,
+/// a UDT frozen unless the table keeps that column non-frozen
+/// (`options.non_frozen`, as imported) and the type allows it (Cassandra
+/// refuses a non-frozen UDT holding a non-frozen collection). `diff`,
+/// `migrate` and `check --against` compare columns by it.
+pub(crate) fn column_cql_type(project: &Project, t: &Table, c: &Column) -> CqlType {
+    let key = c.role.is_key();
+    let keep_bare = |name: &str| {
+        !key && t
+            .physical
+            .options
+            .non_frozen
+            .iter()
+            .any(|n| n == c.name.as_str())
+            && project
+                .types
+                .iter()
+                .find(|u| u.name == name)
+                .is_none_or(|u| !u.fields.iter().any(|f| f.ty.is_collection()))
     };
-    ty.to_cql(&|n| quote(n))
+    match &c.ty {
+        CqlType::Udt(name) if keep_bare(name) => c.ty.clone(),
+        CqlType::Udt(_) => c.ty.frozen(),
+        ty if key => ty.frozen(),
+        ty => ty.clone(),
+    }
 }
 
 /// User types in dependency order (a type after the types it uses), each
@@ -226,7 +243,7 @@ pub fn table(project: &Project, t: &Table) -> String {
         quote(&t.name)
     );
     for c in &t.columns {
-        let ty = column_type(&c.ty, c.role.is_key());
+        let ty = column_cql_type(project, t, c).to_cql(&|n| quote(n));
         let stat = if c.role == Role::Static {
             " STATIC"
         } else {

@@ -5,6 +5,7 @@
 // Tests: a test's helpers fail it by panicking.
 #![allow(clippy::panic)]
 
+use crate::support;
 use cqlmodel::lifecycle::import::{import, parse, Level};
 use cqlmodel::model::Dir;
 
@@ -168,4 +169,136 @@ fn unquoted_reserved_words_are_refused() {
         s.messages
     );
     assert!(s.tables[0].column("select").is_some());
+}
+
+/// What Cassandra refuses is an error at its `line:col`, never "not
+/// schema": a misspelt statement, a type with a field twice, a column of
+/// an unknown type, a static column added to a table without clustering
+/// columns. What is not schema (data, roles, functions) stays a note.
+#[test]
+fn refused_statements_are_errors_with_line_and_column() {
+    let head = "CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+                CREATE TABLE app.t (id uuid PRIMARY KEY, v text);\n";
+    for (statement, says, col) in [
+        (
+            "CREATE TABLEX app.u (id int PRIMARY KEY);",
+            "CREATE TABLEX",
+            1,
+        ),
+        ("CRATE TABLE app.u (id int PRIMARY KEY);", "CRATE", 1),
+        (
+            "CREATE TYPE app.pair (a text, a int);",
+            "field a is defined twice",
+            31,
+        ),
+        (
+            "CREATE TABLE app.u (id int PRIMARY KEY, x nosuchtype);",
+            "unknown type nosuchtype",
+            43,
+        ),
+        (
+            "CREATE TYPE app.box (inner nosuchtype);",
+            "unknown type nosuchtype",
+            28,
+        ),
+        (
+            "ALTER TABLE app.t ADD w text static;",
+            "static column w",
+            23,
+        ),
+        (
+            "ALTER TABLE app.t ADD x nosuchtype;",
+            "unknown type nosuchtype",
+            25,
+        ),
+    ] {
+        let s = parse(&format!("{head}{statement}\n"));
+        let e = s
+            .messages
+            .iter()
+            .find(|m| m.level == Level::Error)
+            .unwrap_or_else(|| panic!("{statement}: no error in {:?}", s.messages));
+        assert!(e.text.contains(says), "{statement}: {e}");
+        assert_eq!((e.pos.line, e.pos.col), (3, col), "{statement}: {e}");
+        let t = s.table("t").expect("t");
+        assert_eq!(t.columns.len(), 2, "{statement} left t as it was");
+        assert!(s.table("u").is_none(), "{statement}");
+        assert!(s.types.is_empty(), "{statement}");
+    }
+    for statement in [
+        "INSERT INTO app.t (id, v) VALUES (uuid(), 'x');",
+        "CREATE ROLE admin;",
+        "CREATE FUNCTION app.f (a int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE java AS 'return a;';",
+        "GRANT SELECT ON app.t TO admin;",
+        "BEGIN BATCH INSERT INTO app.t (id) VALUES (uuid()); APPLY BATCH;",
+    ] {
+        let s = parse(&format!("{head}{statement}\n"));
+        assert!(
+            s.messages.iter().all(|m| m.level != Level::Error),
+            "{statement}: {:?}",
+            s.messages
+        );
+    }
+}
+
+/// A UDT column written bare is not frozen in Cassandra: it comes back
+/// bare from import and export, one written `frozen<…>` comes back frozen,
+/// `check --against` the original finds nothing, and `diff` sees no change
+/// between a bare UDT the export freezes and an explicit `frozen<…>`.
+#[test]
+fn non_frozen_udt_columns_stay_non_frozen() {
+    use cqlmodel::lifecycle::diff::semantic;
+    use cqlmodel::lifecycle::import::against;
+    let text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TYPE ks.addr (street text, city text);
+CREATE TABLE ks.users (id uuid PRIMARY KEY, home addr, work frozen<addr>, past set<frozen<addr>>);
+";
+    let imported = import(text);
+    let p = &imported.project;
+    assert!(cqlmodel::model::load::validate(p).is_empty());
+    let a = cqlmodel::analysis::analyze(p);
+    let users = a.model.table("users").expect("users");
+    let cql = cqlmodel::output::cql::table(p, users);
+    for want in [
+        "home addr,",
+        "work frozen<addr>,",
+        "past set<frozen<addr>>,",
+    ] {
+        assert!(cql.contains(want), "{want}\n{cql}");
+    }
+    let drift = against::drift(p, &a, &parse(text));
+    for q in &drift.queries {
+        assert!(q.differences.is_empty(), "{q:?}");
+    }
+    // The same project with `home` frozen explicitly is a real change (a
+    // column's type cannot be altered), and breaking.
+    let mut frozen = p.clone();
+    for d in &mut *frozen.decisions {
+        d.options.non_frozen.clear();
+    }
+    let d = semantic::semantic(p, &frozen);
+    assert!(d.is_breaking(), "{}", semantic::text(&d));
+    assert!(
+        semantic::text(&d).contains("home"),
+        "{}",
+        semantic::text(&d)
+    );
+    // A bare UDT the export freezes against an explicit frozen<…>: the
+    // same schema, so no change at all.
+    let mut explicit = frozen.clone();
+    for e in &mut *explicit.entities {
+        for at in e.attributes.iter_mut().filter(|at| at.name == "home") {
+            at.ty = "frozen<addr>".parse().expect("type");
+        }
+    }
+    let d = semantic::semantic(&frozen, &explicit);
+    assert!(!d.is_breaking(), "{}", semantic::text(&d));
+    assert!(d.tables.is_empty(), "{}", semantic::text(&d));
+    if let Some(tool) = support::cqlcheck() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("udt.cql");
+        let all = cqlmodel::output::cql::script(p, &a.model);
+        std::fs::write(&f, &all).expect("write");
+        support::cqlcheck_file(&tool, &f).unwrap_or_else(|e| panic!("{e}\n{all}"));
+    }
 }

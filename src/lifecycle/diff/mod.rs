@@ -6,9 +6,10 @@
 
 pub mod semantic;
 
-use crate::derive::{LogicalModel, Role, Table};
+use crate::derive::{Column, LogicalModel, Role, Table};
 use crate::model::name::Name;
 use crate::model::CqlType;
+use crate::model::Project;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -22,6 +23,14 @@ pub enum ColumnChange {
     },
     Removed {
         name: String,
+    },
+    /// A column whose name changed while its place (role, position in
+    /// the key) and type did not: the only removed and the only added
+    /// column of that place and type.
+    Renamed {
+        from: String,
+        to: String,
+        role: Role,
     },
     Role {
         name: String,
@@ -99,6 +108,13 @@ impl fmt::Display for ColumnChange {
                 write!(f, "+ {} {name} {ty}", marker(*role))
             }
             ColumnChange::Removed { name } => write!(f, "- {name}"),
+            ColumnChange::Renamed { from, to, role } if role.is_key() => {
+                write!(f, "{from} → {to} (renamed)")
+            }
+            ColumnChange::Renamed { from, to, .. } => write!(
+                f,
+                "{from} → {to} (renamed: copy the data; Cassandra renames only primary key columns)"
+            ),
             ColumnChange::Role { name, from, to } => {
                 write!(f, "{} {name} → {}", marker(*from), marker(*to))
             }
@@ -150,6 +166,28 @@ impl fmt::Display for TableChange {
 /// Every table-level difference from `old` to `new`, in the newer model's
 /// table order (removals last).
 pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
+    diff_by(old, new, &|_, _, c| c.ty.clone())
+}
+
+/// [`diff`] of two projects' models comparing column types as each
+/// project exports them: a UDT the export freezes equals an explicit
+/// `frozen<…>`, a column kept non-frozen differs from a frozen one.
+pub fn diff_in(
+    old_project: &Project,
+    old: &LogicalModel,
+    new_project: &Project,
+    new: &LogicalModel,
+) -> Vec<TableChange> {
+    diff_by(old, new, &|newer, t, c| {
+        let p = if newer { new_project } else { old_project };
+        crate::output::cql::column_cql_type(p, t, c)
+    })
+}
+
+/// A column's type as compared: (in the newer model?, table, column).
+type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
+
+fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<TableChange> {
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
@@ -165,7 +203,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     let mut out = Vec::new();
     for t in &new.tables {
         if let Some(o) = old_by_name.get(t.name.as_str()) {
-            if let Some(c) = table_change(o, t) {
+            if let Some(c) = table_change(o, t, ty) {
                 out.push(c);
             }
         } else if let Some(o) = vanished.remove(t.origin.as_str()) {
@@ -175,7 +213,7 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
             });
             if let Some(TableChange::Changed {
                 columns, queries, ..
-            }) = table_change(o, t)
+            }) = table_change(o, t, ty)
             {
                 out.push(TableChange::Changed {
                     table: t.name.to_string(),
@@ -195,6 +233,64 @@ pub fn diff(old: &LogicalModel, new: &LogicalModel) -> Vec<TableChange> {
     out
 }
 
+/// A removed and an added column at the same place (role, and position
+/// in the primary key) with the same type, each the other's only match,
+/// are one column renamed.
+fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<ColumnChange>) {
+    let place = |t: &Table, name: &str| {
+        let c = t.column(name)?;
+        let at = key_names(t).position(|k| k == name);
+        Some((c.role, at))
+    };
+    let removed: Vec<String> = columns
+        .iter()
+        .filter_map(|c| match c {
+            ColumnChange::Removed { name } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let added: Vec<String> = columns
+        .iter()
+        .filter_map(|c| match c {
+            ColumnChange::Added { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let fits = |r: &str, a: &str| {
+        let (Some(oc), Some(nc)) = (old.column(r), new.column(a)) else {
+            return false;
+        };
+        place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
+    };
+    for r in &removed {
+        let mut matches = added.iter().filter(|a| fits(r, a));
+        let (Some(a), None) = (matches.next(), matches.next()) else {
+            continue;
+        };
+        if removed.iter().filter(|r2| fits(r2, a)).count() != 1 {
+            continue;
+        }
+        let role = new.column(a).map_or(Role::Regular, |c| c.role);
+        columns.retain(|c| {
+            !matches!(c, ColumnChange::Removed { name } if name == r)
+                && !matches!(c, ColumnChange::Added { name, .. } if name == a)
+        });
+        columns.push(ColumnChange::Renamed {
+            from: r.clone(),
+            to: a.clone(),
+            role,
+        });
+    }
+}
+
+/// Whether the key column renamed from `from` can be renamed in place:
+/// Cassandra refuses to rename a column an index depends on.
+pub(crate) fn renames_in_place(columns: &[ColumnChange], from: &str) -> bool {
+    !columns.iter().any(|c| {
+        matches!(c, ColumnChange::IndexRemoved { name } | ColumnChange::IndexChanged { name } if name == from)
+    })
+}
+
 /// The primary key's column names in order, without collecting them: most
 /// tables did not change at all.
 fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
@@ -204,7 +300,7 @@ fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
         .map(|c| c.name.as_str())
 }
 
-fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
+fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange> {
     let mut columns = Vec::new();
     for c in &new.columns {
         match old.column(&c.name) {
@@ -221,11 +317,12 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
                         to: c.role,
                     });
                 }
-                if o.ty != c.ty {
+                let (from, to) = (ty(false, old, o), ty(true, new, c));
+                if from != to {
                     columns.push(ColumnChange::Type {
                         name: c.name.to_string(),
-                        from: o.ty.clone(),
-                        to: c.ty.clone(),
+                        from,
+                        to,
                     });
                 }
             }
@@ -238,6 +335,7 @@ fn table_change(old: &Table, new: &Table) -> Option<TableChange> {
             });
         }
     }
+    pair_renames(old, new, ty, &mut columns);
     if columns.is_empty() && !key_names(old).eq(key_names(new)) {
         columns.push(ColumnChange::KeyOrder);
     }

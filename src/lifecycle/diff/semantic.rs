@@ -3,7 +3,7 @@
 //! does to the tables, and what each table change means for a running
 //! cluster: compatible, a new table with a backfill, or destructive.
 
-use super::{diff, ColumnChange, TableChange};
+use super::{ColumnChange, TableChange};
 use crate::analysis::{analyze, Analysis};
 use crate::derive::Role;
 use crate::model::Project;
@@ -17,6 +17,9 @@ use std::fmt::Write;
 pub enum Impact {
     /// `CREATE TABLE`, `ALTER TABLE … ADD`, or no schema change at all.
     Compatible,
+    /// A regular column renamed: Cassandra cannot rename it, so its
+    /// values are copied into the new column.
+    NeedsCopy,
     /// A primary key cannot be altered: a new table, filled from the old.
     NeedsBackfill,
     /// Data is dropped.
@@ -27,6 +30,7 @@ impl Impact {
     pub fn label(self) -> &'static str {
         match self {
             Impact::Compatible => "compatible",
+            Impact::NeedsCopy => "needs a column copy",
             Impact::NeedsBackfill => "needs new table + backfill",
             Impact::Destructive => "destructive",
         }
@@ -166,6 +170,15 @@ pub fn impact(change: &TableChange) -> Impact {
                 | ColumnChange::IndexRemoved { .. }
                 | ColumnChange::IndexChanged { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
+                ColumnChange::Renamed { from, role, .. } => {
+                    if !role.is_key() {
+                        Impact::NeedsCopy
+                    } else if super::renames_in_place(columns, from) {
+                        Impact::Compatible
+                    } else {
+                        Impact::NeedsBackfill
+                    }
+                }
                 ColumnChange::Role { from, to, .. } => {
                     if from.is_key()
                         || to.is_key()
@@ -298,7 +311,7 @@ pub(crate) fn semantic_with(
         &mut out.items,
     );
     let mut renamed: Vec<String> = Vec::new();
-    for c in diff(&ao.model, &an.model) {
+    for c in super::diff_in(old, &ao.model, new, &an.model) {
         let table = match &c {
             TableChange::Removed(n) => n.clone(),
             other => other.new_name().unwrap_or_default().to_string(),

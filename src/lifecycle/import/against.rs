@@ -8,7 +8,7 @@ use super::schema::{Schema, TableDef};
 use crate::analysis::Analysis;
 use crate::derive::serve::access;
 use crate::derive::{Access, KeyShape, Plan, Role, Table};
-use crate::model::{CqlType, Project};
+use crate::model::Project;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -54,15 +54,6 @@ pub struct Drift {
     pub unused_tables: Vec<String>,
 }
 
-/// Ignores a top-level `frozen<>` on UDT columns (the export freezes them).
-fn same_type(a: &CqlType, b: &CqlType) -> bool {
-    let strip = |t: &CqlType| match t {
-        CqlType::Frozen(inner) if matches!(**inner, CqlType::Udt(_)) => (**inner).clone(),
-        other => other.clone(),
-    };
-    strip(a) == strip(b)
-}
-
 fn partition(t: &Table) -> Vec<&str> {
     t.partition_key().map(|c| c.name.as_str()).collect()
 }
@@ -78,7 +69,7 @@ fn clustering(t: &Table) -> Vec<(String, crate::model::Dir)> {
 }
 
 /// What differs between the model's table and a schema table.
-fn differences(t: &Table, s: &TableDef) -> Vec<String> {
+fn differences(project: &Project, t: &Table, s: &TableDef) -> Vec<String> {
     let mut out = Vec::new();
     let mut sp: Vec<&str> = s.partition.iter().map(String::as_str).collect();
     let mut tp = partition(t);
@@ -108,10 +99,14 @@ fn differences(t: &Table, s: &TableDef) -> Vec<String> {
     for c in &t.columns {
         match s.column(&c.name) {
             None => out.push(format!("column {} ({}) is missing", c.name, c.ty)),
-            Some(sc) if !same_type(&sc.ty, &c.ty) => out.push(format!(
-                "column {} is {} in the schema, {} in the model",
-                c.name, sc.ty, c.ty
-            )),
+            Some(sc) if sc.ty != crate::output::cql::column_cql_type(project, t, c) => {
+                out.push(format!(
+                    "column {} is {} in the schema, {} in the model",
+                    c.name,
+                    sc.ty,
+                    crate::output::cql::column_cql_type(project, t, c)
+                ));
+            }
             Some(sc) if sc.is_static != (c.role == Role::Static) => out.push(format!(
                 "column {} is {}static in the schema",
                 c.name,
@@ -183,7 +178,11 @@ fn model_answer(a: &Access) -> Answer {
     }
 }
 
-fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<String>) {
+fn fit<'s>(
+    project: &Project,
+    t: &Table,
+    schema: &'s Schema,
+) -> (Answer, Option<&'s TableDef>, Vec<String>) {
     let tp = partition(t);
     let has_all = |s: &TableDef| t.columns.iter().all(|c| s.column(&c.name).is_some());
     // The same table: by name, else by partition key and columns.
@@ -197,7 +196,7 @@ fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<
         })
     });
     if let Some(s) = same {
-        let diffs = differences(t, s);
+        let diffs = differences(project, t, s);
         let key_ok = s
             .partition
             .iter()
@@ -217,7 +216,7 @@ fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<
     // Another table with every column: searched through an index or
     // filtering.
     if let Some(s) = schema.tables.iter().find(|s| has_all(s)) {
-        return (indirect(&tp, s), Some(s), differences(t, s));
+        return (indirect(&tp, s), Some(s), differences(project, t, s));
     }
     // Nothing holds it all: the closest table says what is missing.
     let best = schema.tables.iter().max_by_key(|s| {
@@ -227,7 +226,7 @@ fn fit<'s>(t: &Table, schema: &'s Schema) -> (Answer, Option<&'s TableDef>, Vec<
             .count()
     });
     match best {
-        Some(s) => (Answer::NotAtAll, Some(s), differences(t, s)),
+        Some(s) => (Answer::NotAtAll, Some(s), differences(project, t, s)),
         None => (
             Answer::NotAtAll,
             None,
@@ -244,7 +243,7 @@ fn indirect(searched: &[&str], s: &TableDef) -> Answer {
     }
 }
 
-pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
+pub fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
     let mut out = Drift::default();
     let mut used: Vec<String> = Vec::new();
     for q in &project.queries {
@@ -263,7 +262,7 @@ pub(crate) fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
             });
             continue;
         };
-        let (mut answer, s, mut differences) = fit(t, schema);
+        let (mut answer, s, mut differences) = fit(project, t, schema);
         // The table found answers as the model's SELECT runs on it, not
         // as its name or partition key suggests.
         if let (Some(s), Some(plan)) = (s, plan) {

@@ -195,6 +195,13 @@ fn add_query(
     // retention (never the entity's, which other tables share).
     d.options = t.options.clone();
     d.options.as_imported = true;
+    // A UDT column written bare is not frozen in Cassandra: kept so.
+    d.options.non_frozen = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.ty, crate::model::CqlType::Udt(_)) && !t.is_key(&c.name))
+        .map(|c| c.name.clone())
+        .collect();
     if let Some(ttl) = t.ttl {
         d.options.retention = Some(span_of_seconds(ttl));
         d.options.ttl = Some(true);
@@ -231,6 +238,15 @@ fn empty_entity(name: &str) -> Entity {
         retention_days: None,
         ttl: false,
     }
+}
+
+/// The table of the first query reading `entity`.
+fn first_table_of(p: &Project, entity: &str) -> Option<String> {
+    let q = p.queries.iter().find(|q| q.rows == entity)?;
+    p.decisions
+        .iter()
+        .find(|d| d.query == q.id)
+        .and_then(|d| d.name.clone())
 }
 
 /// A unique entity name from a base.
@@ -384,19 +400,36 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
             .collect();
         natural.sort();
         let counter = t.is_counter();
-        // Same key, and no column of the same name with another type.
-        let fits = |e: &Entity| {
-            t.columns.iter().all(|c| {
-                e.attributes
-                    .iter()
-                    .find(|a| a.name == attr_name(&c.name))
-                    .is_none_or(|a| a.ty == c.ty)
-            })
+        // One entity only for tables holding the same thing: the same key
+        // columns (in any partition/clustering split), the same columns,
+        // every type agreeing. Tables that merely share key names (`id
+        // uuid`) hold different rows; folding them would put one entity's
+        // writes, hints and renames on tables that have nothing in common.
+        let same_columns = |e: &Entity| {
+            e.attributes.len() == t.columns.len()
+                && t.columns.iter().all(|c| {
+                    e.attributes
+                        .iter()
+                        .any(|a| a.name == attr_name(&c.name) && a.ty == c.ty)
+                })
         };
         let found = keys
             .iter()
-            .find(|(k, c, ei)| *k == natural && *c == counter && fits(&p.entities[*ei]))
+            .find(|(k, c, ei)| *k == natural && *c == counter && same_columns(&p.entities[*ei]))
             .map(|(_, _, ei)| *ei);
+        if let Some(ei) = found {
+            let first = first_table_of(&p, &p.entities[ei].name);
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Note,
+                text: format!(
+                    "table {} holds the same rows as {}: same key columns, same columns and types; both read entity {}",
+                    t.name,
+                    first.as_deref().unwrap_or("an earlier table"),
+                    p.entities[ei].name
+                ),
+            });
+        }
         let ei = if let Some(ei) = found {
             ei
         } else {

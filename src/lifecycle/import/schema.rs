@@ -15,6 +15,9 @@ pub enum Level {
     Warning,
     /// Not schema (INSERT, functions…): ignored on purpose.
     Info,
+    /// Imported as written; what the import made of it (tables folded
+    /// into one entity).
+    Note,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -30,6 +33,7 @@ impl fmt::Display for Message {
             Level::Error => "skipped",
             Level::Warning => "warning",
             Level::Info => "ignored",
+            Level::Note => "note",
         };
         write!(f, "{}: {level}: {}", self.pos, self.text)
     }
@@ -350,11 +354,20 @@ impl Stmt<'_> {
             loop {
                 let cpos = self.pos();
                 let cname = self.ident()?;
-                let ty = self.ty()?;
+                let here = schema.tables[ti].keyspace.clone();
+                let ty = self.known_ty(&schema.types, here.as_deref())?;
                 let is_static = self.eat_word("static");
                 let t = &mut schema.tables[ti];
                 if t.column(&cname).is_some() {
                     return Err((cpos, format!("{name} already has a column {cname}")));
+                }
+                if is_static && t.clustering.is_empty() {
+                    return Err((
+                        cpos,
+                        format!(
+                            "static column {cname} in {name}, a table without clustering columns"
+                        ),
+                    ));
                 }
                 t.columns.push(ColumnDef {
                     name: cname,
@@ -538,6 +551,14 @@ impl Stmt<'_> {
         }
         if !self.eat_word("create") {
             let what = self.found().to_uppercase();
+            // Data, permissions and cqlsh's own commands are not schema;
+            // any other word is a statement Cassandra refuses.
+            if !NOT_SCHEMA.contains(&what.to_ascii_lowercase().as_str()) {
+                return Err((
+                    start,
+                    format!("{what} is not a CQL statement; Cassandra refuses it"),
+                ));
+            }
             ignored(schema, start, format!("{what} statement (not schema)"));
             return Ok(());
         }
@@ -549,10 +570,15 @@ impl Stmt<'_> {
             }
             schema.keyspaces.push(ks);
         } else if self.eat_word("type") {
-            let t = self.user_type(start, current_ks.as_ref())?;
+            let t = self.user_type(start, current_ks.as_ref(), &schema.types)?;
             schema.types.push(t);
         } else if self.eat_word("table") || self.eat_word("columnfamily") {
-            let t = self.table(start, current_ks.as_ref(), &mut schema.messages)?;
+            let t = self.table(
+                start,
+                current_ks.as_ref(),
+                &mut schema.messages,
+                &schema.types,
+            )?;
             if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
                 return Err((start, format!("table {} is defined twice", t.name)));
             }
@@ -568,11 +594,14 @@ impl Stmt<'_> {
             self.expect_word("index")?;
             self.index(schema, current_ks.as_deref())?;
         } else {
-            schema.messages.push(Message {
-                pos: start,
-                level: Level::Info,
-                text: format!("CREATE {} (not schema)", self.found().to_uppercase()),
-            });
+            let what = self.found().to_uppercase();
+            if !NOT_SCHEMA_CREATE.contains(&what.to_ascii_lowercase().as_str()) {
+                return Err((
+                    start,
+                    format!("CREATE {what} is not a CQL statement; Cassandra refuses it"),
+                ));
+            }
+            ignored(schema, start, format!("CREATE {what} (not schema)"));
         }
         Ok(())
     }
@@ -684,17 +713,46 @@ impl Stmt<'_> {
             .map_err(|e| (start, format!("type {text}: {}", e.message)))
     }
 
-    fn user_type(&mut self, start: Pos, current_ks: Option<&String>) -> Res<TypeDef> {
+    /// [`Stmt::ty`], refused when it names a user type the keyspace
+    /// `ks` does not have (yet): Cassandra resolves types when the
+    /// statement runs.
+    fn known_ty(&mut self, types: &[TypeDef], ks: Option<&str>) -> Res<CqlType> {
+        let start = self.pos();
+        let ty = self.ty()?;
+        let mut used = Vec::new();
+        ty.udts(&mut used);
+        for u in used {
+            let known = types.iter().any(|t| {
+                t.name == u && (ks.is_none() || t.keyspace.is_none() || t.keyspace.as_deref() == ks)
+            });
+            if !known {
+                return Err((start, format!("unknown type {u}; Cassandra refuses it")));
+            }
+        }
+        Ok(ty)
+    }
+
+    fn user_type(
+        &mut self,
+        start: Pos,
+        current_ks: Option<&String>,
+        types: &[TypeDef],
+    ) -> Res<TypeDef> {
         self.if_not_exists();
         let (ks, name) = self.qualified()?;
+        let here = ks.as_deref().or(current_ks.map(String::as_str));
         self.expect('(')?;
-        let mut fields = Vec::new();
+        let mut fields: Vec<(String, CqlType)> = Vec::new();
         loop {
             if self.eat(')') {
                 break;
             }
+            let fpos = self.pos();
             let f = self.ident()?;
-            let ty = self.ty()?;
+            if fields.iter().any(|(n, _)| *n == f) {
+                return Err((fpos, format!("field {f} is defined twice in type {name}")));
+            }
+            let ty = self.known_ty(types, here)?;
             fields.push((f, ty));
             if !self.eat(',') {
                 self.expect(')')?;
@@ -738,9 +796,11 @@ impl Stmt<'_> {
         start: Pos,
         current_ks: Option<&String>,
         messages: &mut Vec<Message>,
+        types: &[TypeDef],
     ) -> Res<TableDef> {
         self.if_not_exists();
         let (ks, name) = self.qualified()?;
+        let here = ks.as_deref().or(current_ks.map(String::as_str));
         self.expect('(')?;
         let mut columns: Vec<ColumnDef> = Vec::new();
         let mut key: Option<(Vec<String>, Vec<String>)> = None;
@@ -753,7 +813,7 @@ impl Stmt<'_> {
             } else {
                 let cpos = self.pos();
                 let cname = self.ident()?;
-                let ty = self.ty()?;
+                let ty = self.known_ty(types, here)?;
                 let is_static = self.eat_word("static");
                 if self.eat_word("masked") {
                     // Cassandra 5 dynamic data masking: not part of a model.
@@ -1146,6 +1206,41 @@ fn check_table(t: &TableDef) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Statements that are not schema: data, permissions, batches and cqlsh's
+/// own commands (a `DESCRIBE` output or a cqlsh script may hold them).
+const NOT_SCHEMA: &[&str] = &[
+    "insert",
+    "update",
+    "delete",
+    "select",
+    "truncate",
+    "begin",
+    "apply",
+    "grant",
+    "revoke",
+    "list",
+    "describe",
+    "desc",
+    "consistency",
+    "serial",
+    "source",
+    "copy",
+    "capture",
+    "tracing",
+    "expand",
+    "paging",
+    "login",
+    "show",
+    "clear",
+    "cls",
+    "exit",
+    "quit",
+    "help",
+];
+
+/// `CREATE` statements that are not schema a model holds.
+const NOT_SCHEMA_CREATE: &[&str] = &["function", "aggregate", "role", "user", "trigger"];
 
 /// A statement left out on purpose (not schema, or not modelled).
 fn ignored(schema: &mut Schema, pos: Pos, text: String) {

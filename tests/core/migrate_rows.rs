@@ -1,0 +1,227 @@
+//! `migrate` keeps every row or says what is lost: a renamed key column
+//! is renamed in place, a renamed regular column is added with the plan
+//! to copy its data, and a table rebuilt under a new key is backfilled
+//! with every key column (renamed ones read `old AS new`). Each script,
+//! applied to a schema-state replay of the old export (the importer's
+//! `ALTER`/`DROP` replay), gives the new export.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
+
+use cqlmodel::lifecycle::diff::semantic::{self, Impact};
+use cqlmodel::lifecycle::import::{import, parse, Level, Schema};
+use cqlmodel::lifecycle::migrate;
+use cqlmodel::model::Project;
+
+const KS: &str =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n";
+
+fn project(tables: &str) -> Project {
+    let i = import(&format!("{KS}{tables}"));
+    assert!(
+        i.messages.iter().all(|m| m.level != Level::Error),
+        "{:?}",
+        i.messages
+    );
+    i.project
+}
+
+pub(crate) fn export(p: &Project) -> String {
+    let a = cqlmodel::analysis::analyze(p);
+    cqlmodel::output::cql::script(p, &a.model)
+}
+
+/// The script with the drops it leaves to the reader done: each
+/// commented `DROP` (a table, column or index the script says is lost).
+pub(crate) fn with_drops_done(script: &str) -> String {
+    script
+        .lines()
+        .map(|l| match l.strip_prefix("-- ") {
+            Some(rest)
+                if rest.starts_with("DROP ")
+                    || (rest.starts_with("ALTER TABLE ") && rest.contains(" DROP ")) =>
+            {
+                rest
+            }
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The schema a replay of `text` leaves, as comparable text: each table's
+/// keyspace, name, key with order, columns with types and statics,
+/// indexes; each type's fields.
+pub(crate) fn state(text: &str) -> String {
+    let s: Schema = parse(text);
+    let errors: Vec<_> = s
+        .messages
+        .iter()
+        .filter(|m| m.level == Level::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    let mut out: Vec<String> = s
+        .tables
+        .iter()
+        .map(|t| {
+            let mut cols: Vec<String> = t
+                .columns
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {}{}",
+                        c.name,
+                        c.ty,
+                        if c.is_static { " static" } else { "" }
+                    )
+                })
+                .collect();
+            cols.sort();
+            let mut idx: Vec<String> = t
+                .options
+                .indexes
+                .iter()
+                .map(|(c, i)| format!("{c}:{i:?}"))
+                .collect();
+            idx.sort();
+            format!(
+                "{:?}.{} (({}), {:?}) [{}] idx {:?} ttl {:?}",
+                t.keyspace,
+                t.name,
+                t.partition.join(", "),
+                t.clustering,
+                cols.join(", "),
+                idx,
+                t.ttl
+            )
+        })
+        .collect();
+    out.extend(
+        s.types
+            .iter()
+            .map(|t| format!("type {} {:?}", t.name, t.fields)),
+    );
+    out.sort();
+    out.join("\n")
+}
+
+/// Old export + the script (drops done) replays to the new export.
+fn replays_to_new(old: &Project, new: &Project, script: &str) {
+    let replayed = state(&format!("{}\n{}", export(old), with_drops_done(script)));
+    assert_eq!(replayed, state(&export(new)), "{script}");
+}
+
+#[test]
+fn a_renamed_clustering_column_is_renamed_in_place() {
+    let old =
+        project("CREATE TABLE ks.ev (day date, ts timestamp, v text, PRIMARY KEY (day, ts));");
+    let new =
+        project("CREATE TABLE ks.ev (day date, at timestamp, v text, PRIMARY KEY (day, at));");
+    let script = migrate::script(&old, &new);
+    assert!(
+        script.contains("ALTER TABLE ks.ev RENAME ts TO at;"),
+        "{script}"
+    );
+    assert!(!script.contains("ev_new"), "{script}");
+    assert!(!script.contains("DROP"), "{script}");
+    replays_to_new(&old, &new, &script);
+    let d = semantic::semantic(&old, &new);
+    assert!(!d.is_breaking(), "{}", semantic::text(&d));
+    assert!(
+        semantic::text(&d).contains("ts → at (renamed"),
+        "{}",
+        semantic::text(&d)
+    );
+}
+
+/// Cassandra renames any primary key column without a dependent index,
+/// the partition key's too.
+#[test]
+fn a_renamed_partition_key_column_is_renamed_in_place() {
+    let old = project("CREATE TABLE ks.u (id uuid PRIMARY KEY, v text);");
+    let new = project("CREATE TABLE ks.u (uid uuid PRIMARY KEY, v text);");
+    let script = migrate::script(&old, &new);
+    assert!(
+        script.contains("ALTER TABLE ks.u RENAME id TO uid;"),
+        "{script}"
+    );
+    replays_to_new(&old, &new, &script);
+}
+
+/// A renamed key column with an index on it cannot be renamed: the
+/// table is rebuilt, and the backfill reads every key column, the renamed
+/// one as `old AS new`.
+#[test]
+fn a_rebuild_backfills_every_key_column() {
+    let old = project(
+        "CREATE TABLE ks.t (id uuid, c int, v text, PRIMARY KEY (id, c));\nCREATE INDEX t_c ON ks.t (c);",
+    );
+    let new = project(
+        "CREATE TABLE ks.t (id uuid, cc int, v text, PRIMARY KEY (id, cc));\nCREATE INDEX t_c ON ks.t (cc);",
+    );
+    let script = migrate::script(&old, &new);
+    assert!(
+        script.contains("CREATE TABLE IF NOT EXISTS ks.t_new"),
+        "{script}"
+    );
+    assert!(
+        script.contains("SELECT id, c AS cc, v FROM ks.t;"),
+        "{script}"
+    );
+    assert!(script.contains("index"), "{script}");
+    // A key type change: rebuilt too, every key column read.
+    let wider = project("CREATE TABLE ks.t (id uuid, c bigint, v text, PRIMARY KEY (id, c));");
+    let plain = project("CREATE TABLE ks.t (id uuid, c int, v text, PRIMARY KEY (id, c));");
+    let script = migrate::script(&plain, &wider);
+    assert!(script.contains("SELECT id, c, v FROM ks.t;"), "{script}");
+}
+
+/// A key column left out of the new key: rows differing only in it become
+/// one; the script says so, by name.
+#[test]
+fn a_dropped_key_column_says_which_rows_are_lost() {
+    let old = project("CREATE TABLE ks.t (id uuid, c int, v text, PRIMARY KEY (id, c));");
+    let new = project("CREATE TABLE ks.t (id uuid PRIMARY KEY, v text);");
+    let script = migrate::script(&old, &new);
+    assert!(script.contains("SELECT id, v FROM ks.t;"), "{script}");
+    assert!(
+        script.contains(
+            "rows of t that differ only in c become one row of t_new: all but one of them are lost"
+        ),
+        "{script}"
+    );
+    let d = semantic::semantic(&old, &new);
+    assert!(
+        d.tables.iter().any(|t| t.impact == Impact::Destructive),
+        "{}",
+        semantic::text(&d)
+    );
+}
+
+/// A renamed regular column: added, with the plan to copy its values
+/// (the statements to read and write them), the old column's drop left
+/// commented; `diff` says the data must be copied.
+#[test]
+fn a_renamed_regular_column_says_the_data_must_be_copied() {
+    let old = project("CREATE TABLE ks.t (id uuid, day date, nick text, PRIMARY KEY (id, day));");
+    let new =
+        project("CREATE TABLE ks.t (id uuid, day date, nickname text, PRIMARY KEY (id, day));");
+    let script = migrate::script(&old, &new);
+    for want in [
+        "ALTER TABLE ks.t ADD nickname text;",
+        "Cassandra cannot rename a regular column",
+        "SELECT id, day, nick FROM ks.t;",
+        "UPDATE ks.t SET nickname = ? WHERE id = ? AND day = ?;",
+        "-- ALTER TABLE ks.t DROP nick;",
+    ] {
+        assert!(script.contains(want), "{want}\n{script}");
+    }
+    replays_to_new(&old, &new, &script);
+    let d = semantic::semantic(&old, &new);
+    let text = semantic::text(&d);
+    assert!(
+        text.contains("nick → nickname (renamed: copy the data"),
+        "{text}"
+    );
+    assert!(d.is_breaking(), "{text}");
+}
