@@ -666,6 +666,78 @@ fn a_child_count_that_disagrees_with_its_parents_is_reported() {
     fires(&p, "contradicting-counts");
 }
 
+/// A waiver marks exactly the finding it names (rule and subject as the
+/// review labels it) with its reason; the other findings stay as they
+/// were. A waiver that matches nothing is a `stale-waiver` at its place in
+/// the file, and so is one whose finding stops firing.
+#[test]
+fn waived_findings_stay_marked_and_stale_waivers_are_reported() {
+    let mut p = base();
+    let before = check(&p);
+    quiet(&p, "stale-waiver");
+    let unbounded = fires_in(&before, "unbounded-partition");
+    assert_eq!(
+        unbounded.subject,
+        Subject::Table("messages_by_source".into())
+    );
+    p.waivers.push(cqlmodel::model::Waiver {
+        rule: "unbounded-partition".into(),
+        subject: "table messages_by_source".into(),
+        reason: "sources are retired after a month".into(),
+        by: Some("ana".into()),
+        on: Some("2026-11-28".into()),
+    });
+    let after = check(&p);
+    // The same findings in the same order: one of them now waived.
+    assert_eq!(after.len(), before.len());
+    let waived: Vec<&Diagnostic> = after.iter().filter(|d| d.waived.is_some()).collect();
+    assert_eq!(waived.len(), 1, "{waived:#?}");
+    assert_eq!(waived[0].rule, "unbounded-partition");
+    assert_eq!(
+        waived[0].waived.as_ref().map(|w| w.reason.as_str()),
+        Some("sources are retired after a month")
+    );
+    for (a, b) in before.iter().zip(&after) {
+        assert_eq!((a.rule, &a.subject), (b.rule, &b.subject));
+    }
+    quiet(&p, "stale-waiver");
+    // Kept in the file, read back as written; a project without waivers
+    // is written as before (no `waivers` field).
+    let text = load::to_string(&p);
+    assert!(
+        text.contains("reason: \"sources are retired after a month\""),
+        "{text}"
+    );
+    assert_eq!(load::from_str(&text).expect("reloads"), p);
+    assert!(!load::to_string(&base()).contains("waivers"));
+
+    // A misspelt subject waives nothing and is reported, pointing at it.
+    p.waivers.push(cqlmodel::model::Waiver {
+        rule: "hot-partition".into(),
+        subject: "table messages_by_sorce".into(),
+        reason: "typo".into(),
+        by: None,
+        on: None,
+    });
+    let stale = fires(&p, "stale-waiver");
+    assert_eq!(stale.subject, Subject::Path("waivers[1]".into()));
+    assert_eq!(stale.severity, Severity::Warning);
+    assert!(stale
+        .message()
+        .contains("[hot-partition] on table messages_by_sorce"));
+    assert_eq!(with(&p, "stale-waiver").len(), 1);
+
+    // Rows that expire bound the partition: the first waiver goes stale
+    // too, and nothing is marked waived any more.
+    p.waivers.pop();
+    p.entities[1].retention_days = Some(30.0);
+    p.entities[1].ttl = true;
+    let all = check(&p);
+    assert!(all.iter().all(|d| d.waived.is_none()));
+    let stale = fires_in(&all, "stale-waiver");
+    assert_eq!(stale.subject, Subject::Path("waivers[0]".into()));
+}
+
 /// The physical layer: the weather sample's derived options are quiet;
 /// a designer's `TimeWindow` on deleted rows, an expiring series left on
 /// `Leveled`, and a `gc_grace` under the hint window fire.
@@ -743,6 +815,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         a_partition_resting_on_default_numbers_says_what_to_enter,
         a_child_count_that_disagrees_with_its_parents_is_reported,
         shareable_table_when_another_table_lacks_only_returned_columns,
+        waived_findings_stay_marked_and_stale_waivers_are_reported,
     ];
     SEEN.with(|s| *s.borrow_mut() = Default::default());
     for t in tests {
