@@ -299,18 +299,57 @@ fn rows_overwrite_with_a_candidate_missing_the_key() {
 
 #[test]
 fn timestamp_key_and_timeuuid() {
-    let p = base();
+    // Alerts identified by the time they were raised alone: any two
+    // monitors raising one in the same millisecond write the same key.
+    let mut p = base();
+    let mut alert = p.entities[0].clone();
+    alert.name = "Alert".into();
+    alert.key = vec!["raised_at".into()];
+    alert.attributes = vec![
+        cqlmodel::model::Attribute::new("raised_at", "timestamp".parse().expect("type")),
+        cqlmodel::model::Attribute::new("kind", "text".parse().expect("type")),
+    ];
+    alert.attributes[1].distinct = Some(20.0);
+    p.entities.push(alert);
+    let mut q = Query::new("Q2", "Alerts of a kind, newest first", "Alert");
+    q.equality = vec!["kind".into()];
+    q.order = vec![Order {
+        attr: "raised_at".into(),
+        dir: cqlmodel::model::Dir::Desc,
+    }];
+    q.returns = vec!["raised_at".into()];
+    p.queries.push(q.into());
+    p.workflow.entry.push("Q2".into());
     let d = fires(&p, "timestamp-key");
+    assert!(d.message().contains("raised_at"), "{}", d.message());
+    assert!(d.message().contains("two writers"), "{}", d.message());
     let r = *d.refinement.clone().expect("a refinement");
     assert_eq!(
         r,
         Refinement::Timeuuid {
-            query: "Q1".into(),
-            column: "message_time".into()
+            query: "Q2".into(),
+            column: "raised_at".into()
         }
     );
     let fixed = cqlmodel::edit::refine::apply(&p, &r).expect("applies");
     quiet(&fixed, "timestamp-key");
+
+    // A uuid or bigint id after the timestamp tells the rows apart.
+    for ty in ["uuid", "bigint"] {
+        let mut with_id = p.clone();
+        let a = &mut with_id.entities[2];
+        a.key.push("alert_id".into());
+        a.attributes.push(cqlmodel::model::Attribute::new(
+            "alert_id",
+            ty.parse().expect("type"),
+        ));
+        quiet(&with_id, "timestamp-key");
+    }
+
+    // A source's messages keyed by their time: the timestamp identifies a
+    // message within its one writer (the weak entity's owner), so no
+    // other writer can produce the same key.
+    quiet(&base(), "timestamp-key");
 }
 
 #[test]
@@ -638,6 +677,66 @@ fn a_query_with_no_search_is_a_full_scan() {
     fires(&p, "full-scan");
 }
 
+/// A query with no equality search whose SELECT still names the whole
+/// partition key has one partition by design (a constant, a day bucket):
+/// it reads one partition, not every one. Its own `hot-partition` and
+/// size findings say what that costs; `full-scan` would be a false alarm.
+#[test]
+fn a_select_naming_the_whole_partition_key_is_not_a_full_scan() {
+    // Errors of every source, a constant the only search.
+    let mut p = base();
+    let mut q = query("Q2", &[], &["body"]);
+    q.text = "Error messages".into();
+    q.constants = vec![cqlmodel::model::Constant {
+        attr: "level".into(),
+        value: "ERROR".into(),
+    }];
+    p.queries.push(q.into());
+    p.workflow.entry.push("Q2".into());
+    let select = analyze(&p)
+        .model
+        .plan("Q2")
+        .expect("plan")
+        .select
+        .to_string();
+    assert!(select.contains("level = 'ERROR'"), "{select}");
+    quiet(&p, "full-scan");
+
+    // Today's messages: a day bucket computed from the time, no search.
+    let mut p = base();
+    let mut q = query("Q2", &[], &["body"]);
+    q.text = "Messages of a day".into();
+    q.order = vec![Order {
+        attr: "message_time".into(),
+        dir: cqlmodel::model::Dir::Desc,
+    }];
+    p.queries.push(q.into());
+    p.workflow.entry.push("Q2".into());
+    // Derived: one constant partition (`bucket = 0`), which the partition
+    // rules judge (a hot spot), not a scan of every partition.
+    let plan = analyze(&p).model.plan("Q2").expect("plan").clone();
+    assert!(
+        plan.select.to_string().contains("bucket = ?"),
+        "{}",
+        plan.select
+    );
+    quiet(&p, "full-scan");
+    let hot = with(&p, "hot-partition");
+    assert!(
+        hot.iter()
+            .any(|d| d.subject == Subject::Table("messages".into())),
+        "{hot:#?}"
+    );
+    bucket(&mut p, "Q2", Period::Day);
+    let plan = analyze(&p).model.plan("Q2").expect("plan").clone();
+    assert!(
+        plan.select.to_string().contains("day = ?"),
+        "{}",
+        plan.select
+    );
+    quiet(&p, "full-scan");
+}
+
 #[test]
 fn a_partition_resting_on_default_numbers_says_what_to_enter() {
     quiet(&base(), "estimate-on-defaults");
@@ -812,6 +911,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         a_counter_inside_a_collection_is_an_error,
         merging_regular_columns_into_a_counter_table_is_an_error,
         a_query_with_no_search_is_a_full_scan,
+        a_select_naming_the_whole_partition_key_is_not_a_full_scan,
         a_partition_resting_on_default_numbers_says_what_to_enter,
         a_child_count_that_disagrees_with_its_parents_is_reported,
         shareable_table_when_another_table_lacks_only_returned_columns,
@@ -869,6 +969,17 @@ fn timestamp_key_is_quiet_on_counter_buckets() {
         .find(|a| a.name == "total")
         .expect("total");
     total.ty = "bigint".parse().expect("type");
+    // Still one writer per key: the counts are a user's (a weak entity
+    // of User), so no other writer produces the same key.
+    assert!(!on_buckets(&p));
+    // Counts of every user in one entity keyed by its bucket: any two
+    // writers may produce the same key.
+    let ac = p
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "ActivityCount")
+        .expect("entity");
+    ac.owner = None;
     assert!(on_buckets(&p));
 }
 
