@@ -215,6 +215,130 @@ fn unbounded_partition_without_bucket_or_ttl() {
     quiet(&t, "retention-without-ttl");
 }
 
+/// Orders and carts, each with time-ordered children (status changes,
+/// items added) and no figures: the same shape twice.
+const HISTORIES: &str = r#"
+Project(
+    format: 1,
+    name: "Shop",
+    keyspace: Keyspace(name: "shop", replication: Simple(3)),
+    entities: [
+        Entity(name: "Order", key: ["order_id"], attributes: [Attribute(name: "order_id", type: "uuid")]),
+        Entity(
+            name: "StatusChange",
+            owner: Some("has_changes"),
+            key: ["changed_at"],
+            attributes: [
+                Attribute(name: "changed_at", type: "timestamp"),
+                Attribute(name: "status", type: "text"),
+            ],
+        ),
+        Entity(name: "Cart", key: ["cart_id"], attributes: [Attribute(name: "cart_id", type: "uuid")]),
+        Entity(
+            name: "CartItem",
+            owner: Some("holds"),
+            key: ["added_at"],
+            attributes: [
+                Attribute(name: "added_at", type: "timestamp"),
+                Attribute(name: "sku", type: "text"),
+            ],
+        ),
+    ],
+    relationships: [
+        Relationship(name: "has_changes", from: "Order", to: "StatusChange", cardinality: OneToMany),
+        Relationship(name: "holds", from: "Cart", to: "CartItem", cardinality: OneToMany),
+    ],
+    queries: [
+        Query(
+            id: "Q1",
+            text: "Status history of an order, newest first",
+            rows: "StatusChange",
+            equality: ["Order.order_id"],
+            order: [Order(attr: "changed_at", dir: Desc)],
+            returns: ["status"],
+        ),
+        Query(
+            id: "Q2",
+            text: "Items of a cart, newest first",
+            rows: "CartItem",
+            equality: ["Cart.cart_id"],
+            order: [Order(attr: "added_at", dir: Desc)],
+            returns: ["sku"],
+        ),
+    ],
+    workflow: Workflow(entry: ["Q1", "Q2"]),
+)
+"#;
+
+/// One order's status history with no figures is not "growing for as
+/// long as the application runs": the finding says what is known (no
+/// figure bounds it) and names the figure that would (a `max` on the
+/// relationship, a retention). Stating the `max` silences it.
+#[test]
+fn unbounded_partition_names_the_figure_that_would_bound_it() {
+    let mut p = load::from_str(HISTORIES).expect("valid");
+    let all = check(&p);
+    fires_in(&all, "unbounded-partition");
+    let d = all
+        .iter()
+        .find(|d| {
+            d.rule == "unbounded-partition"
+                && d.subject == Subject::Table("status_changes_by_order".into())
+        })
+        .expect("on the orders' table");
+    let m = d.message();
+    assert!(!m.contains("as long as the application runs"), "{m}");
+    assert!(m.contains("no stated figure bounds"), "{m}");
+    assert!(m.contains("`max` in has_changes's to_per_from"), "{m}");
+    assert!(m.contains("a retention"), "{m}");
+    p.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 5.0,
+        max: Some(20.0),
+        per: None,
+    });
+    let after = check(&p);
+    assert!(
+        !after.iter().any(|d| d.rule == "unbounded-partition"
+            && d.subject == Subject::Table("status_changes_by_order".into())),
+        "{after:#?}"
+    );
+}
+
+/// Two tables of the same shape (an order's status changes, a cart's
+/// items: the same keys, types, figures and query) get the same findings,
+/// worded the same up to their names.
+#[test]
+fn tables_of_the_same_shape_get_the_same_findings() {
+    let p = load::from_str(HISTORIES).expect("valid");
+    let all = check(&p);
+    let on = |table: &str| -> Vec<(String, String)> {
+        all.iter()
+            .filter(|d| match &d.subject {
+                Subject::Table(t) | Subject::Column { table: t, .. } => t == table,
+                _ => false,
+            })
+            .map(|d| (d.rule.to_string(), d.message().to_string()))
+            .collect()
+    };
+    let orders = on("status_changes_by_order");
+    assert!(!orders.is_empty(), "{all:#?}");
+    let renamed: Vec<(String, String)> = on("cart_items_by_cart")
+        .into_iter()
+        .map(|(r, m)| {
+            let m = m
+                .replace("cart_items_by_cart", "status_changes_by_order")
+                .replace("CartItem", "StatusChange")
+                .replace("holds", "has_changes")
+                .replace("added_at", "changed_at")
+                .replace("sku", "status")
+                .replace("Cart", "Order")
+                .replace("cart", "order");
+            (r, m)
+        })
+        .collect();
+    assert_eq!(orders, renamed);
+}
+
 #[test]
 fn retention_without_ttl_is_a_hint() {
     let mut p = base();
@@ -278,6 +402,69 @@ fn hot_partition_time_alone() {
     assert!(with(&p, "hot-partition")
         .iter()
         .all(|d| !d.message().contains("time value alone")));
+}
+
+/// With no stated write rate, a time-only partition key is no finding
+/// (it is hot only above 100 writes a second, and nothing says so); few
+/// partitions are still reported, worded as an assumption. A stated rate
+/// decides: 11.6 writes a second (1,000,000 a day) into the hour's
+/// partition is calm, 115.7 (10,000,000 a day) is not.
+#[test]
+fn hot_partition_is_judged_by_a_stated_rate_only() {
+    let mut p = base();
+    let mut q = Query::new("Q2", "Messages of an hour", "Message");
+    q.order = vec![Order {
+        attr: "message_time".into(),
+        dir: cqlmodel::model::Dir::Desc,
+    }];
+    q.returns = vec!["body".into()];
+    p.queries.push(q.into());
+    p.workflow.entry.push("Q2".into());
+    bucket(&mut p, "Q2", Period::Hour);
+    let time_alone = |p: &Project| {
+        with(p, "hot-partition")
+            .into_iter()
+            .any(|d| d.message().contains("time value alone"))
+    };
+    // No rate: sources counted, messages per source without `per`.
+    let mut no_rate = p.clone();
+    no_rate.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 10_000.0,
+        max: None,
+        per: None,
+    });
+    assert!(
+        !time_alone(&no_rate),
+        "{:#?}",
+        with(&no_rate, "hot-partition")
+    );
+    // 1,000 sources × 1,000 a day = 1,000,000 a day: 11.6 a second.
+    let mut calm = p.clone();
+    calm.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 1_000.0,
+        max: None,
+        per: Some(Period::Day),
+    });
+    assert!(!time_alone(&calm));
+    // The base's 1,000 × 10,000 a day: 115.7 a second.
+    assert!(time_alone(&p));
+
+    // Few partitions with no rate: reported, saying the heat is assumed.
+    let mut few = base();
+    few.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 10_000.0,
+        max: None,
+        per: None,
+    });
+    few.queries
+        .push(query("Q2", &["Source.kind"], &["body"]).into());
+    few.workflow.entry.push("Q2".into());
+    let d = fires(&few, "hot-partition");
+    assert!(
+        d.message().contains("no write rate is stated"),
+        "{}",
+        d.message()
+    );
 }
 
 #[test]
@@ -888,6 +1075,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         retention_without_ttl_is_a_hint,
         hot_partition_few_values,
         hot_partition_time_alone,
+        hot_partition_is_judged_by_a_stated_rate_only,
         rows_overwrite_with_a_candidate_missing_the_key,
         timestamp_key_and_timeuuid,
         mutable_key,
