@@ -952,6 +952,61 @@ fn a_child_count_that_disagrees_with_its_parents_is_reported() {
     fires(&p, "contradicting-counts");
 }
 
+/// Tombstones a read scans: a queue's deletes and overwritten collections
+/// in partitions that collect more than Cassandra's
+/// `tombstone_warn_threshold` (1,000) within `gc_grace_seconds` (10 days
+/// by default). Figures by hand: 10,000 messages a day per source, each
+/// consumed, × 10 days = 100,000 tombstones per partition; 50 a day × 10
+/// = 500 stays under.
+#[test]
+fn tombstones_in_large_or_hot_partitions() {
+    let mut p = base();
+    quiet(&p, "tombstones");
+    p.queries[0].consumes = true;
+    let d = fires(&p, "tombstones");
+    assert_eq!(d.subject, Subject::Table("messages_by_source".into()));
+    assert!(
+        d.message().contains("about 100,000 tombstones"),
+        "{}",
+        d.message()
+    );
+    assert!(d.message().contains("Q1 deletes"), "{}", d.message());
+    assert!(
+        d.source.contains("tombstone_warn_threshold"),
+        "{}",
+        d.source
+    );
+    // A slow queue: 50 a day × 10 days = 500 per partition.
+    p.relationships[0].to_per_from = Some(cqlmodel::model::Count {
+        avg: 50.0,
+        max: None,
+        per: Some(Period::Day),
+    });
+    quiet(&p, "tombstones");
+
+    // An overwritten collection: each row's set replaced leaves a range
+    // tombstone; a day's partition of 10,000 rows holds 10,000 of them.
+    let mut c = base();
+    bucket(&mut c, "Q1", Period::Day);
+    c.queries[0].returns.push("tags".into());
+    quiet(&c, "tombstones");
+    c.entities[1].attributes[4].mutable = true;
+    let d = fires(&c, "tombstones");
+    assert!(
+        d.message().contains("about 10,000 tombstones"),
+        "{}",
+        d.message()
+    );
+    assert!(d.message().contains("tags"), "{}", d.message());
+    // A frozen set is written whole, with no tombstone.
+    c.entities[1].attributes[4].ty = "frozen<set<text>>".parse().expect("type");
+    quiet(&c, "tombstones");
+    // A mutable plain column is overwritten cell by cell: no tombstone.
+    let mut b = base();
+    b.entities[1].attributes[1].mutable = true;
+    quiet(&b, "tombstones");
+}
+
 /// A waiver marks exactly the finding it names (rule and subject as the
 /// review labels it) with its reason; the other findings stay as they
 /// were. A waiver that matches nothing is a `stale-waiver` at its place in
@@ -1104,6 +1159,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         a_child_count_that_disagrees_with_its_parents_is_reported,
         shareable_table_when_another_table_lacks_only_returned_columns,
         waived_findings_stay_marked_and_stale_waivers_are_reported,
+        tombstones_in_large_or_hot_partitions,
     ];
     SEEN.with(|s| *s.borrow_mut() = Default::default());
     for t in tests {

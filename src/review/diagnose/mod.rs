@@ -389,6 +389,12 @@ pub const RULES: &[RuleInfo] = &[
         source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml max_hint_window (3 hours)",
     },
     RuleInfo {
+        id: "tombstones",
+        severity: Severity::Warning,
+        title: "Deletes or overwritten collections leave more tombstones per partition than a read should scan",
+        source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml tombstone_warn_threshold (1,000) and tombstone_failure_threshold (100,000); The Last Pickle, About deletes and tombstones in Cassandra (2016)",
+    },
+    RuleInfo {
         id: "timestamp-key",
         severity: Severity::Warning,
         title: "A bare timestamp makes rows unique: colliding writers overwrite",
