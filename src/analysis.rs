@@ -7,7 +7,7 @@ use crate::derive::estimate::{estimate_in, Estimate};
 use crate::derive::{derive_in, LogicalModel};
 use crate::model::resolve::Graph;
 use crate::model::Project;
-use crate::review::diagnose::{diagnose_in, Diagnostic};
+use crate::review::diagnose::{apply_waivers, diagnose_in, Diagnostic};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -22,7 +22,8 @@ pub fn analyze(project: &Project) -> Analysis {
     let graph = Graph::new(project);
     let model = derive_in(&graph);
     let estimates = estimate_in(&graph, &model);
-    let diagnostics = diagnose_in(&graph, &model, &estimates);
+    let mut diagnostics = diagnose_in(&graph, &model, &estimates);
+    apply_waivers(project, &mut diagnostics);
     Analysis {
         model: std::sync::Arc::new(model),
         estimates,

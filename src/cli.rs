@@ -550,10 +550,17 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
     } else {
         Analysis::default()
     };
-    let count = |s: Severity| a.diagnostics.iter().filter(|d| d.severity == s).count();
+    // Waived findings are shown, but counted apart and never fail.
+    let count = |s: Severity| {
+        a.diagnostics
+            .iter()
+            .filter(|d| d.severity == s && d.waived.is_none())
+            .count()
+    };
     let errors = problems.len() + count(Severity::Error);
     let warnings = count(Severity::Warning);
     let hints = count(Severity::Hint);
+    let waived = a.diagnostics.iter().filter(|d| d.waived.is_some()).count();
     let known = match baseline.map(baseline_keys).transpose() {
         Ok(k) => k,
         Err(code) => return code,
@@ -561,7 +568,7 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
     let new_warnings = a
         .diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Warning)
+        .filter(|d| d.severity == Severity::Warning && d.waived.is_none())
         .filter(|d| {
             known.as_ref().is_none_or(|k| {
                 !k.contains(&(
@@ -582,25 +589,36 @@ fn check_cmd(file: &Path, format: CheckFormat, deny: Option<Deny>, baseline: Opt
                 crate::output::annotations::github(&shown_file, &findings)
             })
         }
-        CheckFormat::Json => print(&json(&serde_json::json!({
-            "file": file.display().to_string(),
-            "errors": errors,
-            "warnings": warnings,
-            "hints": hints,
-            "problems": problems,
-            "diagnostics": a.diagnostics,
-        }))),
+        CheckFormat::Json => {
+            let mut out = serde_json::json!({
+                "file": file.display().to_string(),
+                "errors": errors,
+                "warnings": warnings,
+                "hints": hints,
+                "problems": problems,
+                "diagnostics": a.diagnostics,
+            });
+            // Only when there are some: output without waivers is unchanged.
+            if let (true, Some(o)) = (waived > 0, out.as_object_mut()) {
+                o.insert("waived".into(), waived.into());
+            }
+            print(&json(&out))
+        }
         CheckFormat::Text => {
             let mut s = String::new();
             for p in &problems {
                 let _ = writeln!(s, "error[reference] {p}");
             }
             s.push_str(&crate::output::report::diagnostics(&a));
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "{}: {errors} error(s), {warnings} warning(s), {hints} hint(s)",
                 file.display()
             );
+            if waived > 0 {
+                let _ = write!(s, ", {waived} waived");
+            }
+            s.push('\n');
             if known.is_some() {
                 let _ = writeln!(s, "{new_warnings} warning(s) not in the baseline");
             }

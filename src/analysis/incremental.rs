@@ -77,6 +77,7 @@ impl PartialEq for Schema<'_> {
             workflow: _,
             decisions: _,
             notes: _,
+            waivers: _,
         } = a;
         *keyspace == b.keyspace
             && *cassandra == b.cassandra
@@ -446,7 +447,8 @@ impl IncrementalAnalysis {
     /// A full analysis of `project` that fills the cache.
     pub fn analyze(&mut self, project: &Project) -> Analysis {
         self.cache = None;
-        self.run(project, None)
+        let analysis = self.run(project, None);
+        self.waived(project, analysis)
     }
 
     /// The analysis of `project`, equal to [`analyze`](super::analyze) on
@@ -461,7 +463,20 @@ impl IncrementalAnalysis {
         if !matches {
             self.cache = None;
         }
-        self.run(project, Some(previous))
+        let analysis = self.run(project, Some(previous));
+        self.waived(project, analysis)
+    }
+
+    /// The analysis with the project's waivers applied, as
+    /// [`analyze`](super::analyze) applies them: last, over the whole
+    /// review (cheap, and idempotent over findings an earlier review
+    /// marked). The cache's stamp follows the changed list.
+    fn waived(&mut self, project: &Project, mut analysis: Analysis) -> Analysis {
+        crate::review::diagnose::apply_waivers(project, &mut analysis.diagnostics);
+        if let Some(c) = self.cache.as_mut() {
+            c.stamp = Stamp::of(&analysis);
+        }
+        analysis
     }
 
     /// When nothing the derivation and estimates read changed (the schema,

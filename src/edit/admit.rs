@@ -133,6 +133,7 @@ mod tests {
             words: crate::review::diagnose::Words::ready("nope", ""),
             source: "",
             refinement: None,
+            waived: None,
         });
         assert_eq!(
             keeps_cql_valid(&good, &bad),

@@ -54,6 +54,9 @@ pub enum Edit {
     Split(Vec<String>),
     Replace(EditTarget, String),
     AddNote(Target, String),
+    /// Waives a review finding (rule, subject, reason); a waiver of the
+    /// same finding is replaced, so waiving again rewords the reason.
+    AddWaiver(crate::model::Waiver),
     /// Deletes an item and the queries that still use it.
     DeleteWithReferences(Item),
     /// The figures estimates rest on (count, sizes, per-side counts).
@@ -457,6 +460,16 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             target: target.clone(),
             text: text.clone(),
         }),
+        Edit::AddWaiver(w) => {
+            if w.reason.trim().is_empty() {
+                return Err("a waiver needs a reason".into());
+            }
+            let waivers = &mut *p.waivers;
+            match waivers.iter_mut().find(|x| x.waives(&w.rule, &w.subject)) {
+                Some(x) => x.clone_from(w),
+                None => waivers.push(w.clone()),
+            }
+        }
         Edit::SetNumbers(item, n) => numbers::set(p, *item, n)?,
         Edit::DeleteWithReferences(item) => {
             cascade::delete_with_references(p, *item)?;

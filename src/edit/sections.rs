@@ -3,7 +3,7 @@
 
 use crate::model::{
     Decision, Entity, Keyspace, Note, PartitionKeys, Project, Query, Relationship, Shared,
-    Thresholds, UserType, Workflow,
+    Thresholds, UserType, Waiver, Workflow,
 };
 
 /// Parts of a project, each present only when it is to be put back.
@@ -22,6 +22,7 @@ pub struct Sections {
     workflow: Option<Shared<Workflow>>,
     decisions: Option<Shared<Vec<Decision>>>,
     notes: Option<Shared<Vec<Note>>>,
+    waivers: Option<Shared<Vec<Waiver>>>,
 }
 
 fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
@@ -64,6 +65,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            waivers,
         } = to;
         Sections {
             format: differing(&from.format, format),
@@ -79,6 +81,7 @@ impl Sections {
             workflow: differing(&from.workflow, workflow),
             decisions: differing(&from.decisions, decisions),
             notes: differing(&from.notes, notes),
+            waivers: differing(&from.waivers, waivers),
         }
     }
 
@@ -99,6 +102,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            waivers,
         } = to;
         let mut forth = Sections::default();
         let mut back = Sections::default();
@@ -160,6 +164,12 @@ impl Sections {
             &mut back.decisions,
         );
         both(&from.notes, notes, &mut forth.notes, &mut back.notes);
+        both(
+            &from.waivers,
+            waivers,
+            &mut forth.waivers,
+            &mut back.waivers,
+        );
         (forth, back)
     }
 
@@ -187,6 +197,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            waivers,
         } = p;
         put(format, self.format.as_ref(), &mut old.format);
         put(name, self.name.as_ref(), &mut old.name);
@@ -209,6 +220,7 @@ impl Sections {
         put(workflow, self.workflow.as_ref(), &mut old.workflow);
         put(decisions, self.decisions.as_ref(), &mut old.decisions);
         put(notes, self.notes.as_ref(), &mut old.notes);
+        put(waivers, self.waivers.as_ref(), &mut old.waivers);
         old
     }
 }

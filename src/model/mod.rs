@@ -21,12 +21,14 @@ pub mod synthetic;
 pub mod terminal_text;
 pub mod types;
 pub mod validate;
+pub mod waiver;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use shared::Shared;
 pub use types::{CqlType, Native};
+pub use waiver::Waiver;
 
 /// The file format this build reads and writes.
 pub(crate) const FORMAT_VERSION: u32 = 1;
@@ -69,6 +71,9 @@ pub struct Project {
     pub decisions: Shared<Vec<Decision>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Shared<Vec<Note>>,
+    /// Findings the designer judged and waived, each with its reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waivers: Shared<Vec<Waiver>>,
 }
 
 /// A list of queries as the project holds them (each shared on its own).
@@ -739,6 +744,7 @@ impl Project {
             workflow: Shared::default(),
             decisions: Shared::default(),
             notes: Shared::default(),
+            waivers: Shared::default(),
         }
     }
 

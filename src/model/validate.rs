@@ -177,6 +177,7 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     }
     check_served_by_cycles(project, &mut c);
     check_notes(&scope, &mut c);
+    check_waivers(project, &mut c);
     check_query_extensions(project, &scope.graph, &mut c);
     c.problems
 }
@@ -203,6 +204,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
         workflow: _,
         decisions,
         notes: _,
+        waivers: _,
     } = next;
     let elsewhere = *format != before.format
         || *name != before.name
@@ -228,6 +230,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
     let scope = Scope::new(next);
     check_workflow(&scope, &mut c);
     check_notes(&scope, &mut c);
+    check_waivers(next, &mut c);
     c.problems
 }
 
@@ -756,6 +759,26 @@ fn check_notes(scope: &Scope, c: &mut Checker) {
                 format!("notes[{i}].target"),
                 format!("{:?} does not exist", n.target),
             );
+        }
+    }
+}
+
+/// A waiver says which finding it waives and why: an empty rule, subject
+/// or reason waives nothing a reader could check. Whether the finding
+/// still fires is the review's question (`stale-waiver`), not a load error.
+fn check_waivers(project: &Project, c: &mut Checker) {
+    for (i, w) in project.waivers.iter().enumerate() {
+        for (field, value) in [
+            ("rule", &w.rule),
+            ("subject", &w.subject),
+            ("reason", &w.reason),
+        ] {
+            if value.trim().is_empty() {
+                c.add(
+                    format!("waivers[{i}].{field}"),
+                    format!("a waiver needs a {field}"),
+                );
+            }
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct Finding {
     pub message: String,
     pub fix: String,
     pub pos: Pos,
+    /// The waiver's reason (with who and when) when the designer waived it.
+    pub waived: Option<String>,
 }
 
 /// Every finding of a project: reference problems first (they stop the
@@ -39,6 +41,7 @@ pub fn findings(text: &str, project: &Project, a: &Analysis, problems: &[Problem
             message: p.message.clone(),
             fix: "correct the reference".into(),
             pos: loc.path(&p.path).unwrap_or(Pos { line: 1, column: 1 }),
+            waived: None,
         })
         .collect();
     out.extend(a.diagnostics.iter().map(|d| Finding {
@@ -48,6 +51,7 @@ pub fn findings(text: &str, project: &Project, a: &Analysis, problems: &[Problem
         message: d.message().to_string(),
         fix: d.fix().to_string(),
         pos: loc.path_or_start(&d.subject.path(project, &a.model)),
+        waived: d.waived.as_deref().map(crate::output::report::waiver_line),
     }));
     out
 }
@@ -133,6 +137,14 @@ pub fn sarif(file: &str, findings: &[Finding]) -> String {
             if let (Some(i), Some(obj)) = (rule_index(&f.rule), r.as_object_mut()) {
                 obj.insert("ruleIndex".into(), i.into());
             }
+            // A waiver is a suppression "in source": it lives in the
+            // project file the result points at.
+            if let (Some(why), Some(obj)) = (&f.waived, r.as_object_mut()) {
+                obj.insert(
+                    "suppressions".into(),
+                    json!([{"kind": "inSource", "status": "accepted", "justification": why}]),
+                );
+            }
             r
         })
         .collect();
@@ -178,7 +190,8 @@ fn command_escape(text: &str, property: bool) -> String {
 pub fn github(file: &str, findings: &[Finding]) -> String {
     let mut s = String::new();
     let file = command_escape(&file.replace('\\', "/"), true);
-    for f in findings {
+    // A waived finding is judged already: no annotation on the change.
+    for f in findings.iter().filter(|f| f.waived.is_none()) {
         let level = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

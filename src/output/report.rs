@@ -186,28 +186,37 @@ pub fn diagnostics(a: &Analysis) -> String {
     for d in &a.diagnostics {
         let _ = writeln!(
             s,
-            "{}[{}] {}: {}",
+            "{}[{}]{} {}: {}",
             d.severity.label(),
             d.rule,
+            if d.waived.is_some() { " (waived)" } else { "" },
             for_terminal(&subject_label(&d.subject)),
             for_terminal(d.message())
         );
         let _ = writeln!(s, "  fix: {}", for_terminal(d.fix()));
         let _ = writeln!(s, "  source: {}", d.source);
+        if let Some(w) = &d.waived {
+            let _ = writeln!(s, "  waived: {}", for_terminal(&waiver_line(w)));
+        }
+    }
+    s
+}
+
+/// A waiver's reason with who and when, when stated.
+pub fn waiver_line(w: &crate::model::Waiver) -> String {
+    let mut s = w.reason.clone();
+    match (&w.by, &w.on) {
+        (Some(by), Some(on)) => {
+            let _ = write!(s, " ({by}, {on})");
+        }
+        (Some(x), None) | (None, Some(x)) => {
+            let _ = write!(s, " ({x})");
+        }
+        (None, None) => {}
     }
     s
 }
 
 pub fn subject_label(s: &crate::review::diagnose::Subject) -> String {
-    use crate::review::diagnose::Subject;
-    match s {
-        Subject::Project => "project".into(),
-        Subject::Entity(e) => format!("entity {e}"),
-        Subject::Attribute { item, attribute } => format!("{item}.{attribute}"),
-        Subject::Relationship(r) => format!("relationship {r}"),
-        Subject::Query(q) => format!("query {q}"),
-        Subject::Table(t) => format!("table {t}"),
-        Subject::Column { table, column } => format!("{table}.{column}"),
-        Subject::Path(p) => p.clone(),
-    }
+    s.label()
 }

@@ -208,6 +208,8 @@ pub enum Command {
     CqlScope,
     AddNote,
     Fix,
+    /// Waive the selected diagnostic, with a reason.
+    Waive,
     /// Go to the item a diagnostic is about.
     Jump,
     /// Close a view.
@@ -227,7 +229,7 @@ impl Command {
             Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
             PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
             Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
-            UseDerived, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Yes,
+            UseDerived, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Waive, Yes,
         };
         match self {
             Quit => "quit",
@@ -293,6 +295,7 @@ impl Command {
             Fix => "fix",
             CqlScope => "cql_scope",
             AddNote => "add_note",
+            Waive => "waive",
             Jump => "jump",
             Close => "close",
             GoToSubject => "go_to_subject",
@@ -815,6 +818,13 @@ impl Default for Keymap {
                 C::Fix,
                 "fix the selected diagnostic: preview its refinement, Enter applies",
                 Some("fix"),
+            ),
+            b(
+                Bottom,
+                &[c('w')],
+                C::Waive,
+                "waive the selected diagnostic: type the reason once, Enter keeps it",
+                None,
             ),
             b(
                 Bottom,

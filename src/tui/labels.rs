@@ -88,6 +88,7 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
         Edit::Split(q) => format!("split {} into own tables", q.join(", ")),
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
+        Edit::AddWaiver(w) => format!("waived [{}] on {}", w.rule, w.subject),
         Edit::SetNumbers(item, _) => format!("figures of {}", item_label(app, *item)),
         Edit::SetType(n, a, ty) => {
             let owner = match n {

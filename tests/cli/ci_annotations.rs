@@ -361,3 +361,139 @@ fn the_readme_ci_job_runs_as_documented() {
     }
     assert_eq!(ran, 4, "the job's cqlmodel steps");
 }
+
+/// The devices-options sample with a waiver of each warning it has (and
+/// the count of them), written to `dir`.
+fn waived_sample(dir: &Path, extra: Option<cqlmodel::model::Waiver>) -> (PathBuf, usize) {
+    let mut p = cqlmodel::model::load::from_str(
+        &std::fs::read_to_string(sample("devices-options")).expect("sample"),
+    )
+    .expect("loads");
+    let a = cqlmodel::analysis::analyze(&p);
+    let warnings: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == cqlmodel::review::diagnose::Severity::Warning)
+        .collect();
+    for d in &warnings {
+        p.waivers.push(cqlmodel::model::Waiver {
+            rule: d.rule.to_string(),
+            subject: d.subject.label(),
+            reason: "one device per partition by design: judged in review".into(),
+            by: Some("ana".into()),
+            on: None,
+        });
+    }
+    p.waivers.extend(extra);
+    let path = dir.join("waived.cqlm.ron");
+    std::fs::write(&path, cqlmodel::model::load::to_string(&p)).expect("written");
+    (path, warnings.len())
+}
+
+/// Waived warnings are shown as waived in text, JSON, SARIF (a
+/// `suppressions` entry, still valid SARIF) and left out of GitHub
+/// annotations; `--deny warnings` passes once every warning is waived and
+/// fails again on a stale waiver.
+#[test]
+fn waived_warnings_are_shown_suppressed_and_do_not_fail_deny() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Without waivers the sample's 4 warnings fail `--deny warnings`.
+    let plain = bin()
+        .args(["check", "--deny", "warnings"])
+        .arg(sample("devices-options"))
+        .output()
+        .expect("runs");
+    assert_eq!(plain.status.code(), Some(1));
+    let (path, n) = waived_sample(dir.path(), None);
+    assert_eq!(n, 4);
+    let out = bin()
+        .args(["check", "--deny", "warnings"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("0 warning(s), 0 hint(s), 4 waived"), "{text}");
+    assert_eq!(text.matches("(waived)").count(), 4, "{text}");
+    assert!(text.contains("  waived: one device per partition by design: judged in review (ana)"));
+
+    let json = bin()
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(v["warnings"], 0);
+    assert_eq!(v["waived"], 4);
+    let marked = v["diagnostics"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|d| d["waived"]["by"] == "ana")
+        .count();
+    assert_eq!(marked, 4);
+
+    let log = sarif_of(&path);
+    let errors: Vec<String> = schema().iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let suppressed: Vec<&serde_json::Value> = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), 4);
+    assert_eq!(suppressed[0]["suppressions"][0]["kind"], "inSource");
+    assert_eq!(
+        suppressed[0]["suppressions"][0]["justification"],
+        "one device per partition by design: judged in review (ana)"
+    );
+    let github = bin()
+        .args(["check", "--format", "github"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let annotations = String::from_utf8_lossy(&github.stdout);
+    assert!(!annotations.contains("::warning"), "{annotations}");
+
+    // The design report lists them, waived with the reason, counted apart.
+    let p = cqlmodel::model::load::from_str(&std::fs::read_to_string(&path).expect("file"))
+        .expect("loads");
+    let a = cqlmodel::analysis::analyze(&p);
+    for format in [
+        cqlmodel::output::design_report::Format::Markdown,
+        cqlmodel::output::design_report::Format::Html,
+    ] {
+        let report = cqlmodel::output::design_report::render(&p, &a, format);
+        assert!(
+            report.contains("0 warning(s), 0 hint(s), 4 waived."),
+            "{format:?}"
+        );
+        assert_eq!(
+            report
+                .matches("Waived: one device per partition by design: judged in review (ana)")
+                .count(),
+            4,
+            "{format:?}"
+        );
+    }
+
+    // A waiver of a finding that does not fire fails `--deny warnings`.
+    let (stale, _) = waived_sample(
+        dir.path(),
+        Some(cqlmodel::model::Waiver {
+            rule: "hot-partition".into(),
+            subject: "table no_such_table".into(),
+            reason: "gone".into(),
+            by: None,
+            on: None,
+        }),
+    );
+    let out = bin()
+        .args(["check", "--deny", "warnings"])
+        .arg(&stale)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("warning[stale-waiver] waivers[4]"), "{text}");
+}

@@ -159,6 +159,25 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
             let from = p.queries.get(rng.below(queries.max(1)))?.id.clone();
             Edit::AddTransition(from, qid?)
         }
+        21 if rng.chance(50) => {
+            // A waiver of a finding the review shows, or of one it does
+            // not (a stale waiver): applied over reused findings, it must
+            // mark and report exactly what a full review does.
+            let (rule, subject) = match pick(rng, &a.diagnostics) {
+                Some(d) if rng.chance(80) => (d.rule.to_string(), d.subject.label()),
+                _ => (
+                    "hot-partition".to_string(),
+                    format!("table gone_{}", n % 10),
+                ),
+            };
+            Edit::AddWaiver(cqlmodel::model::Waiver {
+                rule,
+                subject,
+                reason: format!("judged {}", n % 100),
+                by: None,
+                on: None,
+            })
+        }
         22 | 23 => settings_edit(rng, p),
         24 => options_edit(rng, p, qid?),
         _ => Edit::Move(Item::Entity(e), rng.chance(50)),

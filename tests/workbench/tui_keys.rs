@@ -826,3 +826,54 @@ fn settings_edit_the_keyspace_in_the_workbench() {
     press(&mut app, 'u');
     assert_eq!(app.project, before);
 }
+
+/// `w` on a diagnostic: a one-line prompt for the reason, Enter keeps a
+/// waiver in the project; the finding is then listed as waived, with its
+/// reason, and undo takes the waiver back.
+#[test]
+fn waive_a_diagnostic_with_one_key_and_a_reason() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut app = start(
+        Launch::Open(logs_without_bucket(tmp.path())),
+        dirs(tmp.path()),
+    )
+    .expect("start");
+    let at = unbounded_q1(&app).expect("an unbounded-partition diagnostic on Q1's table");
+    let subject = app.analysis.diagnostics[at].subject.label();
+    press(&mut app, '1');
+    while app.focus != Focus::Bottom {
+        key_with(&mut app, KeyCode::Tab, KeyModifiers::NONE);
+    }
+    for _ in 0..at {
+        press(&mut app, 'j');
+    }
+    press(&mut app, 'w');
+    assert!(matches!(app.popups.last(), Some(Popup::Input(_))));
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("Waive finding"), "{s}");
+    assert!(
+        s.contains("why [unbounded-partition] does not apply"),
+        "{s}"
+    );
+    typed(&mut app, "sources are retired monthly");
+    enter(&mut app);
+    assert!(app.popups.is_empty());
+    assert_eq!(app.project.waivers.len(), 1);
+    let w = &app.project.waivers[0];
+    assert_eq!(
+        (w.rule.as_str(), w.subject.as_str(), w.reason.as_str()),
+        (
+            "unbounded-partition",
+            subject.as_str(),
+            "sources are retired monthly"
+        )
+    );
+    let at = unbounded_q1(&app).expect("still listed");
+    assert!(app.analysis.diagnostics[at].waived.is_some());
+    let s = screen(&app, 160, 60);
+    assert!(s.contains("waived: sources are retired monthly"), "{s}");
+    ctrl(&mut app, 'z');
+    assert!(app.project.waivers.is_empty());
+    let at = unbounded_q1(&app).expect("still listed");
+    assert!(app.analysis.diagnostics[at].waived.is_none());
+}

@@ -536,11 +536,7 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
 fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
     let model = &a.model;
     s.push_str("<section id=\"findings\"><h2>6. Findings</h2>\n");
-    let _ = writeln!(
-        s,
-        "<p>{} error(s), {} warning(s), {} hint(s).</p>",
-        sum.errors, sum.warnings, sum.hints
-    );
+    let _ = writeln!(s, "<p>{}.</p>", xml(&super::counts_line(sum)));
     if !a.diagnostics.is_empty() {
         s.push_str("<table><thead><tr><th>Severity</th><th>Rule</th><th>Subject</th><th>What goes wrong</th><th>Fix</th><th>Source</th></tr></thead><tbody>\n");
         for (i, d) in by_severity(a) {
@@ -553,7 +549,7 @@ fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summa
                 d.severity.label(),
                 xml(d.rule),
                 link(anchor.as_deref(), &crate::output::report::subject_label(&d.subject)),
-                xml(d.message()),
+                xml(&super::finding_text(d)),
                 xml(d.fix()),
                 xml(d.source)
             );

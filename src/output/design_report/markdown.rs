@@ -379,11 +379,7 @@ fn tables_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary
 fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summary) {
     let model = &a.model;
     s.push_str("## Findings\n\n");
-    let _ = writeln!(
-        s,
-        "{} error(s), {} warning(s), {} hint(s).\n",
-        sum.errors, sum.warnings, sum.hints
-    );
+    let _ = writeln!(s, "{}.\n", super::counts_line(sum));
     if !a.diagnostics.is_empty() {
         s.push_str("| Severity | Rule | Subject | What goes wrong | Fix | Source |\n|---|---|---|---|---|---|\n");
         for (i, d) in by_severity(a) {
@@ -398,7 +394,7 @@ fn findings_section(s: &mut String, project: &Project, a: &Analysis, sum: &Summa
                     anchor.as_deref(),
                     &crate::output::report::subject_label(&d.subject)
                 ),
-                md(d.message()),
+                md(&super::finding_text(d)),
                 md(d.fix()),
                 md(d.source)
             );

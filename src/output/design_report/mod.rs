@@ -95,6 +95,8 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub hints: usize,
+    /// Findings the designer waived (counted in none of the above).
+    pub waived: usize,
     /// Table with the largest worst-case partition, by index.
     pub largest: Option<usize>,
     pub disk_bytes: f64,
@@ -104,7 +106,13 @@ pub struct Summary {
 }
 
 pub fn summary(project: &Project, a: &Analysis) -> Summary {
-    let count = |s: Severity| a.diagnostics.iter().filter(|d| d.severity == s).count();
+    // Waived findings are listed, but counted apart.
+    let count = |s: Severity| {
+        a.diagnostics
+            .iter()
+            .filter(|d| d.severity == s && d.waived.is_none())
+            .count()
+    };
     let mut largest: Option<usize> = None;
     for (i, e) in a.estimates.iter().enumerate() {
         if largest.is_none_or(|l| e.partition_bytes_max > a.estimates[l].partition_bytes_max) {
@@ -126,6 +134,7 @@ pub fn summary(project: &Project, a: &Analysis) -> Summary {
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         hints: count(Severity::Hint),
+        waived: a.diagnostics.iter().filter(|d| d.waived.is_some()).count(),
         largest,
         disk_bytes: a.estimates.iter().map(|e| e.disk_bytes).sum(),
         rf: project.keyspace.replication.total_factor(),
@@ -311,6 +320,33 @@ pub(crate) fn findings_on_query(a: &Analysis, query: &str) -> Vec<usize> {
 
 pub(crate) fn finding_anchor(i: usize) -> String {
     format!("finding-{}", i + 1)
+}
+
+/// A finding's "what goes wrong" text, led by its waiver when waived.
+pub(crate) fn finding_text(d: &Diagnostic) -> String {
+    match &d.waived {
+        Some(w) => format!(
+            "Waived: {} — {}",
+            crate::output::report::waiver_line(w),
+            d.message()
+        ),
+        None => d.message().to_string(),
+    }
+}
+
+/// The findings' count line: `1 error(s), 2 warning(s), 0 hint(s)`, and
+/// the waived ones when there are.
+pub(crate) fn counts_line(sum: &Summary) -> String {
+    let mut s = format!(
+        "{} error(s), {} warning(s), {} hint(s)",
+        sum.errors, sum.warnings, sum.hints
+    );
+    if sum.waived > 0 {
+        s.push_str(", ");
+        s.push_str(&sum.waived.to_string());
+        s.push_str(" waived");
+    }
+    s
 }
 
 /// Diagnostics in report order: errors, warnings, hints, each in the order

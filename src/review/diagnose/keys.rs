@@ -104,6 +104,41 @@ fn collection_for(ctx: &Ctx, t: &Table, reached: &Reached) -> Option<String> {
     Some(name.clone())
 }
 
+/// Whether two writers can produce the same value of the timestamp
+/// `reached`: it identifies rows of a strong entity (an event keyed by
+/// its time). A weak entity's timestamp (a sensor's reading, an order's
+/// status change) identifies a row within its owner, whose key the
+/// primary key holds too, and one owner is one writer; a relationship's
+/// is scoped by its two ends the same way.
+fn shared_by_writers(ctx: &Ctx, reached: &Reached) -> bool {
+    match reached.attr.node() {
+        crate::model::resolve::NodeId::Entity(e) => {
+            let e = ctx.graph.entity(e);
+            e.owner.is_none() && e.owners.is_empty()
+        }
+        crate::model::resolve::NodeId::Rel(_) => false,
+    }
+}
+
+/// Whether a clustering column after `column` is an id of the rows (a
+/// uuid, timeuuid or bigint in their identity): rows written in the same
+/// millisecond still differ by it.
+fn id_follows(t: &Table, column: &str, grain: &[Reached]) -> bool {
+    t.clustering()
+        .skip_while(|c| c.name != column)
+        .skip(1)
+        .any(|c| {
+            let Source::Attr { reached, .. } = &c.source else {
+                return false;
+            };
+            grain.contains(reached)
+                && matches!(
+                    c.ty.native(),
+                    Some(Native::Uuid | Native::Timeuuid | Native::Bigint)
+                )
+        })
+}
+
 /// The key findings about table `i` alone.
 pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     if let Some(t) = ctx.model.tables.get(i) {
@@ -156,12 +191,14 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
                 && c.ty.native() == Some(Native::Timestamp)
                 && grain.contains(reached)
                 && !surrogate
+                && shared_by_writers(ctx, reached)
+                && !id_follows(t, &c.name, &grain)
             {
                 let mut d = ctx.diag(
                     "timestamp-key",
                     column_subject(t, &c.name),
                     format!(
-                        "{}.{} is a bare timestamp that makes rows unique: two writers producing the same millisecond write the same key and one row silently overwrites the other.",
+                        "{}.{} is a bare timestamp that makes rows unique and nothing in the key tells their writers apart: two writers producing the same millisecond write the same key and one row silently overwrites the other.",
                         t.name, c.name
                     ),
                     format!("Make {} a timeuuid (time plus a unique node and sequence part).", c.name),

@@ -14,6 +14,8 @@ mod schema;
 mod sharing;
 mod workflow;
 pub(crate) use workflow::{changed_inputs, Earlier};
+mod waivers;
+pub use waivers::{apply as apply_waivers, STALE as STALE_WAIVER};
 mod words;
 mod workload;
 mod writes;
@@ -280,6 +282,11 @@ pub struct Diagnostic {
     /// and every finding is kept twice while a large project is open
     /// (the review and the incremental analysis' copy).
     pub refinement: Option<Box<Refinement>>,
+    /// The designer's waiver of this finding, when there is one: the
+    /// finding is still shown, marked waived with the reason, and no
+    /// longer fails `check --deny warnings`. Set by [`apply_waivers`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waived: Option<Box<crate::model::Waiver>>,
 }
 
 /// What a rule reads, which decides when an analysis after an edit runs
@@ -415,6 +422,13 @@ pub const RULES: &[RuleInfo] = &[
         scopes: &[Scope::Table],
         title: "gc_grace_seconds under the hint window where deletes or hints need it",
         source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml max_hint_window (3 hours)",
+    },
+    RuleInfo {
+        id: "tombstones",
+        severity: Severity::Warning,
+        scopes: &[Scope::Table],
+        title: "Deletes or overwritten collections leave more tombstones per partition than a read should scan",
+        source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml tombstone_warn_threshold (1,000) and tombstone_failure_threshold (100,000); The Last Pickle, About deletes and tombstones in Cassandra (2016)",
     },
     RuleInfo {
         id: "timestamp-key",
@@ -563,6 +577,13 @@ pub const RULES: &[RuleInfo] = &[
         title: "The project states no workflow",
         source: "seed 003 (application workflow)",
     },
+    RuleInfo {
+        id: waivers::STALE,
+        severity: Severity::Warning,
+        scopes: &[Scope::Model],
+        title: "A waiver whose finding no longer fires",
+        source: "cqlmodel review (waivers)",
+    },
 ];
 
 /// The documentation entry of a rule id.
@@ -644,6 +665,7 @@ fn finding(rule: &'static str, subject: Subject, words: Words) -> Diagnostic {
         words,
         source: info.map_or("", |i| i.source),
         refinement: None,
+        waived: None,
     }
 }
 
@@ -880,6 +902,21 @@ fn sorted(findings: &[&Diagnostic]) -> Vec<Diagnostic> {
 }
 
 impl Subject {
+    /// The item for people (`table hotels_by_poi`, `Hotel.name`): what
+    /// reports show and waivers name.
+    pub fn label(&self) -> String {
+        match self {
+            Subject::Project => "project".into(),
+            Subject::Entity(e) => format!("entity {e}"),
+            Subject::Attribute { item, attribute } => format!("{item}.{attribute}"),
+            Subject::Relationship(r) => format!("relationship {r}"),
+            Subject::Query(q) => format!("query {q}"),
+            Subject::Table(t) => format!("table {t}"),
+            Subject::Column { table, column } => format!("{table}.{column}"),
+            Subject::Path(p) => p.clone(),
+        }
+    }
+
     /// The path in the project file of the item a finding is about. Tables do not appear in
     /// the file: they point at the decision of the query that built them,
     /// or at that query.

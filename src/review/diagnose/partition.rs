@@ -217,6 +217,11 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
     if !e.accumulates || t.ttl_seconds.is_some() || e.retained || time_partitioned(t) {
         return;
     }
+    // With no rate, a stated most-per-owner bounds the partition (one
+    // order's status changes); a rate keeps adding rows whatever the max.
+    if e.growth_per_day.is_none() && stated_max(ctx, t) {
+        return;
+    }
     let message = match e.growth_per_day {
         Some(per_day) => format!(
             "Rows per partition of {} grow by {} a day and nothing bounds them: after {} days (the assumed horizon; no retention is stated) a partition holds {} rows ({}), and it keeps growing.",
@@ -226,10 +231,18 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
             count(e.rows_per_partition),
             human_bytes(e.partition_bytes)
         ),
-        None => format!(
-            "Rows of {} are ordered by time and nothing bounds them (no retention, TTL or time bucket, and no stated count or rate says how many arrive): a partition keeps growing for as long as the application runs.",
-            t.name
-        ),
+        // What is known is that no figure is stated: say so, and name
+        // the figure that would bound the partition.
+        None => match owning_relationship(ctx, t) {
+            Some((rel, from)) => format!(
+                "Rows of {} are ordered by time and no stated figure bounds a partition: no retention, TTL or time bucket, and {rel} states no count of {} per {from}. If one {from} only ever has so many (an order's few status changes), state it as `max` in {rel}'s to_per_from; if rows keep arriving, state a retention.",
+                t.name, t.rows
+            ),
+            None => format!(
+                "Rows of {} are ordered by time and no stated figure bounds a partition: no retention, TTL, time bucket or count of rows per partition. State the most rows a partition holds (a `max` count), or a retention.",
+                t.name
+            ),
+        },
     };
     let mut d = ctx.diag(
         "unbounded-partition",
@@ -259,6 +272,32 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
         }));
     }
     out.push(d);
+}
+
+/// The one-to-many relationship that brings a table's rows under their
+/// owner (a weak entity's `owner`, else one ending at the rows), with the
+/// entity on its one side: whose stated `max` would bound a partition.
+fn owning_relationship(ctx: &Ctx, t: &Table) -> Option<(String, String)> {
+    let p = ctx.project;
+    let rel = p
+        .entity(&t.rows)
+        .and_then(|e| e.owner.as_deref())
+        .and_then(|o| p.relationship(o))
+        .or_else(|| {
+            p.relationships.iter().find(|r| {
+                r.to == t.rows.as_str() && r.cardinality == crate::model::Cardinality::OneToMany
+            })
+        })?;
+    Some((rel.name.clone(), rel.from.clone()))
+}
+
+/// Whether the relationship owning the table's rows states the most rows
+/// one owner has (`max` in its `to_per_from`).
+fn stated_max(ctx: &Ctx, t: &Table) -> bool {
+    owning_relationship(ctx, t)
+        .and_then(|(rel, _)| ctx.project.relationship(&rel))
+        .and_then(|r| r.to_per_from.as_ref())
+        .is_some_and(|c| c.max.is_some())
 }
 
 /// Writes a second into one partition that one replica set takes in its
@@ -306,7 +345,9 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
     let calm = e
         .rows_per_day
         .is_some_and(|d| d / 86_400.0 < HOT_WRITES_PER_SECOND);
-    let all_time = real().next().is_some() && real().all(is_time_value) && !calm;
+    // Only a stated rate makes the current period's partition hot.
+    let all_time =
+        real().next().is_some() && real().all(is_time_value) && e.rows_per_day.is_some() && !calm;
     if real().next().is_some() && !all_time && !few {
         return;
     }
@@ -338,6 +379,12 @@ fn hot(ctx: &Ctx, ti: usize, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>)
         )
     } else {
         return;
+    };
+    // Heat is writes a second: without a stated rate, say it is a guess.
+    let message = if e.rows_per_day.is_none() {
+        format!("{message} (no write rate is stated, so the heat is a guess: state the rate, a `per` on the count of rows, to judge it)")
+    } else {
+        message
     };
     let n = shards_needed(e, &ctx.project.thresholds, false);
     let mut d = ctx.diag(

@@ -1,13 +1,22 @@
 //! The physical layer's rules: a compaction strategy that does not fit how
 //! the rows live, expiring time series left on a strategy that cannot drop
 //! whole `SSTables`, and a `gc_grace` shorter than hint replay where it
-//! matters. Each reads the derivation's `RowLife` and the table's settled
+//! matters, and tombstones piling up in partitions reads scan. Each reads the derivation's `RowLife` and the table's settled
 //! options, whoever set them (designer, import or proposal).
 
 use super::{Ctx, Diagnostic, Subject};
 use crate::derive::physical::EXPIRING_GC_GRACE_SECONDS;
 use crate::derive::Origin;
 use crate::model::physical::Strategy;
+use crate::model::quantity::{count, group_digits};
+use crate::model::CqlType;
+
+/// Tombstones a read may scan before Cassandra logs a warning
+/// (`tombstone_warn_threshold`); at 100,000 it fails the read.
+pub(crate) const TOMBSTONE_WARN: f64 = 1_000.0;
+
+/// `gc_grace_seconds` when nothing sets it: 10 days.
+const DEFAULT_GC_GRACE_SECONDS: u64 = 864_000;
 
 pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let Some(t) = ctx.model.tables.get(i) else {
@@ -62,6 +71,7 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+    tombstones(ctx, i, out);
     if let Some(g) = p.gc_grace.value.filter(|g| *g < EXPIRING_GC_GRACE_SECONDS) {
         let deletes =
             life.deleted_by.is_some() || !life.updated.is_empty() || t.ttl_seconds.is_none();
@@ -83,4 +93,65 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             format!("Keep gc_grace_seconds at least {EXPIRING_GC_GRACE_SECONDS} (3 hours) and run repairs more often than it."),
         ));
     }
+}
+
+/// Tombstones a partition of table `i` holds within `gc_grace_seconds`,
+/// when its rows are deleted (a query consumes them) or a non-frozen
+/// collection of theirs is overwritten (a whole new value first writes a
+/// range tombstone over the old), reported above the read warning
+/// threshold. A queue's partition collects the rows that arrive in
+/// `gc_grace` (all of them, when no rate is stated); an overwritten
+/// collection leaves one per row.
+fn tombstones(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    let (Some(t), Some(e)) = (ctx.model.tables.get(i), ctx.estimate(i)) else {
+        return;
+    };
+    let life = &t.physical.life;
+    let gc = t
+        .physical
+        .gc_grace
+        .value
+        .unwrap_or(DEFAULT_GC_GRACE_SECONDS);
+    let gc_days = gc as f64 / 86_400.0;
+    let collections: Vec<&str> = life
+        .updated
+        .iter()
+        .filter(|name| {
+            t.column(name)
+                .is_some_and(|c| c.ty.is_collection() && !matches!(c.ty, CqlType::Frozen(_)))
+        })
+        .map(String::as_str)
+        .collect();
+    let mut causes = Vec::new();
+    let mut per_partition: f64 = 0.0;
+    if let Some(q) = &life.deleted_by {
+        let n = e
+            .growth_per_day
+            .map_or(e.rows_per_partition, |g| g * gc_days);
+        per_partition += n;
+        causes.push(format!("{q} deletes every row it reads"));
+    }
+    if !collections.is_empty() {
+        per_partition += e.rows_per_partition;
+        causes.push(format!(
+            "overwriting {} (a non-frozen collection) writes a range tombstone in each row",
+            collections.join(", ")
+        ));
+    }
+    if causes.is_empty() || per_partition <= TOMBSTONE_WARN {
+        return;
+    }
+    out.push(ctx.diag(
+        "tombstones",
+        Subject::Table(t.name.clone()),
+        format!(
+            "{} leaves tombstones: {}. A partition holds about {} tombstones within gc_grace_seconds ({} days), over the {} a read scans before Cassandra warns (it fails the read at 100,000): reads of the partition slow down and time out.",
+            t.name,
+            causes.join("; "),
+            group_digits(per_partition.round()),
+            count(gc_days),
+            group_digits(TOMBSTONE_WARN)
+        ),
+        "Keep fewer rows per partition (a time bucket the reads can name), don't delete what was read (keep each reader's position and let a TTL expire the rows), and write collections element by element or frozen.".into(),
+    ));
 }

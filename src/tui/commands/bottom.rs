@@ -136,3 +136,39 @@ pub(crate) fn add_note(app: &mut App) {
         None => app.error("select an entity, relationship, query or table first"),
     }
 }
+
+/// Waives the selected diagnostic: a one-line prompt for the reason, then
+/// a waiver in the project (rule, subject, reason). An already waived
+/// finding shows its reason to reword.
+pub(crate) fn waive(app: &mut App) {
+    if app.view.bottom != BottomView::Diagnostics {
+        app.info("w waives the selected diagnostic: 1 shows the diagnostics");
+        return;
+    }
+    let d = &app.analysis.diagnostics;
+    let Some(x) = d.get(app.view.bottom_scroll.min(d.len().saturating_sub(1))) else {
+        app.info("no diagnostics: nothing to waive");
+        return;
+    };
+    if x.rule == crate::review::diagnose::STALE_WAIVER {
+        app.error("a stale waiver is removed, not waived: edit the project's waivers");
+        return;
+    }
+    let subject = x.subject.label();
+    let prompt = format!("why [{}] does not apply to {subject}", x.rule);
+    let reason = x
+        .waived
+        .as_ref()
+        .map_or("", |w| w.reason.as_str())
+        .to_string();
+    let purpose = InputPurpose::Waive {
+        rule: x.rule.to_string(),
+        subject,
+    };
+    app.popups.push(Popup::Input(Input::new(
+        "Waive finding",
+        &prompt,
+        &reason,
+        purpose,
+    )));
+}

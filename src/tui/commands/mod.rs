@@ -133,6 +133,7 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Jump => bottom::jump(app),
         C::Fix => return bottom::fix(app),
         C::AddNote => bottom::add_note(app),
+        C::Waive => bottom::waive(app),
         C::Rows => workflow::rows(app),
         C::Equality => workflow::pick_attributes(app, true),
         C::Returns => workflow::pick_attributes(app, false),

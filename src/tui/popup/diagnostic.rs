@@ -130,6 +130,19 @@ fn detail_lines(app: &App, d: &Diagnostic, width: usize) -> Vec<Line<'static>> {
         width,
         2,
     ));
+    if let Some(w) = &d.waived {
+        out.extend(wrap_styled(
+            &[
+                ("waived: ".to_string(), theme.dim()),
+                (
+                    for_terminal(&crate::output::report::waiver_line(w)).into_owned(),
+                    Style::new(),
+                ),
+            ],
+            width,
+            2,
+        ));
+    }
     out.push(Line::from(""));
     out.push(heading("What goes wrong"));
     out.extend(wrap_styled(

@@ -29,6 +29,11 @@ pub enum InputPurpose {
     Rename(crate::tui::edit::Item),
     PinName(String),
     AddNote(crate::model::Target),
+    /// The reason of a waiver of the finding of `rule` on `subject`.
+    Waive {
+        rule: String,
+        subject: String,
+    },
     Filter(crate::tui::app::Focus),
     /// A query's LIMIT (empty: none).
     Limit(usize),
@@ -147,6 +152,13 @@ impl Input {
             P::Rename(item) => Edit::Rename(*item, text),
             P::PinName(q) => Edit::PinName(q.clone(), text),
             P::AddNote(t) => Edit::AddNote(t.clone(), text),
+            P::Waive { rule, subject } => Edit::AddWaiver(crate::model::Waiver {
+                rule: rule.clone(),
+                subject: subject.clone(),
+                reason: text,
+                by: None,
+                on: None,
+            }),
             P::Filter(f) => return vec![Action::SetFilter(*f, text)],
             P::NameRelationship(from, card, to) => {
                 Edit::AddRelationship(format!("{text}: {from} {card} {to}"))

@@ -88,16 +88,23 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
             break;
         }
         let color = match x.severity {
+            _ if x.waived.is_some() => app.settings.theme.dim,
             Severity::Error => app.settings.theme.bad,
             Severity::Warning => app.settings.theme.warn,
             Severity::Hint => app.settings.theme.accent,
+        };
+        // A waived finding reads "waived" where its severity was.
+        let label = if x.waived.is_some() {
+            "waived"
+        } else {
+            x.severity.label()
         };
         // The whole message, folded under the severity column: nothing is
         // cut at the pane edge (Enter shows it all with fix and source).
         let mut first = wrap_styled(
             &[
                 (
-                    format!("{:<7} ", x.severity.label()),
+                    format!("{label:<7} "),
                     Style::new().fg(color).add_modifier(Modifier::BOLD),
                 ),
                 (
@@ -125,6 +132,19 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
             width,
             13,
         ));
+        if let Some(w) = &x.waived {
+            out.extend(wrap_styled(
+                &[(
+                    format!(
+                        "        waived: {}",
+                        for_terminal(&crate::output::report::waiver_line(w))
+                    ),
+                    app.settings.theme.dim(),
+                )],
+                width,
+                16,
+            ));
+        }
     }
     out.truncate(h);
     out
