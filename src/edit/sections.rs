@@ -22,6 +22,7 @@ pub struct Sections {
     workflow: Option<Shared<Workflow>>,
     decisions: Option<Shared<Vec<Decision>>>,
     notes: Option<Shared<Vec<Note>>>,
+    cluster: Option<crate::model::workload::Cluster>,
 }
 
 fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
@@ -64,6 +65,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            cluster,
         } = to;
         Sections {
             format: differing(&from.format, format),
@@ -79,6 +81,7 @@ impl Sections {
             workflow: differing(&from.workflow, workflow),
             decisions: differing(&from.decisions, decisions),
             notes: differing(&from.notes, notes),
+            cluster: differing(&from.cluster, cluster),
         }
     }
 
@@ -99,6 +102,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            cluster,
         } = to;
         let mut forth = Sections::default();
         let mut back = Sections::default();
@@ -160,6 +164,12 @@ impl Sections {
             &mut back.decisions,
         );
         both(&from.notes, notes, &mut forth.notes, &mut back.notes);
+        both(
+            &from.cluster,
+            cluster,
+            &mut forth.cluster,
+            &mut back.cluster,
+        );
         (forth, back)
     }
 
@@ -187,6 +197,7 @@ impl Sections {
             workflow,
             decisions,
             notes,
+            cluster,
         } = p;
         put(format, self.format.as_ref(), &mut old.format);
         put(name, self.name.as_ref(), &mut old.name);
@@ -209,6 +220,7 @@ impl Sections {
         put(workflow, self.workflow.as_ref(), &mut old.workflow);
         put(decisions, self.decisions.as_ref(), &mut old.decisions);
         put(notes, self.notes.as_ref(), &mut old.notes);
+        put(cluster, self.cluster.as_ref(), &mut old.cluster);
         old
     }
 }

@@ -21,6 +21,7 @@ pub mod synthetic;
 pub mod terminal_text;
 pub mod types;
 pub mod validate;
+pub mod workload;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -69,6 +70,9 @@ pub struct Project {
     pub decisions: Shared<Vec<Decision>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Shared<Vec<Note>>,
+    /// The cluster the cost figures size (nodes, per-node budgets).
+    #[serde(default, skip_serializing_if = "workload::Cluster::is_default")]
+    pub cluster: workload::Cluster,
 }
 
 /// A list of queries as the project holds them (each shared on its own).
@@ -233,6 +237,9 @@ pub struct Entity {
     pub retention_days: Option<f64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub ttl: bool,
+    /// Updates per second across all instances (of mutable attributes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<workload::Load>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -368,6 +375,9 @@ pub struct Relationship {
     /// (recommendations): they stay out of the entities' insert paths.
     #[serde(default, skip_serializing_if = "is_false")]
     pub written_by_job: bool,
+    /// Updates per second across all instances (of mutable attributes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<workload::Load>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -463,6 +473,12 @@ pub struct Query {
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
+    /// Requests per second (average, peak) the application sends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<workload::Load>,
+    /// The consistency level it reads at (`LOCAL_QUORUM` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consistency: Option<workload::Consistency>,
 }
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
@@ -565,6 +581,8 @@ impl Query {
             constants: vec![],
             aggregates: vec![],
             window: None,
+            load: None,
+            consistency: None,
         }
     }
 }
@@ -739,6 +757,7 @@ impl Project {
             workflow: Shared::default(),
             decisions: Shared::default(),
             notes: Shared::default(),
+            cluster: workload::Cluster::default(),
         }
     }
 

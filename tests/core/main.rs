@@ -12,6 +12,7 @@ mod support;
 mod oracle;
 
 mod alternatives_devices;
+mod cost;
 mod cql_quoting;
 mod cql_validity;
 mod derive_properties;

@@ -726,6 +726,8 @@ mod tests {
                 constants: vec![],
                 aggregates: vec![],
                 window: None,
+                load: None,
+                consistency: None,
             }));
         }
         for _ in 0..edges {
