@@ -43,6 +43,13 @@ pub enum Command {
         output: Option<PathBuf>,
     },
     /// Compare candidate primary keys of a query's table, query by query.
+    /// What the design costs the cluster under the project's workload:
+    /// per query, per table and per design, with every assumption.
+    Cost {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     Alternatives {
         file: PathBuf,
         /// The query whose table's candidates to compare (e.g. Q1).
@@ -224,6 +231,7 @@ pub fn main() -> i32 {
             format,
             output,
         }) => diagram_cmd(&file, view, format, output.as_deref()),
+        Some(Command::Cost { file, format }) => cost_cmd(&file, format),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
         Some(Command::Import {
             schema,
@@ -432,6 +440,19 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
             }
             Err(e) => fail(&format!("{}: {e}", out.display())),
         },
+    }
+}
+
+fn cost_cmd(file: &Path, format: Format) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let a = analyze(&project);
+    let c = crate::derive::cost::cost(&project, &a.model, &a.estimates);
+    match format {
+        Format::Text => print(&crate::output::cost::text(&c)),
+        Format::Json => print(&json(&serde_json::json!(c))),
     }
 }
 

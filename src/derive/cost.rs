@@ -581,12 +581,39 @@ fn read_shape(
     basis: &mut Basis,
 ) -> (f64, f64, f64, bool) {
     basis.input(format!("{}: estimated rows per partition", t.name));
-    let restricted = p.request.as_ref().is_some_and(|r| {
-        t.partition_key()
-            .all(|c| r.eq.iter().any(|n| n.as_str() == c.name.as_str()))
-    });
+    // Partition key columns the request does not bind: a shard is asked
+    // in each of its values, a time bucket and a constant are computed by
+    // the application (one partition), anything else means a scan.
+    let bound = |name: &str| {
+        p.request
+            .as_ref()
+            .is_some_and(|r| r.eq.iter().any(|n| n.as_str() == name))
+    };
+    let mut fan = 1.0;
+    let mut restricted = true;
+    for c in t.partition_key() {
+        match &c.source {
+            _ if bound(c.name.as_str()) => {}
+            super::types::Source::Shard { count } => {
+                basis.input(format!("{}: {count} shards, each asked", t.name));
+                fan *= f64::from(*count);
+            }
+            super::types::Source::Bucket { .. } => {
+                basis.assume(format!(
+                    "{}: a request stays within one {} bucket",
+                    q.id, c.name
+                ));
+            }
+            super::types::Source::Constant => {}
+            _ => restricted = false,
+        }
+    }
     let single = p.access.is_direct() && restricted;
-    let mut rows = if single { e.rows_per_partition } else { e.rows };
+    let mut rows = if single {
+        e.rows_per_partition * fan
+    } else {
+        e.rows
+    };
     if q.range.is_some() {
         basis.assume(format!(
             "{}: the range spans the whole partition (an upper bound)",
@@ -597,7 +624,7 @@ fn read_shape(
         basis.input(format!("{}.limit", q.id));
         rows = rows.min(f64::from(l));
     }
-    let partitions = if single { 1.0 } else { e.partitions };
+    let partitions = if single { fan } else { e.partitions };
     (partitions, rows, rows * row_bytes(e), !single)
 }
 

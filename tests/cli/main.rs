@@ -18,3 +18,4 @@ mod drift;
 mod odd_files;
 mod readme;
 mod save_safety;
+mod workload;

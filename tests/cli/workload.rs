@@ -1,0 +1,66 @@
+//! `cqlmodel cost` and `cqlmodel loadtest`, run as a real process.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cost_prints_queries_tables_the_design_and_what_it_assumed() {
+    let (code, out, err) = run(&["cost", "sample-projects/devices.cqlm.ron"]);
+    assert_eq!(code, 0, "{err}");
+    // Two data centres of RF 3, three nodes each assumed.
+    assert!(
+        out.contains("dc1 (RF 3, 3 nodes), dc2 (RF 3, 3 nodes); 6 nodes, RF 6"),
+        "{out}"
+    );
+    // Q1 asks each of a date's 100 shards: 2,400,000 rows (the sample's
+    // own figure for a date).
+    assert!(
+        out.lines().any(|l| l.contains("Q1")
+            && l.contains("100 partition(s), 2,400,000 rows")
+            && l.contains("LOCAL_QUORUM")),
+        "{out}"
+    );
+    assert!(out.contains("nodes needed:"), "{out}");
+    assert!(out.contains("workload-weighted total:"), "{out}");
+    assert!(out.contains("assumed (state these"), "{out}");
+    assert!(
+        out.contains("dc1: 3 nodes (no cluster.nodes_per_dc stated)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn cost_as_json_carries_every_figure_and_its_basis() {
+    let (code, out, err) = run(&[
+        "cost",
+        "--format",
+        "json",
+        "sample-projects/devices.cqlm.ron",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let q1 = &v["queries"][0];
+    assert_eq!(q1["query"], "Q1");
+    assert_eq!(q1["replicas"], 2);
+    assert_eq!(q1["partitions"], 100.0);
+    // 1 request/s assumed × 100 partitions × 2 replicas over 6 nodes.
+    let per_node = q1["reads_per_node"].as_f64().expect("a number");
+    assert!((per_node - 100.0 * 2.0 / 6.0).abs() < 1e-9, "{per_node}");
+    assert!(q1["basis"]["assumed"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
+    assert_eq!(v["design"]["nodes_now"], 6);
+    assert_eq!(v["tables"].as_array().map(Vec::len), Some(4));
+}
