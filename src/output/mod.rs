@@ -5,5 +5,6 @@ pub mod cost;
 pub mod cql;
 pub mod design_report;
 pub mod diagram;
+pub mod loadtest;
 pub mod markup;
 pub mod report;

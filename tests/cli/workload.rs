@@ -64,3 +64,46 @@ fn cost_as_json_carries_every_figure_and_its_basis() {
     assert_eq!(v["design"]["nodes_now"], 6);
     assert_eq!(v["tables"].as_array().map(Vec::len), Some(4));
 }
+
+#[test]
+fn loadtest_writes_a_stress_profile_per_table_and_a_script_into_a_directory() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("stress");
+    let out_s = out.to_string_lossy().into_owned();
+    let (code, _, err) = run(&[
+        "loadtest",
+        "--format",
+        "cassandra-stress",
+        "-o",
+        &out_s,
+        "sample-projects/devices.cqlm.ron",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let script = std::fs::read_to_string(out.join("stress.sh")).expect("the script");
+    // Q1 reads events_by_date at 1 request/s (assumed) against 27.8 writes/s.
+    assert!(
+        script.contains("profile=events_by_date.yaml 'ops(insert=28,q1=1)'"),
+        "{script}"
+    );
+    let profile = std::fs::read_to_string(out.join("events_by_date.yaml")).expect("a profile");
+    // 9,000 partitions (90 days × 100 shards), 24,000 rows each.
+    assert!(
+        profile.contains("population: \"uniform(1..9000)\""),
+        "{profile}"
+    );
+    assert!(profile.contains("cluster: \"fixed(24000)\""), "{profile}");
+}
+
+#[test]
+fn loadtest_as_nosqlbench_prints_one_workload() {
+    let (code, out, err) = run(&[
+        "loadtest",
+        "--format",
+        "nosqlbench",
+        "sample-projects/devices.cqlm.ron",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("scenarios:\n  default:\n    schema:"), "{out}");
+    assert!(out.contains("rampup_events_by_date:"), "{out}");
+    assert!(out.contains("cl: \"LOCAL_QUORUM\""), "{out}");
+}
