@@ -30,6 +30,7 @@ mod import_corpus;
 mod import_fixtures;
 mod import_replay;
 mod incremental;
+mod leveled;
 mod loadtest;
 mod malformed;
 mod physical;
