@@ -101,7 +101,7 @@ fn updated_rows_read_at_least_as_often_as_written_are_leveled() {
 }
 
 /// Q3's rows are never updated there (status is its key): 999 reads/s
-/// against 100 writes/s is under ten to one, so SizeTiered, saying why;
+/// against 100 writes/s is under ten to one, so `SizeTiered`, saying why;
 /// 1,000 reads/s is ten to one: Leveled.
 #[test]
 fn rows_only_written_once_are_leveled_from_ten_reads_a_write() {
@@ -158,7 +158,7 @@ fn leveled_on_a_write_heavy_table_is_a_finding() {
     let mut p = project();
     p.decision_mut("Q1").options.compaction = Some(Compaction {
         strategy: Strategy::Leveled,
-        options: Default::default(),
+        options: std::collections::BTreeMap::new(),
     });
     let a = analyze(&p);
     assert!(findings(&a, "lcs-write-heavy").is_empty(), "no load: quiet");
