@@ -107,3 +107,50 @@ fn loadtest_as_nosqlbench_prints_one_workload() {
     assert!(out.contains("rampup_events_by_date:"), "{out}");
     assert!(out.contains("cl: \"LOCAL_QUORUM\""), "{out}");
 }
+
+/// The reports end with the cost figures when the project states its
+/// workload, and stay as they were when it states none.
+#[test]
+fn reports_show_the_cost_when_the_workload_is_stated() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects/devices.cqlm.ron"),
+    )
+    .expect("the sample");
+    let (_, md, _) = run(&[
+        "report",
+        "--format",
+        "md",
+        "sample-projects/devices.cqlm.ron",
+    ]);
+    assert!(!md.contains("## Cost"), "no workload stated");
+    // The sample's file ends with `)`: a cluster goes before it.
+    let end = sample
+        .rfind(')')
+        .expect("the project's closing parenthesis");
+    let with_cluster = format!(
+        "{}    cluster: Cluster(nodes_per_dc: Some(4)),\n)\n",
+        &sample[..end]
+    );
+    let file = dir.path().join("devices.cqlm.ron");
+    std::fs::write(&file, with_cluster).expect("write");
+    let f = file.to_string_lossy().into_owned();
+    let (code, md, err) = run(&["report", "--format", "md", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains("## Cost"), "{md}");
+    // Two data centres of 4 nodes each, now stated.
+    assert!(
+        md.contains("dc1 (RF 3, 4 nodes), dc2 (RF 3, 4 nodes); 8 nodes"),
+        "{md}"
+    );
+    let (code, html, err) = run(&["report", "--format", "html", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        html.contains("<section id=\"cost\"><h2>8. Cost</h2>"),
+        "{html}"
+    );
+    assert!(
+        html.trim_end().ends_with("</html>"),
+        "the cost section is inside the document"
+    );
+}
