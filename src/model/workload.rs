@@ -123,6 +123,19 @@ impl Cluster {
     }
 }
 
+/// Whether the project states any workload figure (a query's load or
+/// consistency, an update rate, the cluster): the reports then show the
+/// cost, and the workbench its cost tab.
+pub fn states_workload(project: &super::Project) -> bool {
+    !project.cluster.is_default()
+        || project
+            .queries
+            .iter()
+            .any(|q| q.load.is_some() || q.consistency.is_some())
+        || project.entities.iter().any(|e| e.updates.is_some())
+        || project.relationships.iter().any(|r| r.updates.is_some())
+}
+
 /// Nodes per data centre when the project states none: three, the fewest
 /// that keep `LOCAL_QUORUM` with one node down at RF 3.
 pub const DEFAULT_NODES_PER_DC: u32 = 3;

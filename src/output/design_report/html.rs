@@ -127,7 +127,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
     tables_section(&mut s, project, a, &sum);
     findings_section(&mut s, project, a, &sum);
     notes_section(&mut s, project, a);
-    if super::states_workload(project) {
+    if crate::model::workload::states_workload(project) {
         let _ = writeln!(
             s,
             "<section id=\"cost\"><h2>8. Cost</h2>\n<p>What the design costs the cluster under the stated workload (<code>cqlmodel cost</code>).</p><pre><code>{}</code></pre></section>",

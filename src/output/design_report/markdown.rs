@@ -65,7 +65,7 @@ pub fn render(project: &Project, a: &Analysis) -> String {
     tables_section(&mut s, project, a, &sum);
     findings_section(&mut s, project, a, &sum);
     notes_section(&mut s, project, a);
-    if super::states_workload(project) {
+    if crate::model::workload::states_workload(project) {
         s.push_str("## Cost\n\nWhat the design costs the cluster under the stated workload (`cqlmodel cost`; see docs/workload.md).\n\n");
         code_block(&mut s, "text", &super::cost_text(project, a));
     }

@@ -134,19 +134,6 @@ pub fn summary(project: &Project, a: &Analysis) -> Summary {
 }
 
 /// The thresholds the estimates are judged against, for the summary.
-/// Whether the project states any workload figure (a query's load or
-/// consistency, an update rate, the cluster): the reports then end with a
-/// cost section; without one every figure would rest on defaults alone.
-pub(crate) fn states_workload(project: &Project) -> bool {
-    !project.cluster.is_default()
-        || project
-            .queries
-            .iter()
-            .any(|q| q.load.is_some() || q.consistency.is_some())
-        || project.entities.iter().any(|e| e.updates.is_some())
-        || project.relationships.iter().any(|r| r.updates.is_some())
-}
-
 /// The cost figures as the command line prints them, for a report.
 pub(crate) fn cost_text(project: &Project, a: &Analysis) -> String {
     let c = crate::derive::cost::cost(project, &a.model, &a.estimates);
