@@ -43,6 +43,22 @@ pub enum Command {
         output: Option<PathBuf>,
     },
     /// Compare candidate primary keys of a query's table, query by query.
+    /// What the design costs the cluster under the project's workload:
+    /// per query, per table and per design, with every assumption.
+    Cost {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Load tests of the design: cassandra-stress profiles and a script
+    /// (written into the directory -o names), or a `NoSQLBench` workload.
+    Loadtest {
+        file: PathBuf,
+        #[arg(long, value_enum)]
+        format: LoadtestFormat,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     Alternatives {
         file: PathBuf,
         /// The query whose table's candidates to compare (e.g. Q1).
@@ -172,6 +188,12 @@ pub enum Format {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LoadtestFormat {
+    CassandraStress,
+    Nosqlbench,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
     Text,
     Md,
@@ -224,6 +246,12 @@ pub fn main() -> i32 {
             format,
             output,
         }) => diagram_cmd(&file, view, format, output.as_deref()),
+        Some(Command::Cost { file, format }) => cost_cmd(&file, format),
+        Some(Command::Loadtest {
+            file,
+            format,
+            output,
+        }) => loadtest_cmd(&file, format, output.as_deref()),
         Some(Command::Alternatives { file, query }) => alternatives_cmd(&file, &query),
         Some(Command::Import {
             schema,
@@ -432,6 +460,55 @@ fn cql_cmd(file: &Path, output: Option<&Path>) -> i32 {
             }
             Err(e) => fail(&format!("{}: {e}", out.display())),
         },
+    }
+}
+
+fn cost_cmd(file: &Path, format: Format) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let a = analyze(&project);
+    let c = crate::derive::cost::cost(&project, &a.model, &a.estimates);
+    match format {
+        Format::Text => print(&crate::output::cost::text(&c)),
+        Format::Json => print(&json(&serde_json::json!(c))),
+    }
+}
+
+fn loadtest_cmd(file: &Path, format: LoadtestFormat, output: Option<&Path>) -> i32 {
+    let project = match load_valid(file) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let a = analyze(&project);
+    let c = crate::derive::cost::cost(&project, &a.model, &a.estimates);
+    match format {
+        LoadtestFormat::Nosqlbench => emit(
+            &crate::output::loadtest::nosqlbench(&project, &a, &c),
+            output,
+            "NoSQLBench workload",
+        ),
+        LoadtestFormat::CassandraStress => {
+            let files = crate::output::loadtest::cassandra_stress(&project, &a, &c);
+            let Some(dir) = output else {
+                let mut text = String::new();
+                for (name, body) in &files {
+                    let _ = writeln!(text, "==> {name} <==\n{body}");
+                }
+                return print(&text);
+            };
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                return fail(&format!("{}: {e}", dir.display()));
+            }
+            for (name, body) in &files {
+                let code = emit(body, Some(&dir.join(name)), "cassandra-stress");
+                if code != 0 {
+                    return code;
+                }
+            }
+            0
+        }
     }
 }
 

@@ -260,6 +260,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
         self.count_inner(node, notes, 0)
     }
 
+    /// A node's instances and, when a rate leads to them, the days they
+    /// accumulated over (the cost module turns the pair into a rate).
+    pub(crate) fn count_with_span(
+        &self,
+        node: NodeId,
+        notes: &mut Vec<String>,
+    ) -> (f64, Option<f64>) {
+        self.count_span(node, notes, 0)
+    }
+
     fn count_inner(&self, node: NodeId, notes: &mut Vec<String>, depth: usize) -> f64 {
         self.count_span(node, notes, depth).0
     }

@@ -5,6 +5,7 @@
 mod assemble;
 mod build;
 mod columns;
+pub mod cost;
 mod decisions;
 mod draft;
 pub mod estimate;

@@ -6,7 +6,7 @@
 //! `gc_grace` no longer than hint replay needs where rows are never deleted
 //! or updated.
 
-use super::types::{Origin, Physical, Role, RowLife, Setting, Source, Table};
+use super::types::{Origin, Physical, Role, RowLife, RowLoad, Setting, Source, Table};
 use crate::model::physical::{Compaction, Span, Strategy};
 use crate::model::resolve::{Graph, NodeId};
 use crate::model::{CqlType, Decision, Native, Query};
@@ -21,6 +21,45 @@ pub const TARGET_WINDOWS: f64 = 30.0;
 /// hours), so a replica that missed a write still gets it by hint before
 /// any tombstone could be purged.
 pub const EXPIRING_GC_GRACE_SECONDS: u64 = 10_800;
+
+/// Reads per write from which a table counts as read-heavy: Leveled
+/// compaction rewrites each row about ten times (once per level) and pays
+/// that back only where most operations are reads (Apache Cassandra docs,
+/// Leveled Compaction Strategy; `DataStax`, "When to use leveled
+/// compaction", 2012: ~90 % reads).
+pub const READ_HEAVY_RATIO: f64 = 10.0;
+
+/// The table's reads and writes a second when its query states a load:
+/// writes are its rows' inserts (a stated rate, else their count over the
+/// horizon, assumed) plus, when it holds mutable attributes, their updates.
+fn row_load(graph: &Graph, q: &Query, root: NodeId, updated: bool) -> Option<RowLoad> {
+    let reads = q.load.as_ref()?.avg;
+    let est = super::estimate::Estimator::new(graph);
+    let (count, span) = est.count_with_span(root, &mut Vec::new());
+    let (days, writes_assumed) = match span {
+        Some(d) if d > 0.0 => (d, false),
+        _ => (graph.project.thresholds.horizon_days, true),
+    };
+    let inserts = if days > 0.0 {
+        count / days / 86_400.0
+    } else {
+        0.0
+    };
+    let updates = if updated {
+        match root {
+            NodeId::Entity(e) => graph.entity(e).updates.as_ref(),
+            NodeId::Rel(r) => graph.rel(r).updates.as_ref(),
+        }
+        .map_or(0.0, |u| u.avg)
+    } else {
+        0.0
+    };
+    Some(RowLoad {
+        reads,
+        writes: inserts + updates,
+        writes_assumed,
+    })
+}
 
 /// Sets the table's TTL and physical options.
 pub(crate) fn settle(
@@ -87,6 +126,7 @@ pub(crate) fn settle(
         })
         .collect();
     let time_ordered = time_ordered(t);
+    let load = row_load(graph, q, root, !updated.is_empty());
     let compaction = match options.compaction.clone() {
         Some(c) => Setting {
             why: format!("{}: set by the designer", c.strategy.short()),
@@ -98,13 +138,18 @@ pub(crate) fn settle(
             origin: Origin::Default,
             why: "SizeTiered (default): as imported".into(),
         },
-        None => proposed_compaction(
-            t,
-            retention,
-            retention_label.as_deref(),
-            deleted,
+        None => leveled_if_read_heavy(
+            proposed_compaction(
+                t,
+                retention,
+                retention_label.as_deref(),
+                deleted,
+                &updated,
+                time_ordered.as_deref(),
+                counter,
+            ),
+            load.as_ref(),
             &updated,
-            time_ordered.as_deref(),
             counter,
         ),
     };
@@ -149,6 +194,7 @@ pub(crate) fn settle(
         time_order: time_ordered,
         deleted_by: deleted.then(|| q.id.clone()),
         updated: updated.iter().map(ToString::to_string).collect(),
+        load,
     };
     t.physical = Physical {
         life,
@@ -261,6 +307,57 @@ fn proposed_compaction(
                 format!("the retention spans {windows:.1} windows (aim: about {TARGET_WINDOWS})")
             }
         ),
+    }
+}
+
+/// Leveled instead of the default for a table read far more than written
+/// (at least [`READ_HEAVY_RATIO`] reads a write) or whose rows are updated
+/// and read at least as often as written: a row's versions then stay in
+/// few `SSTables` and a read touches one per level. `TimeWindow` stays
+/// where it fits; nothing changes without a stated load.
+fn leveled_if_read_heavy(
+    proposal: Setting<Option<Compaction>>,
+    load: Option<&RowLoad>,
+    updated: &[&str],
+    counter: bool,
+) -> Setting<Option<Compaction>> {
+    let Some(l) = load else {
+        return proposal;
+    };
+    if proposal.origin == Origin::Derived || counter {
+        return proposal;
+    }
+    let why = if l.reads >= READ_HEAVY_RATIO * l.writes {
+        format!(
+            "Leveled: read far more than written ({:.1} reads/s against {}), so reads touch one SSTable per level; Leveled rewrites each row about ten times, which this read share pays for",
+            l.reads,
+            l.writes_text()
+        )
+    } else if !updated.is_empty() && l.reads >= l.writes {
+        format!(
+            "Leveled: rows are updated ({}) and read at least as often as written ({:.1} reads/s against {}), so a row's versions stay in few SSTables",
+            updated.join(", "),
+            l.reads,
+            l.writes_text()
+        )
+    } else {
+        return Setting {
+            why: format!(
+                "{}; at {:.1} reads/s against {} the table is not read-heavy enough for Leveled",
+                proposal.why,
+                l.reads,
+                l.writes_text()
+            ),
+            ..proposal
+        };
+    };
+    Setting {
+        value: Some(Compaction {
+            strategy: Strategy::Leveled,
+            options: BTreeMap::new(),
+        }),
+        origin: Origin::Derived,
+        why,
     }
 }
 

@@ -748,4 +748,33 @@ pub struct RowLife {
     pub deleted_by: Option<String>,
     /// Regular columns holding attributes that change (updates).
     pub updated: Vec<String>,
+    /// Reads and writes a second, when the query states its load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<RowLoad>,
+}
+
+/// A table's reads (its query's stated load) and writes a second (its
+/// rows' inserts and updates), for the compaction proposal and review.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RowLoad {
+    pub reads: f64,
+    pub writes: f64,
+    /// The insert rate is assumed (no `per` rate: the instances arriving
+    /// evenly over the horizon).
+    pub writes_assumed: bool,
+}
+
+impl RowLoad {
+    /// The writes in words, saying when they were assumed.
+    pub fn writes_text(&self) -> String {
+        format!(
+            "{:.1} writes/s{}",
+            self.writes,
+            if self.writes_assumed {
+                " (assumed: no insert rate stated, the rows arriving evenly over the horizon)"
+            } else {
+                ""
+            }
+        )
+    }
 }

@@ -298,6 +298,7 @@ pub(crate) fn new_entity(name: &str) -> Entity {
         per: None,
         retention_days: None,
         ttl: false,
+        updates: None,
     }
 }
 
@@ -346,6 +347,7 @@ pub(crate) fn parse_relationship(text: &str) -> Result<Relationship, String> {
         from_per_to: None,
         attributes: vec![],
         written_by_job: false,
+        updates: None,
     })
 }
 

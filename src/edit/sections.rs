@@ -23,6 +23,7 @@ pub struct Sections {
     decisions: Option<Shared<Vec<Decision>>>,
     notes: Option<Shared<Vec<Note>>>,
     waivers: Option<Shared<Vec<Waiver>>>,
+    cluster: Option<crate::model::workload::Cluster>,
 }
 
 fn differing<T: Clone + PartialEq>(from: &T, to: &T) -> Option<T> {
@@ -66,6 +67,7 @@ impl Sections {
             decisions,
             notes,
             waivers,
+            cluster,
         } = to;
         Sections {
             format: differing(&from.format, format),
@@ -82,6 +84,7 @@ impl Sections {
             decisions: differing(&from.decisions, decisions),
             notes: differing(&from.notes, notes),
             waivers: differing(&from.waivers, waivers),
+            cluster: differing(&from.cluster, cluster),
         }
     }
 
@@ -103,6 +106,7 @@ impl Sections {
             decisions,
             notes,
             waivers,
+            cluster,
         } = to;
         let mut forth = Sections::default();
         let mut back = Sections::default();
@@ -170,6 +174,12 @@ impl Sections {
             &mut forth.waivers,
             &mut back.waivers,
         );
+        both(
+            &from.cluster,
+            cluster,
+            &mut forth.cluster,
+            &mut back.cluster,
+        );
         (forth, back)
     }
 
@@ -198,6 +208,7 @@ impl Sections {
             decisions,
             notes,
             waivers,
+            cluster,
         } = p;
         put(format, self.format.as_ref(), &mut old.format);
         put(name, self.name.as_ref(), &mut old.name);
@@ -221,6 +232,7 @@ impl Sections {
         put(decisions, self.decisions.as_ref(), &mut old.decisions);
         put(notes, self.notes.as_ref(), &mut old.notes);
         put(waivers, self.waivers.as_ref(), &mut old.waivers);
+        put(cluster, self.cluster.as_ref(), &mut old.cluster);
         old
     }
 }

@@ -22,6 +22,7 @@ pub mod terminal_text;
 pub mod types;
 pub mod validate;
 pub mod waiver;
+pub mod workload;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -74,6 +75,9 @@ pub struct Project {
     /// Findings the designer judged and waived, each with its reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waivers: Shared<Vec<Waiver>>,
+    /// The cluster the cost figures size (nodes, per-node budgets).
+    #[serde(default, skip_serializing_if = "workload::Cluster::is_default")]
+    pub cluster: workload::Cluster,
 }
 
 /// A list of queries as the project holds them (each shared on its own).
@@ -238,6 +242,9 @@ pub struct Entity {
     pub retention_days: Option<f64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub ttl: bool,
+    /// Updates per second across all instances (of mutable attributes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<workload::Load>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -373,6 +380,9 @@ pub struct Relationship {
     /// (recommendations): they stay out of the entities' insert paths.
     #[serde(default, skip_serializing_if = "is_false")]
     pub written_by_job: bool,
+    /// Updates per second across all instances (of mutable attributes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<workload::Load>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -468,6 +478,12 @@ pub struct Query {
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
+    /// Requests per second (average, peak) the application sends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<workload::Load>,
+    /// The consistency level it reads at (`LOCAL_QUORUM` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consistency: Option<workload::Consistency>,
 }
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
@@ -570,6 +586,8 @@ impl Query {
             constants: vec![],
             aggregates: vec![],
             window: None,
+            load: None,
+            consistency: None,
         }
     }
 }
@@ -745,6 +763,7 @@ impl Project {
             decisions: Shared::default(),
             notes: Shared::default(),
             waivers: Shared::default(),
+            cluster: workload::Cluster::default(),
         }
     }
 

@@ -88,6 +88,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             per: None,
             retention_days: None,
             ttl: false,
+            updates: None,
         });
     }
     for i in 1..entities {
@@ -118,6 +119,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             }),
             attributes: vec![],
             written_by_job: false,
+            updates: None,
         });
     }
     for qn in 0..queries {

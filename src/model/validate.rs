@@ -179,7 +179,50 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     check_notes(&scope, &mut c);
     check_waivers(project, &mut c);
     check_query_extensions(project, &scope.graph, &mut c);
+    check_workload(project, &mut c);
     c.problems
+}
+
+/// The workload figures: rates are non-negative numbers, a cluster has at
+/// least one node per data centre and positive budgets.
+fn check_workload(project: &Project, c: &mut Checker) {
+    let load = |c: &mut Checker, path: String, l: Option<&super::workload::Load>| {
+        if let Some(l) = l {
+            c.number(|| format!("{path}.avg"), Some(l.avg));
+            c.number(|| format!("{path}.peak"), l.peak);
+        }
+    };
+    for (i, e) in project.entities.iter().enumerate() {
+        load(c, format!("entities[{i}].updates"), e.updates.as_ref());
+    }
+    for (i, r) in project.relationships.iter().enumerate() {
+        load(c, format!("relationships[{i}].updates"), r.updates.as_ref());
+    }
+    for (i, q) in project.queries.iter().enumerate() {
+        load(c, format!("queries[{i}].load"), q.load.as_ref());
+    }
+    let cl = &project.cluster;
+    let nodes = cl
+        .nodes_per_dc
+        .iter()
+        .map(|n| ("cluster.nodes_per_dc".to_string(), *n));
+    for (path, n) in nodes.chain(
+        cl.nodes
+            .iter()
+            .map(|(dc, n)| (format!("cluster.nodes[{dc:?}]"), *n)),
+    ) {
+        if n == 0 {
+            c.add(path, "a data centre needs at least one node");
+        }
+    }
+    for (path, v) in [
+        ("cluster.node_requests", cl.node_requests),
+        ("cluster.node_disk_gb", cl.node_disk_gb),
+    ] {
+        if let Some(v) = v.filter(|v| !v.is_finite() || *v <= 0.0) {
+            c.add(path, format!("{v} is not a positive number"));
+        }
+    }
 }
 
 /// The problems of `next`, an edit of `before`, which has none: when the
@@ -205,6 +248,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
         decisions,
         notes: _,
         waivers: _,
+        cluster,
     } = next;
     let elsewhere = *format != before.format
         || *name != before.name
@@ -215,6 +259,7 @@ pub fn validate_after(before: &Project, next: &Project) -> Vec<Problem> {
         || *types != before.types
         || *entities != before.entities
         || *relationships != before.relationships
+        || *cluster != before.cluster
         || *queries != before.queries
         || *decisions != before.decisions;
     if elsewhere {

@@ -33,6 +33,8 @@ pub enum BottomView {
     Cql,
     Select,
     Notes,
+    /// What the design costs under the workload (`view/cost.rs`).
+    Cost,
 }
 
 impl BottomView {
@@ -49,7 +51,20 @@ impl BottomView {
             BottomView::Cql => "CQL",
             BottomView::Select => "SELECT",
             BottomView::Notes => "Notes",
+            BottomView::Cost => "Cost",
         }
+    }
+
+    /// The views the tab strip shows: the cost view once the project
+    /// states a workload (or while it is open).
+    pub fn shown(app: &App) -> Vec<BottomView> {
+        let mut v = BottomView::ALL.to_vec();
+        if app.view.bottom == BottomView::Cost
+            || crate::model::workload::states_workload(&app.project)
+        {
+            v.push(BottomView::Cost);
+        }
+        v
     }
 }
 

@@ -187,6 +187,7 @@ pub enum Command {
     ViewCql,
     ViewSelect,
     ViewNotes,
+    ViewCost,
     // Workflow
     Rows,
     Equality,
@@ -229,7 +230,7 @@ impl Command {
             Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
             PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
             Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
-            UseDerived, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Waive, Yes,
+            UseDerived, ViewCost, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Waive, Yes,
         };
         match self {
             Quit => "quit",
@@ -277,6 +278,7 @@ impl Command {
             ViewCql => "view_cql",
             ViewSelect => "view_select",
             ViewNotes => "view_notes",
+            ViewCost => "view_cost",
             Rows => "query_rows",
             Equality => "query_equality",
             Range => "query_range",
@@ -1154,6 +1156,13 @@ impl Default for Keymap {
                 &[c('4')],
                 C::ViewNotes,
                 "bottom pane: review notes",
+                None,
+            ),
+            b(
+                Global,
+                &[c('5')],
+                C::ViewCost,
+                "bottom pane: cost under the workload",
                 None,
             ),
             b(

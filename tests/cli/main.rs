@@ -19,3 +19,4 @@ mod odd_files;
 mod readme;
 mod save_safety;
 mod unsafe_chars;
+mod workload;

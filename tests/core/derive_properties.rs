@@ -61,6 +61,7 @@ impl Gen {
                 per: None,
                 retention_days: None,
                 ttl: false,
+                updates: None,
             });
         }
         for i in 1..n {
@@ -80,6 +81,7 @@ impl Gen {
                 from_per_to: None,
                 attributes: vec![],
                 written_by_job: false,
+                updates: None,
             });
             // Some children are weak: identified by their parent.
             if cardinality == Cardinality::OneToMany && rng.chance(40) {
@@ -100,6 +102,7 @@ impl Gen {
                     from_per_to: None,
                     attributes: vec![],
                     written_by_job: false,
+                    updates: None,
                 });
             }
             p.entities.push(Entity {
@@ -115,6 +118,7 @@ impl Gen {
                 per: None,
                 retention_days: None,
                 ttl: false,
+                updates: None,
             });
         }
         let graph = Graph::new(&p);

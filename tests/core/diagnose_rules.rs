@@ -1109,6 +1109,21 @@ fn physical_options_that_do_not_fit_the_rows() {
     leveled.decision_mut("Q2").options.compaction = Some(compaction(Strategy::Leveled));
     let d = fires(&leveled, "expiring-without-twcs");
     assert!(d.fix().contains("24 DAYS"), "{}", d.fix());
+    // Leveled with no load stated: nothing says it is write-heavy; read
+    // once in 10,000 s while a reading arrives every minute, it is.
+    quiet(&leveled, "lcs-write-heavy");
+    let mut q2 = (*leveled.queries[qi]).clone();
+    q2.load = Some(cqlmodel::model::workload::Load {
+        avg: 0.0001,
+        peak: None,
+    });
+    leveled.queries[qi] = q2.into();
+    let d = fires(&leveled, "lcs-write-heavy");
+    assert!(
+        d.message().contains("written more than read"),
+        "{}",
+        d.message()
+    );
 
     let mut short = weather.clone();
     short.decision_mut("Q2").options.gc_grace = Some(Span::parse("1h").expect("span"));

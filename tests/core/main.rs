@@ -12,6 +12,7 @@ mod support;
 mod oracle;
 
 mod alternatives_devices;
+mod cost;
 mod cql_quoting;
 mod cql_validity;
 mod derive_properties;
@@ -30,6 +31,8 @@ mod import_fixtures;
 mod import_merge;
 mod import_replay;
 mod incremental;
+mod leveled;
+mod loadtest;
 mod malformed;
 mod migrate_rows;
 mod physical;

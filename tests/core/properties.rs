@@ -510,6 +510,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             per: (!weak && s.count.is_some() && s.per_day && i % 2 == 0).then_some(Period::Week),
             retention_days: s.ttl.map(f64::from),
             ttl: s.ttl.is_some(),
+            updates: None,
         });
         if i > 0 {
             let parent = s.parent % i;
@@ -544,6 +545,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
                     vec![]
                 },
                 written_by_job: false,
+                updates: None,
             });
         }
     }

@@ -11,6 +11,7 @@ mod support;
 
 mod highlight;
 mod tui_background;
+mod tui_cost;
 mod tui_detail_welcome;
 mod tui_export;
 mod tui_keymap;

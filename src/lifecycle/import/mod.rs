@@ -237,6 +237,7 @@ fn empty_entity(name: &str) -> Entity {
         per: None,
         retention_days: None,
         ttl: false,
+        updates: None,
     }
 }
 
@@ -294,6 +295,7 @@ fn add_owned(p: &mut Project, t: &TableDef) {
         from_per_to: None,
         attributes: vec![],
         written_by_job: false,
+        updates: None,
     });
     let equality = t
         .partition
@@ -458,6 +460,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 per: None,
                 retention_days: None,
                 ttl: false,
+                updates: None,
             });
             keys.push((natural, counter, p.entities.len() - 1));
             p.entities.len() - 1

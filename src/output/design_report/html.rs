@@ -127,6 +127,14 @@ pub fn render(project: &Project, a: &Analysis) -> String {
     tables_section(&mut s, project, a, &sum);
     findings_section(&mut s, project, a, &sum);
     notes_section(&mut s, project, a);
+    if crate::model::workload::states_workload(project) {
+        let _ = writeln!(
+            s,
+            "<section id=\"cost\"><h2>8. Cost</h2>\n<p>What the design costs the cluster under the stated workload (<code>cqlmodel cost</code>).</p><pre><code>{}</code></pre></section>",
+            xml_block(super::cost_text(project, a).trim_end())
+        );
+    }
+    s.push_str("</main>\n</body>\n</html>\n");
     s
 }
 
@@ -580,5 +588,5 @@ fn notes_section(s: &mut String, project: &Project, a: &Analysis) {
         }
         s.push_str("</tbody></table>\n");
     }
-    s.push_str("</section>\n</main>\n</body>\n</html>\n");
+    s.push_str("</section>\n");
 }

@@ -65,6 +65,10 @@ pub fn render(project: &Project, a: &Analysis) -> String {
     tables_section(&mut s, project, a, &sum);
     findings_section(&mut s, project, a, &sum);
     notes_section(&mut s, project, a);
+    if crate::model::workload::states_workload(project) {
+        s.push_str("## Cost\n\nWhat the design costs the cluster under the stated workload (`cqlmodel cost`; see docs/workload.md).\n\n");
+        code_block(&mut s, "text", &super::cost_text(project, a));
+    }
     s
 }
 

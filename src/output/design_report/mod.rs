@@ -143,6 +143,12 @@ pub fn summary(project: &Project, a: &Analysis) -> Summary {
 }
 
 /// The thresholds the estimates are judged against, for the summary.
+/// The cost figures as the command line prints them, for a report.
+pub(crate) fn cost_text(project: &Project, a: &Analysis) -> String {
+    let c = crate::derive::cost::cost(project, &a.model, &a.estimates);
+    crate::output::cost::text(&c)
+}
+
 pub(crate) fn thresholds_line(th: &Thresholds) -> String {
     format!(
         "limits per partition: {} values, {}; history without retention assumed {} days",

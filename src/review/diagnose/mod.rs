@@ -417,6 +417,13 @@ pub const RULES: &[RuleInfo] = &[
         source: "Apache Cassandra docs, Time Window Compaction Strategy; seed 000 (changing compaction strategy when reviewing and tuning)",
     },
     RuleInfo {
+        id: "lcs-write-heavy",
+        severity: Severity::Warning,
+        scopes: &[Scope::Table],
+        title: "Leveled compaction on a table written more than read",
+        source: "Apache Cassandra docs, Leveled Compaction Strategy (each row rewritten about once per level); DataStax, When to use leveled compaction (2012: for read-heavy tables, about 90 % reads)",
+    },
+    RuleInfo {
         id: "gc-grace-too-low",
         severity: Severity::Warning,
         scopes: &[Scope::Table],

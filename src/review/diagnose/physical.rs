@@ -72,6 +72,21 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         }
     }
     tombstones(ctx, i, out);
+    if let (Some(Strategy::Leveled), Some(l)) = (strategy, &life.load) {
+        if l.writes > l.reads {
+            out.push(ctx.diag(
+                "lcs-write-heavy",
+                subject(),
+                format!(
+                    "{} uses LeveledCompactionStrategy but is written more than read ({} against {:.1} reads/s): Leveled rewrites each row about once per level, so its compaction I/O grows with the writes while few reads gain from it.",
+                    t.name,
+                    l.writes_text(),
+                    l.reads
+                ),
+                "Use SizeTiered (the default) for a write-heavy table, or state the load that makes it read-heavy.".into(),
+            ));
+        }
+    }
     if let Some(g) = p.gc_grace.value.filter(|g| *g < EXPIRING_GC_GRACE_SECONDS) {
         let deletes =
             life.deleted_by.is_some() || !life.updated.is_empty() || t.ttl_seconds.is_none();

@@ -717,6 +717,8 @@ mod tests {
                 constants: vec![],
                 aggregates: vec![],
                 window: None,
+                load: None,
+                consistency: None,
             }));
         }
         for _ in 0..edges {

@@ -21,21 +21,28 @@ pub fn scroll(app: &mut App, delta: isize) {
 
 /// The next (or previous) view of the bottom pane.
 pub(crate) fn next_view(app: &mut App, forward: bool) {
-    let i = BottomView::ALL
+    let shown = BottomView::shown(app);
+    let len = shown.len();
+    let i = shown
         .iter()
         .position(|v| *v == app.view.bottom)
         .unwrap_or(0);
-    let n = if forward { (i + 1) % 4 } else { (i + 3) % 4 };
-    app.view.bottom = BottomView::ALL[n];
+    let n = if forward {
+        (i + 1) % len
+    } else {
+        (i + len - 1) % len
+    };
+    app.view.bottom = shown[n];
     app.view.bottom_scroll = 0;
 }
 
-/// One of the view commands (`1`–`4`).
+/// One of the view commands (`1`–`5`).
 pub fn show(app: &mut App, c: Command) {
     app.view.bottom = match c {
         Command::ViewDiagnostics => BottomView::Diagnostics,
         Command::ViewCql => BottomView::Cql,
         Command::ViewSelect => BottomView::Select,
+        Command::ViewCost => BottomView::Cost,
         _ => BottomView::Notes,
     };
     app.view.bottom_scroll = 0;

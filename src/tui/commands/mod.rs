@@ -128,7 +128,9 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         }
         C::CommandLine => app.popups.push(Popup::Command(popup::CommandLine::new())),
         C::Help => app.popups.push(Popup::Help { scroll: 0 }),
-        C::ViewDiagnostics | C::ViewCql | C::ViewSelect | C::ViewNotes => bottom::show(app, c),
+        C::ViewDiagnostics | C::ViewCql | C::ViewSelect | C::ViewNotes | C::ViewCost => {
+            bottom::show(app, c);
+        }
         C::CqlScope => bottom::toggle_cql_scope(app),
         C::Jump => bottom::jump(app),
         C::Fix => return bottom::fix(app),

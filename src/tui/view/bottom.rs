@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, hits: &mut Hits) -> Option<Rect> {
     let mut spans = vec![Span::raw(" ")];
     let mut x = area.x + 2;
-    for (i, v) in BottomView::ALL.iter().enumerate() {
+    for (i, v) in BottomView::shown(app).iter().enumerate() {
         let label = format!("{} {}", i + 1, v.title());
         let w = label.chars().count() as u16;
         let style = if *v == app.view.bottom {
@@ -258,6 +258,7 @@ fn text_for(app: &App) -> (String, bool) {
             }
             (s, false)
         }
+        BottomView::Cost => (super::cost::text(app), false),
         BottomView::Diagnostics => (String::new(), false),
     }
 }

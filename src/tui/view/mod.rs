@@ -4,6 +4,7 @@
 //! are recorded for mouse hit-testing.
 
 mod bottom;
+mod cost;
 mod lists;
 mod status;
 pub(crate) mod wrap;
