@@ -17,6 +17,7 @@ pub mod highlight;
 pub mod intent;
 pub mod keymap;
 pub mod labels;
+pub mod line;
 pub mod mouse;
 pub mod popup;
 pub mod terminal;

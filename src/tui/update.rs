@@ -228,7 +228,7 @@ fn paste(app: &mut App, text: &str) {
             e.error = e.check(&app.project).err();
         }
         Some(Popup::Input(i)) => {
-            i.area.insert_str(text.replace(['\n', '\r'], " "));
+            i.area.insert_str(&text.replace(['\n', '\r'], " "));
         }
         _ => {}
     }

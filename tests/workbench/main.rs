@@ -15,6 +15,7 @@ mod tui_detail_welcome;
 mod tui_export;
 mod tui_keymap;
 mod tui_keys;
+mod tui_line_editing;
 mod tui_numbers;
 mod tui_pickers;
 mod tui_save;

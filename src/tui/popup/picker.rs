@@ -8,8 +8,9 @@ use crate::model::naming::for_terminal;
 use crate::model::Dir;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
+use crate::tui::line::LineField;
 use crate::tui::theme::Theme;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -172,17 +173,13 @@ impl Picker {
                     None => Outcome::Keep,
                 };
             }
-            _ => match key.code {
-                KeyCode::Backspace => {
-                    self.filter.pop();
+            // Letters narrow the list; the line-editing keys that delete
+            // (Ctrl-U, Ctrl-W, Backspace) edit the filter like any field.
+            _ => {
+                if LineField::edit_at_end(&mut self.filter, key) {
                     self.cursor = self.exact_match();
                 }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    self.filter.push(c);
-                    self.cursor = self.exact_match();
-                }
-                _ => {}
-            },
+            }
         }
         Outcome::Keep
     }
