@@ -154,6 +154,8 @@ pub enum Command {
     Open,
     Add,
     AddAttribute,
+    /// Add an entity whatever row of the Conceptual pane is selected.
+    AddEntity,
     ClearFilter,
     // Popups
     Cancel,
@@ -221,8 +223,8 @@ pub enum Command {
 impl Command {
     pub fn name(self) -> &'static str {
         use Command::{
-            Accept, Add, AddAttribute, AddNote, AddTransition, Alternatives, Apply, Ascending,
-            Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
+            Accept, Add, AddAttribute, AddEntity, AddNote, AddTransition, Alternatives, Apply,
+            Ascending, Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
             Descending, Down, EditText, End, Equality, Feeds, Filter, Fix, Flip, GoToSubject, Help,
             Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
             PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
@@ -247,6 +249,7 @@ impl Command {
             Open => "open",
             Add => "add",
             AddAttribute => "add_attribute",
+            AddEntity => "add_entity",
             ClearFilter => "clear_filter",
             Cancel => "cancel",
             Accept => "accept",
@@ -530,6 +533,13 @@ impl Default for Keymap {
                 C::AddAttribute,
                 "add an attribute to the selected entity or relationship",
                 Some("attribute"),
+            ),
+            b(
+                Concept,
+                &[c('E')],
+                C::AddEntity,
+                "add an entity, whatever row is selected",
+                Some("entity"),
             ),
             b(
                 Concept,
@@ -1346,10 +1356,19 @@ impl Keymap {
 
     /// Status-bar hints for a scope: `key label` pairs.
     pub fn hints(&self, scope: Scope) -> Vec<(String, &'static str)> {
+        self.hint_commands(scope)
+            .into_iter()
+            .map(|(k, _, h)| (k, h))
+            .collect()
+    }
+
+    /// Status-bar hints with the command each runs, so the bar can say
+    /// what a row-dependent command does on the selected row.
+    pub fn hint_commands(&self, scope: Scope) -> Vec<(String, Command, &'static str)> {
         Self::with_global(scope)
             .into_iter()
             .flat_map(|s| self.bindings.iter().filter(move |b| b.scope == s))
-            .filter_map(|b| Some((b.keys.first()?.to_string(), b.hint?)))
+            .filter_map(|b| Some((b.keys.first()?.to_string(), b.command, b.hint?)))
             .collect()
     }
 

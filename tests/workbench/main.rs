@@ -10,6 +10,7 @@
 mod support;
 
 mod highlight;
+mod tui_add_hints;
 mod tui_background;
 mod tui_detail_welcome;
 mod tui_export;

@@ -73,18 +73,40 @@ pub(crate) fn add_attribute(app: &mut App) {
     app.popups.push(Popup::Input(input));
 }
 
+/// What `a` adds on the selected row (the status-bar hint).
+pub(crate) fn add_kind(app: &App) -> &'static str {
+    match app.selected_row(Focus::Concept) {
+        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => "add entity",
+        Some(Row::RelationshipsHeading | Row::Relationship(_)) => "add relationship",
+        Some(Row::Attribute(..) | Row::RelAttribute(..)) => "add attribute",
+        Some(_) => "add",
+    }
+}
+
+/// `E`: a new entity, whatever row is selected.
+pub(crate) fn add_entity(app: &mut App) {
+    if app.focus != Focus::Concept {
+        return;
+    }
+    app.popups.push(Popup::Input(entity_input()));
+}
+
+fn entity_input() -> Input {
+    Input::new(
+        "New entity",
+        "name (it gets a uuid key you can rename)",
+        "",
+        InputPurpose::AddEntity,
+    )
+}
+
 /// `a` adds another item of the kind under the cursor: an entity on an
 /// entity, an attribute on an attribute, a relationship on a relationship
 /// (`+` adds attributes to entities and relationships).
 pub fn add(app: &mut App) {
     let row = app.selected_row(Focus::Concept).cloned();
     let input = match row {
-        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => Input::new(
-            "New entity",
-            "name (it gets a uuid key you can rename)",
-            "",
-            InputPurpose::AddEntity,
-        ),
+        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => entity_input(),
         Some(Row::RelationshipsHeading | Row::Relationship(_)) => {
             return relationship_step(app, vec![]);
         }

@@ -15,6 +15,17 @@ use super::intent::Action;
 use super::keymap::{Command, Scope};
 use super::popup::{self, Input, InputPurpose, Popup};
 
+/// What `a` adds in the focused pane on the selected row, for the
+/// status-bar hint (`a add attribute` on an attribute row).
+pub fn add_hint(app: &App) -> &'static str {
+    match app.focus {
+        Focus::Concept => concept::add_kind(app),
+        Focus::Workflow => "add query",
+        Focus::Tables => "add",
+        Focus::Bottom => "add note",
+    }
+}
+
 /// Runs a command in the focused pane; returns the actions it leads to.
 pub fn run(app: &mut App, c: Command) -> Vec<Action> {
     use Command as C;
@@ -141,6 +152,7 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::AddTransition => workflow::add_transition(app),
         C::ToggleEntry => return workflow::toggle_entry(app),
         C::AddAttribute => concept::add_attribute(app),
+        C::AddEntity => concept::add_entity(app),
         C::PinName => tables::pin_name(app),
         C::Bucket => tables::refine_menu(app, Some(crate::edit::refine::menu::Kind::Bucket)),
         C::Shard => tables::refine_menu(app, Some(crate::edit::refine::menu::Kind::Shard)),

@@ -83,7 +83,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
         Span::styled(format!(" ·{hints} "), t.dim()),
         Span::styled("│", t.dim()),
     ];
-    for (key, label) in app.settings.keymap.hints(app.focus.scope()) {
+    for (key, command, label) in app.settings.keymap.hint_commands(app.focus.scope()) {
+        // `a` adds what the selected row calls for: the bar says which.
+        let label = match command {
+            Command::Add => crate::tui::commands::add_hint(app),
+            _ => label,
+        };
         spans.push(Span::styled(
             format!(" {key}"),
             Style::new().fg(t.hint_key).add_modifier(Modifier::BOLD),
