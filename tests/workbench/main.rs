@@ -14,6 +14,7 @@ mod tui_add_hints;
 mod tui_background;
 mod tui_detail_welcome;
 mod tui_export;
+mod tui_focus_questions;
 mod tui_keymap;
 mod tui_keys;
 mod tui_line_editing;
