@@ -9,6 +9,7 @@ pub mod analysis_worker;
 pub mod app;
 pub mod commands;
 pub mod config;
+pub mod diagnostics_filter;
 /// Project editing lives in the core; the old path stays for the
 /// workbench's own modules (outside callers use `cqlmodel::edit`).
 pub(crate) use crate::edit;
@@ -17,7 +18,6 @@ pub mod highlight;
 pub mod intent;
 pub mod keymap;
 pub mod labels;
-pub mod line;
 pub mod mouse;
 pub mod popup;
 pub mod terminal;

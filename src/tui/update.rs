@@ -77,6 +77,10 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             commands::workflow::pick_rows_for_new_query(app, text);
             vec![]
         }
+        Action::SetFilter(Focus::Bottom, text) => {
+            super::diagnostics_filter::set(app, text);
+            vec![]
+        }
         Action::SetFilter(f, text) => {
             let keep = app.selected_row(f).and_then(Row::item);
             app.view.panes[f.index()].filter = text;

@@ -13,6 +13,7 @@ mod highlight;
 mod tui_add_hints;
 mod tui_background;
 mod tui_detail_welcome;
+mod tui_diagnostics_filter;
 mod tui_export;
 mod tui_focus_questions;
 mod tui_keymap;

@@ -9,7 +9,7 @@ pub mod items;
 pub mod tables;
 pub mod workflow;
 
-use super::app::App;
+use super::app::{App, BottomView};
 use super::focus::Focus;
 use super::intent::Action;
 use super::keymap::{Command, Scope};
@@ -120,20 +120,32 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Feeds => workflow::pick_feeds(app),
         C::MoveUp | C::MoveDown => items::move_item(app, c == C::MoveUp),
         C::Filter => {
-            if focus != Focus::Bottom {
+            if focus == Focus::Bottom && app.view.bottom != BottomView::Diagnostics {
+                app.info("/ narrows the diagnostics: 1 shows them");
+            } else {
                 let current = app.view.panes[focus.index()].filter.clone();
                 let keep = app.settings.keymap.key_name(Scope::Input, Command::Accept);
                 let clear = app.settings.keymap.key_name(Scope::Input, Command::Cancel);
+                let prompt = if focus == Focus::Bottom {
+                    format!("rule, severity or subject words (!word hides) · {keep} keeps · {clear} clears")
+                } else {
+                    format!("type to narrow the list · {keep} keeps it · {clear} clears")
+                };
+                let title = if focus == Focus::Bottom {
+                    "Filter the diagnostics".to_string()
+                } else {
+                    format!("Filter {}", focus.title())
+                };
                 app.popups.push(Popup::Input(Input::new(
-                    &format!("Filter {}", focus.title()),
-                    &format!("type to narrow the list · {keep} keeps it · {clear} clears"),
+                    &title,
+                    &prompt,
                     &current,
                     InputPurpose::Filter(focus),
                 )));
             }
         }
         C::ClearFilter => {
-            if focus != Focus::Bottom && !app.view.panes[focus.index()].filter.is_empty() {
+            if !app.view.panes[focus.index()].filter.is_empty() {
                 return vec![Action::SetFilter(focus, String::new())];
             }
         }

@@ -7,7 +7,7 @@ use super::Outcome;
 use crate::model::naming::for_terminal;
 use crate::tui::intent::{Action, ExportKind};
 use crate::tui::keymap::Command;
-use crate::tui::line::LineField;
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;

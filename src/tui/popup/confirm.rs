@@ -217,7 +217,7 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
         "In text fields (names, paths, figures, filters)",
         theme.title(),
     )));
-    for (keys, what) in crate::tui::line::LINE_KEYS {
+    for (keys, what) in crate::tui::popup::line::LINE_KEYS {
         lines.push(Line::from(vec![
             Span::styled(
                 format!("  {keys:<key_w$}  "),

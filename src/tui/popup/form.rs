@@ -10,7 +10,7 @@ use crate::model::naming::for_terminal;
 use crate::model::Project;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
-use crate::tui::line::LineField;
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
