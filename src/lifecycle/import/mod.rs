@@ -208,6 +208,7 @@ fn empty_entity(name: &str) -> Entity {
         count: None,
         per: None,
         retention_days: None,
+        retention_unit: None,
         ttl: false,
     }
 }
@@ -387,6 +388,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 count: None,
                 per: None,
                 retention_days: None,
+                retention_unit: None,
                 ttl: false,
             });
             keys.push((natural, counter, p.entities.len() - 1));

@@ -12,7 +12,7 @@ use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
 use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -84,6 +84,10 @@ impl Form {
     /// Keys the dialog's scope does not bind edit the focused field, with
     /// the line-editing keys of every one-line field.
     fn type_key(&mut self, key: KeyEvent) -> Outcome {
+        let choices = self.fields.get(self.focus).map_or(&[][..], |f| f.choices);
+        if !choices.is_empty() {
+            return self.choose(choices, key);
+        }
         if self.line.key(key) {
             if let Some(f) = self.fields.get_mut(self.focus) {
                 f.value = self.line.text().to_string();
@@ -91,6 +95,33 @@ impl Form {
             if let Some(e) = self.errors.get_mut(self.focus) {
                 *e = None;
             }
+        }
+        Outcome::Keep
+    }
+
+    /// A toggle takes no text: Space and ← → cycle it, a letter picks
+    /// the choice it starts (`y`, `n`).
+    fn choose(&mut self, choices: &'static [&'static str], key: KeyEvent) -> Outcome {
+        let Some(f) = self.fields.get_mut(self.focus) else {
+            return Outcome::Keep;
+        };
+        let at = choices.iter().position(|c| *c == f.value).unwrap_or(0);
+        let next = match key.code {
+            KeyCode::Char(' ') | KeyCode::Right => (at + 1) % choices.len(),
+            KeyCode::Left => (at + choices.len() - 1) % choices.len(),
+            KeyCode::Char(c) => match choices
+                .iter()
+                .position(|x| x.starts_with(c.to_ascii_lowercase()))
+            {
+                Some(i) => i,
+                None => return Outcome::Keep,
+            },
+            _ => return Outcome::Keep,
+        };
+        f.value = choices[next].to_string();
+        self.line = LineField::new(&f.value);
+        if let Some(e) = self.errors.get_mut(self.focus) {
+            *e = None;
         }
         Outcome::Keep
     }
@@ -111,7 +142,21 @@ impl Form {
                 Span::styled(mark, theme.title()),
                 Span::styled(for_terminal(&f.label), theme.title()),
             ]));
-            let value = if f.value.is_empty() && !focused {
+            let value = if !f.choices.is_empty() {
+                // A toggle shows as a box, and how to change it.
+                let mark = if f.value == "yes" { "[x]" } else { "[ ]" };
+                Line::from(vec![
+                    Span::raw(format!("    {mark} {}", for_terminal(&f.value))),
+                    Span::styled(
+                        if focused {
+                            format!("   {}", f.hint)
+                        } else {
+                            String::new()
+                        },
+                        theme.dim(),
+                    ),
+                ])
+            } else if f.value.is_empty() && !focused {
                 Line::from(Span::styled(format!("    {}", f.hint), theme.dim()))
             } else if focused {
                 let mut line = self.line.spans(true);
