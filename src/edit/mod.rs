@@ -10,6 +10,7 @@ pub mod history;
 pub mod links;
 pub mod numbers;
 pub mod refine;
+pub mod rows;
 mod sections;
 pub mod target;
 
@@ -302,22 +303,9 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
         Edit::Rename(item, new) => rename(p, *item, new)?,
         Edit::Delete(item) => delete(p, *item)?,
         Edit::Move(item, up) => move_item(p, *item, *up)?,
-        Edit::SetRows(q, rows) => {
-            let query = p.queries.get_mut(*q).ok_or("no such query")?;
-            if &query.rows != rows {
-                query.rows.clone_from(rows);
-                // References were relative to the old rows: start afresh.
-                query.equality.clear();
-                query.range = None;
-                query.order.clear();
-                let graph = Graph::new(p);
-                let returns: Vec<String> = graph
-                    .node(rows)
-                    .map(|n| graph.attributes(n).iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-                p.queries[*q].returns = returns;
-            }
-        }
+        // References were relative to the old rows: those that still
+        // resolve stay (`rows::dropped` names the others).
+        Edit::SetRows(q, rows) => rows::set(p, *q, rows)?,
         Edit::SetEquality(q, v) => {
             p.queries
                 .get_mut(*q)

@@ -21,6 +21,7 @@ mod tui_keys;
 mod tui_line_editing;
 mod tui_numbers;
 mod tui_pickers;
+mod tui_query_rows;
 mod tui_retention;
 mod tui_save;
 mod tui_snapshots;
