@@ -65,6 +65,9 @@ pub enum Edit {
     SetType(NodeId, usize, String),
     /// An entity's key attributes, in order (several: a composite key).
     SetKey(usize, Vec<String>),
+    /// The relationships that identify an entity: the first is its
+    /// `owner`, the others its further `owners`; none makes it strong.
+    SetOwners(usize, Vec<String>),
     /// A query's LIMIT; `None` has none.
     SetLimit(usize, Option<u32>),
     /// The attributes a transition's source query hands to its target.
@@ -355,6 +358,11 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
             }
             entity.key.clone_from(key);
         }
+        Edit::SetOwners(e, picked) => {
+            let entity = p.entities.get_mut(*e).ok_or("no such entity")?;
+            entity.owner = picked.first().cloned();
+            entity.owners = picked.iter().skip(1).cloned().collect();
+        }
         Edit::SetLimit(q, limit) => {
             if *limit == Some(0) {
                 return Err("a LIMIT is a whole number above 0 (empty: none)".into());
@@ -531,6 +539,7 @@ mod tests {
             Edit::AddNote(Target::Entity("Hotel".into()), "a note".into()),
             Edit::SetType(NodeId::Entity(0), 1, "list<text>".into()),
             Edit::SetKey(0, vec!["name".into(), "hotel_id".into()]),
+            Edit::SetOwners(2, vec![]),
             Edit::SetLimit(0, Some(10)),
             Edit::SetFeeds(0, vec!["name".into()]),
         ];

@@ -176,6 +176,8 @@ pub enum Command {
     Type,
     /// Pick an entity's key attributes.
     Key,
+    /// Pick the relationships that identify a weak entity.
+    Owners,
     /// Set a query's LIMIT.
     Limit,
     /// Pick what a transition feeds.
@@ -227,8 +229,8 @@ impl Command {
             Ascending, Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
             Descending, Down, EditText, End, Equality, Feeds, Filter, Fix, Flip, GoToSubject, Help,
             Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
-            PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
-            Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
+            Owners, PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename,
+            Returns, Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
             UseDerived, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Yes,
         };
         match self {
@@ -267,6 +269,7 @@ impl Command {
             Numbers => "numbers",
             Type => "attribute_type",
             Key => "entity_key",
+            Owners => "owners",
             Limit => "query_limit",
             Feeds => "transition_feeds",
             MoveUp => "move_up",
@@ -582,6 +585,13 @@ impl Default for Keymap {
                 C::Key,
                 "pick the entity's key attributes (several: a composite key)",
                 Some("key"),
+            ),
+            b(
+                Concept,
+                &[c('o')],
+                C::Owners,
+                "pick the relationships that identify a weak entity (first: its owner)",
+                None,
             ),
             b(Concept, &[c('K')], C::MoveUp, "move the item up", None),
             b(Concept, &[c('J')], C::MoveDown, "move the item down", None),

@@ -122,6 +122,18 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
                 .map_or("?", |x| x.name.as_str()),
             key.join(", ")
         ),
+        Edit::SetOwners(e, owners) => {
+            let name = app
+                .project
+                .entities
+                .get(*e)
+                .map_or("?", |x| x.name.as_str());
+            if owners.is_empty() {
+                format!("{name} has no owner: a strong entity")
+            } else {
+                format!("{name} identified by {}", owners.join(", "))
+            }
+        }
         Edit::SetLimit(i, Some(n)) => format!("{} LIMIT {n}", q(i)),
         Edit::SetLimit(i, None) => format!("{} without LIMIT", q(i)),
         Edit::SetFeeds(t, feeds) => {

@@ -20,6 +20,7 @@ mod tui_keymap;
 mod tui_keys;
 mod tui_line_editing;
 mod tui_numbers;
+mod tui_owners;
 mod tui_pickers;
 mod tui_query_rows;
 mod tui_retention;

@@ -208,6 +208,50 @@ pub(crate) fn pick_key(app: &mut App) {
     )));
 }
 
+/// `o`: the relationships that identify the selected entity, ticked in
+/// order (the first is its owner). Offered: those that can, the 1:n
+/// relationships whose many side it is and the 1:1 ones it takes part in.
+pub(crate) fn pick_owners(app: &mut App) {
+    use crate::model::Cardinality;
+    let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() else {
+        return app.error("select an entity to pick what identifies it");
+    };
+    let entity = &app.project.entities[e];
+    let items: Vec<String> = app
+        .project
+        .relationships
+        .iter()
+        .filter(|r| match r.cardinality {
+            Cardinality::OneToMany => r.to == entity.name && r.from != entity.name,
+            Cardinality::OneToOne => r.to == entity.name || r.from == entity.name,
+            Cardinality::ManyToMany => false,
+        })
+        .map(|r| format!("{}: {} → {}", r.name, r.from, r.to))
+        .collect();
+    if items.is_empty() {
+        return app.error(format!(
+            "no relationship can identify {}: add a 1:n relationship to it first",
+            entity.name
+        ));
+    }
+    let name_of = |i: &String| i.split(':').next().unwrap_or_default().to_string();
+    let current: Vec<&String> = entity.owner.iter().chain(entity.owners.iter()).collect();
+    let picked = current
+        .iter()
+        .filter_map(|c| items.iter().position(|i| name_of(i) == **c))
+        .collect();
+    let title = format!(
+        "Identified by — {} (first picked: its owner; none: strong)",
+        entity.name
+    );
+    app.popups.push(Popup::Picker(Picker::multi(
+        &title,
+        items,
+        picked,
+        Pick::Owners(e),
+    )));
+}
+
 /// The cardinalities a new relationship can have, as the picker lists
 /// them (the first word is the cardinality).
 fn cardinalities(from: &str, to: &str) -> Vec<String> {

@@ -116,6 +116,7 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Numbers => concept::numbers_form(app),
         C::Type => concept::pick_type(app),
         C::Key => concept::pick_key(app),
+        C::Owners => concept::pick_owners(app),
         C::Limit => workflow::limit(app),
         C::Feeds => workflow::pick_feeds(app),
         C::MoveUp | C::MoveDown => items::move_item(app, c == C::MoveUp),

@@ -40,6 +40,8 @@ pub enum Pick {
     Type(crate::model::resolve::NodeId, usize, String),
     /// An entity's key attributes.
     Key(usize),
+    /// The relationships that identify an entity (first: its owner).
+    Owners(usize),
     /// What a transition feeds.
     Feeds(usize),
     /// A new relationship: the parts picked so far (from, to), the choice
@@ -237,6 +239,14 @@ impl Picker {
                 return vec![Action::PickRelationship(parts)];
             }
             (Pick::Key(e), _) => Edit::SetKey(*e, picked),
+            // Items read `name: from → to`; the edit takes the names.
+            (Pick::Owners(e), _) => Edit::SetOwners(
+                *e,
+                picked
+                    .iter()
+                    .map(|i| i.split(':').next().unwrap_or_default().to_string())
+                    .collect(),
+            ),
             (Pick::Feeds(t), _) => Edit::SetFeeds(*t, picked),
             (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
             (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),
