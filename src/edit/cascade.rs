@@ -297,6 +297,7 @@ pub(crate) fn new_entity(name: &str) -> Entity {
         count: None,
         per: None,
         retention_days: None,
+        retention_unit: None,
         ttl: false,
         updates: None,
     }

@@ -10,6 +10,7 @@ pub mod history;
 pub mod links;
 pub mod numbers;
 pub mod refine;
+pub mod rows;
 mod sections;
 pub mod target;
 
@@ -67,6 +68,9 @@ pub enum Edit {
     SetType(NodeId, usize, String),
     /// An entity's key attributes, in order (several: a composite key).
     SetKey(usize, Vec<String>),
+    /// The relationships that identify an entity: the first is its
+    /// `owner`, the others its further `owners`; none makes it strong.
+    SetOwners(usize, Vec<String>),
     /// A query's LIMIT; `None` has none.
     SetLimit(usize, Option<u32>),
     /// The attributes a transition's source query hands to its target.
@@ -305,22 +309,9 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
         Edit::Rename(item, new) => rename(p, *item, new)?,
         Edit::Delete(item) => delete(p, *item)?,
         Edit::Move(item, up) => move_item(p, *item, *up)?,
-        Edit::SetRows(q, rows) => {
-            let query = p.queries.get_mut(*q).ok_or("no such query")?;
-            if &query.rows != rows {
-                query.rows.clone_from(rows);
-                // References were relative to the old rows: start afresh.
-                query.equality.clear();
-                query.range = None;
-                query.order.clear();
-                let graph = Graph::new(p);
-                let returns: Vec<String> = graph
-                    .node(rows)
-                    .map(|n| graph.attributes(n).iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-                p.queries[*q].returns = returns;
-            }
-        }
+        // References were relative to the old rows: those that still
+        // resolve stay (`rows::dropped` names the others).
+        Edit::SetRows(q, rows) => rows::set(p, *q, rows)?,
         Edit::SetEquality(q, v) => {
             p.queries
                 .get_mut(*q)
@@ -369,6 +360,11 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 return Err(format!("{} has no attribute {k}", entity.name));
             }
             entity.key.clone_from(key);
+        }
+        Edit::SetOwners(e, picked) => {
+            let entity = p.entities.get_mut(*e).ok_or("no such entity")?;
+            entity.owner = picked.first().cloned();
+            entity.owners = picked.iter().skip(1).cloned().collect();
         }
         Edit::SetLimit(q, limit) => {
             if *limit == Some(0) {
@@ -556,6 +552,7 @@ mod tests {
             Edit::AddNote(Target::Entity("Hotel".into()), "a note".into()),
             Edit::SetType(NodeId::Entity(0), 1, "list<text>".into()),
             Edit::SetKey(0, vec!["name".into(), "hotel_id".into()]),
+            Edit::SetOwners(2, vec![]),
             Edit::SetLimit(0, Some(10)),
             Edit::SetFeeds(0, vec!["name".into()]),
         ];

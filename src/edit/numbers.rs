@@ -6,6 +6,7 @@
 //! dialog can keep what was typed and say under each field what is wrong.
 
 use super::{Edit, Item};
+use crate::model::physical::{Span, SpanUnit};
 use crate::model::{Cardinality, Count, Period, Project};
 
 /// One field of a numbers form.
@@ -15,6 +16,9 @@ pub struct Field {
     /// What the field takes, shown while it is empty.
     pub hint: &'static str,
     pub value: String,
+    /// A field of fixed choices (a toggle: `no`, `yes`) takes no text: a
+    /// dialog cycles through them. Empty for a text field.
+    pub choices: &'static [&'static str],
 }
 
 /// The figures of one item, as [`Edit::SetNumbers`] sets them.
@@ -24,7 +28,9 @@ pub enum Numbers {
         count: Option<f64>,
         /// The count is an insert rate per this period.
         per: Option<Period>,
+        /// In days, with the unit it was typed in.
         retention_days: Option<f64>,
+        retention_unit: Option<SpanUnit>,
         ttl: bool,
     },
     Attribute {
@@ -40,6 +46,10 @@ pub enum Numbers {
 
 const NUMBER: &str = "a number, e.g. 1000 or 2.5e6; empty = not stated";
 const PERIOD: &str = "hour, day, week, month or year; empty = in total";
+const SPAN: &str = "20s, 15m, 12h, 730d, 2y (a bare number: days); empty = none";
+
+/// The choices of a yes/no toggle.
+pub const TOGGLE: &[&str] = &["no", "yes"];
 
 fn show_period(p: Option<Period>) -> String {
     p.map(|p| p.name().to_string()).unwrap_or_default()
@@ -54,6 +64,7 @@ fn field(label: impl Into<String>, hint: &'static str, value: String) -> Field {
         label: label.into(),
         hint,
         value,
+        choices: &[],
     }
 }
 
@@ -84,12 +95,19 @@ pub fn fields(p: &Project, item: Item) -> Option<Vec<Field>> {
             vec![
                 field("instances (count)", NUMBER, show(e.count)),
                 field("count per (rate)", PERIOD, show_period(e.per)),
-                field("retention (days)", NUMBER, show(e.retention_days)),
                 field(
-                    "TTL from retention",
-                    "yes or no",
-                    if e.ttl { "yes" } else { "no" }.into(),
+                    "retention",
+                    SPAN,
+                    e.retention().map(|s| s.to_string()).unwrap_or_default(),
                 ),
+                Field {
+                    choices: TOGGLE,
+                    ..field(
+                        "TTL: rows expire after the retention",
+                        "Space toggles",
+                        if e.ttl { "yes" } else { "no" }.into(),
+                    )
+                },
             ]
         }
         Item::Attribute(..) | Item::RelAttribute(..) => {
@@ -209,7 +227,13 @@ pub fn parse(p: &Project, item: Item, values: &[String]) -> Result<Edit, Vec<Opt
                     .unwrap_or(None)
             };
             let count = num(0);
-            let retention_days = num(2);
+            let retention = if values[2].trim().is_empty() {
+                None
+            } else {
+                Span::parse(&values[2])
+                    .map_err(|e| errors[2] = Some(e))
+                    .ok()
+            };
             let per = parse_period(&values[1])
                 .map_err(|e| errors[1] = Some(e))
                 .unwrap_or(None);
@@ -219,13 +243,15 @@ pub fn parse(p: &Project, item: Item, values: &[String]) -> Result<Edit, Vec<Opt
             let ttl = parse_yes_no(&values[3])
                 .map_err(|e| errors[3] = Some(e))
                 .unwrap_or(false);
-            if ttl && retention_days.is_none() && errors[2].is_none() {
+            if ttl && retention.is_none() && errors[2].is_none() {
                 errors[3] = Some("a TTL needs a retention".into());
             }
             Numbers::Entity {
                 count,
                 per,
-                retention_days,
+                retention_days: retention.map(|s| s.in_days()),
+                // Days stay unmarked, so files keep their old form.
+                retention_unit: retention.map(|s| s.unit).filter(|u| *u != SpanUnit::Days),
                 ttl,
             }
         }
@@ -270,6 +296,7 @@ pub fn set(p: &mut Project, item: Item, n: &Numbers) -> Result<(), String> {
                 count,
                 per,
                 retention_days,
+                retention_unit,
                 ttl,
             },
         ) => {
@@ -277,6 +304,7 @@ pub fn set(p: &mut Project, item: Item, n: &Numbers) -> Result<(), String> {
             e.count = *count;
             e.per = *per;
             e.retention_days = *retention_days;
+            e.retention_unit = *retention_unit;
             e.ttl = *ttl;
         }
         (

@@ -240,11 +240,27 @@ pub struct Entity {
     /// entity's rows get a default TTL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retention_days: Option<f64>,
+    /// The unit the retention was typed in (`20s`, `12h`, `2y`), so it is
+    /// shown as typed; unset: days. The figure itself stays in
+    /// `retention_days`, which every estimate reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention_unit: Option<physical::SpanUnit>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub ttl: bool,
     /// Updates per second across all instances (of mutable attributes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updates: Option<workload::Load>,
+}
+
+impl Entity {
+    /// The retention as the designer typed it (`20s`, `730d`, `2y`).
+    pub fn retention(&self) -> Option<physical::Span> {
+        let days = self.retention_days?;
+        Some(match self.retention_unit {
+            Some(unit) => physical::Span::days_in(days, unit),
+            None => physical::Span::days(days),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -63,7 +63,7 @@ impl CassandraVersion {
 }
 
 /// The unit a span was typed in; it is shown in the same unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SpanUnit {
     Seconds,
     Minutes,
@@ -113,6 +113,22 @@ impl Span {
 
     pub fn days(amount: f64) -> Span {
         Span::new(amount, SpanUnit::Days)
+    }
+
+    /// A number of days shown in `unit` (an entity's retention is kept in
+    /// days and shown in the unit it was typed in): the amount rounded to
+    /// nine significant digits, so `20s` stored as days reads `20s` again.
+    pub fn days_in(days: f64, unit: SpanUnit) -> Span {
+        let amount = days * SpanUnit::Days.seconds() / unit.seconds();
+        let digits = 9 - (amount.abs().log10().floor() as i32).clamp(-300, 300) - 1;
+        let scale = 10f64.powi(digits);
+        let rounded = (amount * scale).round() / scale;
+        Span::new(if rounded.is_finite() { rounded } else { amount }, unit)
+    }
+
+    /// The span in days (estimates count rows over days).
+    pub fn in_days(&self) -> f64 {
+        self.seconds() / SpanUnit::Days.seconds()
     }
 
     pub fn seconds(&self) -> f64 {

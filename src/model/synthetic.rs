@@ -87,6 +87,7 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
             count: Some((100 + rng.below(1_000_000)) as f64),
             per: None,
             retention_days: None,
+            retention_unit: None,
             ttl: false,
             updates: None,
         });

@@ -461,7 +461,13 @@ impl App {
         };
         app.rebuild_rows();
         app.select_first_selectable(Focus::Workflow);
-        app.refresh_links();
+        // An empty project starts where the first thing is added: the
+        // Conceptual pane ("a adds an entity"), not the empty workflow.
+        if app.project.entities.is_empty() && app.project.relationships.is_empty() {
+            app.set_focus(Focus::Concept);
+        } else {
+            app.refresh_links();
+        }
         app
     }
 

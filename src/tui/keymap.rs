@@ -154,6 +154,8 @@ pub enum Command {
     Open,
     Add,
     AddAttribute,
+    /// Add an entity whatever row of the Conceptual pane is selected.
+    AddEntity,
     ClearFilter,
     // Popups
     Cancel,
@@ -174,6 +176,8 @@ pub enum Command {
     Type,
     /// Pick an entity's key attributes.
     Key,
+    /// Pick the relationships that identify a weak entity.
+    Owners,
     /// Set a query's LIMIT.
     Limit,
     /// Pick what a transition feeds.
@@ -224,12 +228,12 @@ pub enum Command {
 impl Command {
     pub fn name(self) -> &'static str {
         use Command::{
-            Accept, Add, AddAttribute, AddNote, AddTransition, Alternatives, Apply, Ascending,
-            Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
+            Accept, Add, AddAttribute, AddEntity, AddNote, AddTransition, Alternatives, Apply,
+            Ascending, Bucket, Cancel, ClearFilter, Close, CommandLine, Complete, CqlScope, Delete,
             Descending, Down, EditText, End, Equality, Feeds, Filter, Fix, Flip, GoToSubject, Help,
             Jump, Key, Left, Limit, Merge, MoveDown, MoveUp, NextPane, No, Numbers, Open, Order,
-            PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename, Returns,
-            Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
+            Owners, PageDown, PageUp, Pick, PinName, PrevPane, Quit, Range, Redo, Refine, Rename,
+            Returns, Right, Rows, Save, Shard, Split, StartEmpty, ToggleEntry, Top, Type, Undo, Up,
             UseDerived, ViewCost, ViewCql, ViewDiagnostics, ViewNotes, ViewSelect, Waive, Yes,
         };
         match self {
@@ -250,6 +254,7 @@ impl Command {
             Open => "open",
             Add => "add",
             AddAttribute => "add_attribute",
+            AddEntity => "add_entity",
             ClearFilter => "clear_filter",
             Cancel => "cancel",
             Accept => "accept",
@@ -267,6 +272,7 @@ impl Command {
             Numbers => "numbers",
             Type => "attribute_type",
             Key => "entity_key",
+            Owners => "owners",
             Limit => "query_limit",
             Feeds => "transition_feeds",
             MoveUp => "move_up",
@@ -538,6 +544,13 @@ impl Default for Keymap {
             ),
             b(
                 Concept,
+                &[c('E')],
+                C::AddEntity,
+                "add an entity, whatever row is selected",
+                Some("entity"),
+            ),
+            b(
+                Concept,
                 &[c('d'), p(K::Delete)],
                 C::Delete,
                 "delete the selected item (asks first)",
@@ -577,6 +590,13 @@ impl Default for Keymap {
                 C::Key,
                 "pick the entity's key attributes (several: a composite key)",
                 Some("key"),
+            ),
+            b(
+                Concept,
+                &[c('o')],
+                C::Owners,
+                "pick the relationships that identify a weak entity (first: its owner)",
+                None,
             ),
             b(Concept, &[c('K')], C::MoveUp, "move the item up", None),
             b(Concept, &[c('J')], C::MoveDown, "move the item down", None),
@@ -1365,10 +1385,19 @@ impl Keymap {
 
     /// Status-bar hints for a scope: `key label` pairs.
     pub fn hints(&self, scope: Scope) -> Vec<(String, &'static str)> {
+        self.hint_commands(scope)
+            .into_iter()
+            .map(|(k, _, h)| (k, h))
+            .collect()
+    }
+
+    /// Status-bar hints with the command each runs, so the bar can say
+    /// what a row-dependent command does on the selected row.
+    pub fn hint_commands(&self, scope: Scope) -> Vec<(String, Command, &'static str)> {
         Self::with_global(scope)
             .into_iter()
             .flat_map(|s| self.bindings.iter().filter(move |b| b.scope == s))
-            .filter_map(|b| Some((b.keys.first()?.to_string(), b.hint?)))
+            .filter_map(|b| Some((b.keys.first()?.to_string(), b.command, b.hint?)))
             .collect()
     }
 

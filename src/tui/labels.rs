@@ -64,7 +64,18 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
         Edit::Delete(_) => "deleted".into(),
         Edit::DeleteWithReferences(_) => "deleted with the queries using it".into(),
         Edit::Move(_, up) => format!("moved {}", if *up { "up" } else { "down" }),
-        Edit::SetRows(i, r) => format!("{} rows: {r}", q(i)),
+        Edit::SetRows(i, r) => {
+            let gone = crate::edit::rows::dropped(&app.project, *i, r);
+            if gone.is_empty() {
+                format!("{} rows: {r}; its search, order and returns all kept", q(i))
+            } else {
+                let list: Vec<String> = gone
+                    .iter()
+                    .map(|d| format!("{} {} ({})", d.part, d.reference, d.why))
+                    .collect();
+                format!("{} rows: {r}; dropped {}", q(i), list.join("; "))
+            }
+        }
         Edit::SetEquality(i, _) => format!("{} equality search", q(i)),
         Edit::SetRange(i, _) => format!("{} range search", q(i)),
         Edit::SetOrder(i, _) => format!("{} ordering", q(i)),
@@ -112,6 +123,18 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
                 .map_or("?", |x| x.name.as_str()),
             key.join(", ")
         ),
+        Edit::SetOwners(e, owners) => {
+            let name = app
+                .project
+                .entities
+                .get(*e)
+                .map_or("?", |x| x.name.as_str());
+            if owners.is_empty() {
+                format!("{name} has no owner: a strong entity")
+            } else {
+                format!("{name} identified by {}", owners.join(", "))
+            }
+        }
         Edit::SetLimit(i, Some(n)) => format!("{} LIMIT {n}", q(i)),
         Edit::SetLimit(i, None) => format!("{} without LIMIT", q(i)),
         Edit::SetFeeds(t, feeds) => {

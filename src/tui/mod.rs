@@ -9,6 +9,7 @@ pub mod analysis_worker;
 pub mod app;
 pub mod commands;
 pub mod config;
+pub mod diagnostics_filter;
 /// Project editing lives in the core; the old path stays for the
 /// workbench's own modules (outside callers use `cqlmodel::edit`).
 pub(crate) use crate::edit;
@@ -382,8 +383,15 @@ pub fn handle_event(app: &mut App, ev: Event) {
         Event::Paste(text) => Action::Paste(text),
         _ => return,
     };
+    let popups = app.popups.len();
+    let status = app.status.clone();
     let effects = update::update(app, action);
     perform_all(app, effects);
+    // A popup that just opened has the keys: a message from before it (a
+    // refusal the user has since acted on) would read as being about it.
+    if app.popups.len() > popups && app.status == status {
+        app.status = None;
+    }
     tick(app);
 }
 

@@ -84,6 +84,10 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             commands::workflow::pick_rows_for_new_query(app, text);
             vec![]
         }
+        Action::SetFilter(Focus::Bottom, text) => {
+            super::diagnostics_filter::set(app, text);
+            vec![]
+        }
         Action::SetFilter(f, text) => {
             let keep = app.selected_row(f).and_then(Row::item);
             app.view.panes[f.index()].filter = text;
@@ -235,7 +239,7 @@ fn paste(app: &mut App, text: &str) {
             e.error = e.check(&app.project).err();
         }
         Some(Popup::Input(i)) => {
-            i.area.insert_str(text.replace(['\n', '\r'], " "));
+            i.area.insert_str(&text.replace(['\n', '\r'], " "));
         }
         _ => {}
     }

@@ -60,6 +60,7 @@ impl Gen {
                 count: Some(1000.0),
                 per: None,
                 retention_days: None,
+                retention_unit: None,
                 ttl: false,
                 updates: None,
             });
@@ -117,6 +118,7 @@ impl Gen {
                 count: None,
                 per: None,
                 retention_days: None,
+                retention_unit: None,
                 ttl: false,
                 updates: None,
             });

@@ -509,6 +509,7 @@ fn build(entities: &[EntitySpec], queries: &[QuerySpec]) -> Project {
             // Some stated counts are insert rates (so many a week).
             per: (!weak && s.count.is_some() && s.per_day && i % 2 == 0).then_some(Period::Week),
             retention_days: s.ttl.map(f64::from),
+            retention_unit: None,
             ttl: s.ttl.is_some(),
             updates: None,
         });

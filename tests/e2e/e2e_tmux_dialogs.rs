@@ -22,7 +22,7 @@ fn a_model_with_numbers_built_from_empty_with_dialogs_only() {
     s.wait_for("Logical tables");
 
     // Conceptual pane: Hotel (it gets hotel_id uuid) with 5,000 instances.
-    s.keys(&["BTab", "a"]);
+    s.keys(&["a"]);
     s.wait_for("New entity");
     s.answer("Hotel");
     s.keys(&["#"]);

@@ -109,7 +109,7 @@ fn the_log_messages_model_from_empty_within_the_keystroke_budget() {
     let mut s = Session::start("usability", tmp.path(), &[new, &file], 200, 60);
     s.wait_for("Logical tables");
 
-    s.keys(&["BTab"]);
+    // A new project starts in the Conceptual pane.
     entity(
         &mut s,
         "SourceType",

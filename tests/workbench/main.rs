@@ -10,13 +10,20 @@
 mod support;
 
 mod highlight;
+mod tui_add_hints;
 mod tui_background;
 mod tui_cost;
 mod tui_detail_welcome;
+mod tui_diagnostics_filter;
 mod tui_export;
+mod tui_focus_questions;
 mod tui_keymap;
 mod tui_keys;
+mod tui_line_editing;
 mod tui_numbers;
+mod tui_owners;
 mod tui_pickers;
+mod tui_query_rows;
+mod tui_retention;
 mod tui_save;
 mod tui_snapshots;

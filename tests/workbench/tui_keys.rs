@@ -34,8 +34,8 @@ fn build_a_model_from_empty_then_undo_to_empty() {
     let empty = app.project.clone();
     assert!(app.analysis.model.tables.is_empty());
 
-    // Conceptual pane: an entity and two attributes.
-    key_with(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    // Conceptual pane (where a new project starts): an entity and two
+    // attributes.
     assert_eq!(app.focus, Focus::Concept);
     press(&mut app, 'a');
     typed(&mut app, "Hotel");

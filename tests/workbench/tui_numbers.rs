@@ -15,7 +15,7 @@ use std::path::Path;
 fn small_model(root: &Path) -> App {
     let file = root.join("m.cqlm.ron");
     let mut app = start(Launch::New(file), dirs(root)).expect("start");
-    key(&mut app, KeyCode::BackTab);
+    // A new project starts in the Conceptual pane.
     assert_eq!(app.focus, Focus::Concept);
     key(&mut app, KeyCode::Char('a'));
     typed(&mut app, "Hotel");

@@ -236,6 +236,7 @@ fn empty_entity(name: &str) -> Entity {
         count: None,
         per: None,
         retention_days: None,
+        retention_unit: None,
         ttl: false,
         updates: None,
     }
@@ -459,6 +460,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 count: None,
                 per: None,
                 retention_days: None,
+                retention_unit: None,
                 ttl: false,
                 updates: None,
             });

@@ -171,14 +171,7 @@ fn conceptual_section(s: &mut String, project: &Project, a: &Analysis) {
                         .unwrap_or_default()
                 )
             ),
-            e.retention_days.map_or_else(
-                || "—".into(),
-                |d| format!(
-                    "{} days{}",
-                    crate::derive::estimate::group_digits(d),
-                    if e.ttl { ", TTL" } else { "" }
-                )
-            ),
+            super::retention_cell(e),
         );
     }
     s.push('\n');

@@ -396,6 +396,21 @@ pub(crate) fn search_text(q: &crate::model::Query) -> String {
     }
 }
 
+/// An entity's retention for the report's figures table: whole days as
+/// `730 days`, any other unit as typed (`20s`, `12h`, `2y`), never a
+/// fraction of a day rounded to "0 days".
+pub(crate) fn retention_cell(e: &crate::model::Entity) -> String {
+    let ttl = if e.ttl { ", TTL" } else { "" };
+    match (e.retention_days, e.retention_unit) {
+        (None, _) => "—".into(),
+        (Some(d), None) => format!("{} days{ttl}", crate::derive::estimate::group_digits(d)),
+        (Some(_), Some(_)) => format!(
+            "{}{ttl}",
+            e.retention().map(|s| s.to_string()).unwrap_or_default()
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 
 use crate::edit::Item;
 use crate::tui::app::{App, BottomView};
+use crate::tui::diagnostics_filter as filter;
 use crate::tui::focus::Focus;
 use crate::tui::intent::Action;
 use crate::tui::keymap::Command;
@@ -12,6 +13,9 @@ use crate::tui::popup::{DiagnosticDetail, Input, InputPurpose, Popup};
 
 /// Scrolls the bottom pane (it has no rows of its own).
 pub fn scroll(app: &mut App, delta: isize) {
+    if app.view.bottom == BottomView::Diagnostics && !filter::text(app).trim().is_empty() {
+        return filter::step(app, delta);
+    }
     app.view.bottom_scroll = app
         .view
         .bottom_scroll
@@ -58,9 +62,7 @@ pub(crate) fn toggle_cql_scope(app: &mut App) {
 /// Enter on a diagnostic: its detail view.
 pub fn open(app: &mut App) {
     if app.view.bottom == BottomView::Diagnostics {
-        let d = &app.analysis.diagnostics;
-        if !d.is_empty() {
-            let index = app.view.bottom_scroll.min(d.len() - 1);
+        if let Some(index) = filter::current(app) {
             app.popups
                 .push(Popup::Diagnostic(DiagnosticDetail { index, scroll: 0 }));
         }
@@ -78,7 +80,7 @@ pub fn jump(app: &mut App) {
 
 fn jump_to_diagnostic(app: &mut App) {
     use crate::review::diagnose::Subject;
-    let Some(d) = app.analysis.diagnostics.get(app.view.bottom_scroll) else {
+    let Some(d) = filter::current(app).and_then(|i| app.analysis.diagnostics.get(i)) else {
         return;
     };
     let p = &app.project;
@@ -117,8 +119,7 @@ pub fn fix(app: &mut App) -> Vec<Action> {
         app.info("f fixes the selected diagnostic: 1 shows the diagnostics");
         return vec![];
     }
-    let d = &app.analysis.diagnostics;
-    let Some(x) = d.get(app.view.bottom_scroll.min(d.len().saturating_sub(1))) else {
+    let Some(x) = filter::current(app).and_then(|i| app.analysis.diagnostics.get(i)) else {
         app.info("no diagnostics: nothing to fix");
         return vec![];
     };

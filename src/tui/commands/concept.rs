@@ -73,18 +73,40 @@ pub(crate) fn add_attribute(app: &mut App) {
     app.popups.push(Popup::Input(input));
 }
 
+/// What `a` adds on the selected row (the status-bar hint).
+pub(crate) fn add_kind(app: &App) -> &'static str {
+    match app.selected_row(Focus::Concept) {
+        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => "add entity",
+        Some(Row::RelationshipsHeading | Row::Relationship(_)) => "add relationship",
+        Some(Row::Attribute(..) | Row::RelAttribute(..)) => "add attribute",
+        Some(_) => "add",
+    }
+}
+
+/// `E`: a new entity, whatever row is selected.
+pub(crate) fn add_entity(app: &mut App) {
+    if app.focus != Focus::Concept {
+        return;
+    }
+    app.popups.push(Popup::Input(entity_input()));
+}
+
+fn entity_input() -> Input {
+    Input::new(
+        "New entity",
+        "name (it gets a uuid key you can rename)",
+        "",
+        InputPurpose::AddEntity,
+    )
+}
+
 /// `a` adds another item of the kind under the cursor: an entity on an
 /// entity, an attribute on an attribute, a relationship on a relationship
 /// (`+` adds attributes to entities and relationships).
 pub fn add(app: &mut App) {
     let row = app.selected_row(Focus::Concept).cloned();
     let input = match row {
-        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => Input::new(
-            "New entity",
-            "name (it gets a uuid key you can rename)",
-            "",
-            InputPurpose::AddEntity,
-        ),
+        None | Some(Row::EntitiesHeading | Row::Empty(_) | Row::Entity(_)) => entity_input(),
         Some(Row::RelationshipsHeading | Row::Relationship(_)) => {
             return relationship_step(app, vec![]);
         }
@@ -183,6 +205,50 @@ pub(crate) fn pick_key(app: &mut App) {
         items,
         picked,
         Pick::Key(e),
+    )));
+}
+
+/// `o`: the relationships that identify the selected entity, ticked in
+/// order (the first is its owner). Offered: those that can, the 1:n
+/// relationships whose many side it is and the 1:1 ones it takes part in.
+pub(crate) fn pick_owners(app: &mut App) {
+    use crate::model::Cardinality;
+    let Some(Item::Entity(e) | Item::Attribute(e, _)) = app.selected_item() else {
+        return app.error("select an entity to pick what identifies it");
+    };
+    let entity = &app.project.entities[e];
+    let items: Vec<String> = app
+        .project
+        .relationships
+        .iter()
+        .filter(|r| match r.cardinality {
+            Cardinality::OneToMany => r.to == entity.name && r.from != entity.name,
+            Cardinality::OneToOne => r.to == entity.name || r.from == entity.name,
+            Cardinality::ManyToMany => false,
+        })
+        .map(|r| format!("{}: {} → {}", r.name, r.from, r.to))
+        .collect();
+    if items.is_empty() {
+        return app.error(format!(
+            "no relationship can identify {}: add a 1:n relationship to it first",
+            entity.name
+        ));
+    }
+    let name_of = |i: &String| i.split(':').next().unwrap_or_default().to_string();
+    let current: Vec<&String> = entity.owner.iter().chain(entity.owners.iter()).collect();
+    let picked = current
+        .iter()
+        .filter_map(|c| items.iter().position(|i| name_of(i) == **c))
+        .collect();
+    let title = format!(
+        "Identified by — {} (first picked: its owner; none: strong)",
+        entity.name
+    );
+    app.popups.push(Popup::Picker(Picker::multi(
+        &title,
+        items,
+        picked,
+        Pick::Owners(e),
     )));
 }
 

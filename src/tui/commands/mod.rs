@@ -9,11 +9,22 @@ pub mod items;
 pub mod tables;
 pub mod workflow;
 
-use super::app::App;
+use super::app::{App, BottomView};
 use super::focus::Focus;
 use super::intent::Action;
 use super::keymap::{Command, Scope};
 use super::popup::{self, Input, InputPurpose, Popup};
+
+/// What `a` adds in the focused pane on the selected row, for the
+/// status-bar hint (`a add attribute` on an attribute row).
+pub fn add_hint(app: &App) -> &'static str {
+    match app.focus {
+        Focus::Concept => concept::add_kind(app),
+        Focus::Workflow => "add query",
+        Focus::Tables => "add",
+        Focus::Bottom => "add note",
+    }
+}
 
 /// Runs a command in the focused pane; returns the actions it leads to.
 pub fn run(app: &mut App, c: Command) -> Vec<Action> {
@@ -105,24 +116,37 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::Numbers => concept::numbers_form(app),
         C::Type => concept::pick_type(app),
         C::Key => concept::pick_key(app),
+        C::Owners => concept::pick_owners(app),
         C::Limit => workflow::limit(app),
         C::Feeds => workflow::pick_feeds(app),
         C::MoveUp | C::MoveDown => items::move_item(app, c == C::MoveUp),
         C::Filter => {
-            if focus != Focus::Bottom {
+            if focus == Focus::Bottom && app.view.bottom != BottomView::Diagnostics {
+                app.info("/ narrows the diagnostics: 1 shows them");
+            } else {
                 let current = app.view.panes[focus.index()].filter.clone();
                 let keep = app.settings.keymap.key_name(Scope::Input, Command::Accept);
                 let clear = app.settings.keymap.key_name(Scope::Input, Command::Cancel);
+                let prompt = if focus == Focus::Bottom {
+                    format!("rule, severity or subject words (!word hides) · {keep} keeps · {clear} clears")
+                } else {
+                    format!("type to narrow the list · {keep} keeps it · {clear} clears")
+                };
+                let title = if focus == Focus::Bottom {
+                    "Filter the diagnostics".to_string()
+                } else {
+                    format!("Filter {}", focus.title())
+                };
                 app.popups.push(Popup::Input(Input::new(
-                    &format!("Filter {}", focus.title()),
-                    &format!("type to narrow the list · {keep} keeps it · {clear} clears"),
+                    &title,
+                    &prompt,
                     &current,
                     InputPurpose::Filter(focus),
                 )));
             }
         }
         C::ClearFilter => {
-            if focus != Focus::Bottom && !app.view.panes[focus.index()].filter.is_empty() {
+            if !app.view.panes[focus.index()].filter.is_empty() {
                 return vec![Action::SetFilter(focus, String::new())];
             }
         }
@@ -144,6 +168,7 @@ pub fn run(app: &mut App, c: Command) -> Vec<Action> {
         C::AddTransition => workflow::add_transition(app),
         C::ToggleEntry => return workflow::toggle_entry(app),
         C::AddAttribute => concept::add_attribute(app),
+        C::AddEntity => concept::add_entity(app),
         C::PinName => tables::pin_name(app),
         C::Bucket => tables::refine_menu(app, Some(crate::edit::refine::menu::Kind::Bucket)),
         C::Shard => tables::refine_menu(app, Some(crate::edit::refine::menu::Kind::Shard)),

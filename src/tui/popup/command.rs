@@ -7,6 +7,7 @@ use super::Outcome;
 use crate::model::naming::for_terminal;
 use crate::tui::intent::{Action, ExportKind};
 use crate::tui::keymap::Command;
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -14,7 +15,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 use std::path::PathBuf;
-use tui_textarea::TextArea;
 
 /// Every command, with what it does, for completion and messages.
 pub(crate) const COMMANDS: [(&str, &str); 12] = [
@@ -42,7 +42,7 @@ pub(crate) const COMMANDS: [(&str, &str); 12] = [
 ];
 
 pub struct CommandLine {
-    pub area: TextArea<'static>,
+    pub area: LineField,
     /// Candidates of the last Tab, shown under the line.
     pub completions: Vec<String>,
 }
@@ -56,18 +56,17 @@ impl Default for CommandLine {
 impl CommandLine {
     pub fn new() -> CommandLine {
         CommandLine {
-            area: TextArea::default(),
+            area: LineField::default(),
             completions: vec![],
         }
     }
 
     pub fn text(&self) -> String {
-        self.area.lines().first().cloned().unwrap_or_default()
+        self.area.text().to_string()
     }
 
     fn set_text(&mut self, t: &str) {
-        self.area = TextArea::new(vec![t.to_string()]);
-        self.area.move_cursor(tui_textarea::CursorMove::End);
+        self.area.set(t);
     }
 
     pub(crate) fn handle(&mut self, cmd: Option<Command>, key: KeyEvent) -> Outcome {
@@ -91,8 +90,9 @@ impl CommandLine {
         match key.code {
             KeyCode::Backspace if self.text().is_empty() => Outcome::Cancel,
             _ => {
-                self.area.input(key);
-                self.completions.clear();
+                if self.area.key(key) {
+                    self.completions.clear();
+                }
                 Outcome::Keep
             }
         }
@@ -132,7 +132,7 @@ impl CommandLine {
         );
         if r.width > 1 {
             frame.render_widget(
-                &self.area,
+                Paragraph::new(self.area.spans(true)),
                 Rect {
                     x: r.x + 1,
                     width: r.width - 1,

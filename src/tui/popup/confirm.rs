@@ -213,6 +213,20 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
         ]));
     }
     lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        "In text fields (names, paths, figures, filters)",
+        theme.title(),
+    )));
+    for (keys, what) in crate::tui::popup::line::LINE_KEYS {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {keys:<key_w$}  "),
+                Style::new().fg(theme.hint_key),
+            ),
+            Span::raw(what),
+        ]));
+    }
+    lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Marks", theme.title())));
     for (mark, what) in LEGEND {
         lines.push(Line::from(vec![

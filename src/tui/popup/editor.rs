@@ -9,8 +9,9 @@ use crate::model::naming::for_terminal;
 use crate::model::Project;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -59,17 +60,10 @@ pub(crate) fn parse_limit(text: &str) -> Result<Option<u32>, String> {
 pub struct Input {
     pub title: String,
     pub prompt: String,
-    pub area: TextArea<'static>,
+    pub area: LineField,
     pub purpose: InputPurpose,
     /// Why the last Enter was refused; the text stays for correcting.
     pub error: Option<String>,
-}
-
-fn one_line_area(text: &str) -> TextArea<'static> {
-    let mut a = TextArea::new(vec![text.to_string()]);
-    a.move_cursor(tui_textarea::CursorMove::End);
-    a.set_cursor_line_style(Style::default());
-    a
 }
 
 impl Input {
@@ -77,14 +71,22 @@ impl Input {
         Input {
             title: title.to_string(),
             prompt: prompt.to_string(),
-            area: one_line_area(initial),
+            // A prefilled name or number is selected: typing replaces it.
+            area: if matches!(
+                purpose,
+                InputPurpose::Rename(_) | InputPurpose::PinName(_) | InputPurpose::Limit(_)
+            ) {
+                LineField::selected(initial)
+            } else {
+                LineField::new(initial)
+            },
             purpose,
             error: None,
         }
     }
 
     pub fn text(&self) -> String {
-        self.area.lines().first().cloned().unwrap_or_default()
+        self.area.text().to_string()
     }
 
     pub(crate) fn handle(&mut self, p: &Project, cmd: Option<Command>, key: KeyEvent) -> Outcome {
@@ -123,20 +125,14 @@ impl Input {
     }
 
     fn type_key(&mut self, key: KeyEvent) -> Outcome {
-        match key.code {
-            // One line: a newline would only be refused later.
-            KeyCode::Char('m' | 'j') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                Outcome::Keep
-            }
-            _ => {
-                self.area.input(key);
-                self.error = None;
-                if let InputPurpose::Filter(f) = self.purpose {
-                    return Outcome::Run(vec![Action::SetFilter(f, self.text())]);
-                }
-                Outcome::Keep
-            }
+        if !self.area.key(key) {
+            return Outcome::Keep;
         }
+        self.error = None;
+        if let InputPurpose::Filter(f) = self.purpose {
+            return Outcome::Run(vec![Action::SetFilter(f, self.text())]);
+        }
+        Outcome::Keep
     }
 
     fn finish(&self, text: String) -> Vec<Action> {
@@ -188,7 +184,7 @@ impl Input {
                 height: 1,
                 ..inner
             };
-            frame.render_widget(&self.area, field);
+            frame.render_widget(Paragraph::new(self.area.spans(true)), field);
         }
         if let (Some(e), true) = (&self.error, inner.height >= 3) {
             let line = Rect {

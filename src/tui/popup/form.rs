@@ -10,8 +10,9 @@ use crate::model::naming::for_terminal;
 use crate::model::Project;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -25,6 +26,9 @@ pub struct Form {
     pub errors: Vec<Option<String>>,
     /// The field the cursor is in.
     pub focus: usize,
+    /// The focused field's text and cursor; its text is copied into
+    /// `fields` on every key, so `fields` always holds what is shown.
+    line: LineField,
 }
 
 impl Form {
@@ -35,6 +39,7 @@ impl Form {
             title: format!("Figures of {label}"),
             item,
             errors: vec![None; fields.len()],
+            line: LineField::new(fields.first().map_or("", |f| f.value.as_str())),
             fields,
             focus: 0,
         })
@@ -52,7 +57,7 @@ impl Form {
                 Ok(edit) => Outcome::Done(vec![Action::Edit(edit)]),
                 Err(errors) => {
                     if let Some(first) = errors.iter().position(Option::is_some) {
-                        self.focus = first.min(n - 1);
+                        self.focus_field(first.min(n - 1));
                     }
                     self.errors = errors;
                     self.errors.resize(self.fields.len(), None);
@@ -60,45 +65,65 @@ impl Form {
                 }
             },
             Some(Command::Down) => {
-                self.focus = (self.focus + 1) % n;
+                self.focus_field((self.focus + 1) % n);
                 Outcome::Keep
             }
             Some(Command::Up) => {
-                self.focus = (self.focus + n - 1) % n;
+                self.focus_field((self.focus + n - 1) % n);
                 Outcome::Keep
             }
             _ => self.type_key(key),
         }
     }
 
-    /// Keys the dialog's scope does not bind edit the focused field.
+    fn focus_field(&mut self, i: usize) {
+        self.focus = i;
+        self.line = LineField::new(self.fields.get(i).map_or("", |f| f.value.as_str()));
+    }
+
+    /// Keys the dialog's scope does not bind edit the focused field, with
+    /// the line-editing keys of every one-line field.
     fn type_key(&mut self, key: KeyEvent) -> Outcome {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Backspace => {
-                if let Some(f) = self.fields.get_mut(self.focus) {
-                    f.value.pop();
-                }
-                Outcome::Keep
-            }
-            // Ctrl-U clears the field, as in a shell.
-            KeyCode::Char('u') if ctrl => {
-                if let Some(f) = self.fields.get_mut(self.focus) {
-                    f.value.clear();
-                }
-                Outcome::Keep
-            }
-            KeyCode::Char(c) if !ctrl && !c.is_control() => {
-                if let Some(f) = self.fields.get_mut(self.focus) {
-                    f.value.push(c);
-                }
-                if let Some(e) = self.errors.get_mut(self.focus) {
-                    *e = None;
-                }
-                Outcome::Keep
-            }
-            _ => Outcome::Keep,
+        let choices = self.fields.get(self.focus).map_or(&[][..], |f| f.choices);
+        if !choices.is_empty() {
+            return self.choose(choices, key);
         }
+        if self.line.key(key) {
+            if let Some(f) = self.fields.get_mut(self.focus) {
+                f.value = self.line.text().to_string();
+            }
+            if let Some(e) = self.errors.get_mut(self.focus) {
+                *e = None;
+            }
+        }
+        Outcome::Keep
+    }
+
+    /// A toggle takes no text: Space and ← → cycle it, a letter picks
+    /// the choice it starts (`y`, `n`).
+    fn choose(&mut self, choices: &'static [&'static str], key: KeyEvent) -> Outcome {
+        let Some(f) = self.fields.get_mut(self.focus) else {
+            return Outcome::Keep;
+        };
+        let at = choices.iter().position(|c| *c == f.value).unwrap_or(0);
+        let next = match key.code {
+            KeyCode::Char(' ') | KeyCode::Right => (at + 1) % choices.len(),
+            KeyCode::Left => (at + choices.len() - 1) % choices.len(),
+            KeyCode::Char(c) => match choices
+                .iter()
+                .position(|x| x.starts_with(c.to_ascii_lowercase()))
+            {
+                Some(i) => i,
+                None => return Outcome::Keep,
+            },
+            _ => return Outcome::Keep,
+        };
+        f.value = choices[next].to_string();
+        self.line = LineField::new(&f.value);
+        if let Some(e) = self.errors.get_mut(self.focus) {
+            *e = None;
+        }
+        Outcome::Keep
     }
 
     pub fn draw(&self, theme: &Theme, keymap: &Keymap, frame: &mut Frame, area: Rect) {
@@ -117,13 +142,30 @@ impl Form {
                 Span::styled(mark, theme.title()),
                 Span::styled(for_terminal(&f.label), theme.title()),
             ]));
-            let value = if f.value.is_empty() && !focused {
-                Span::styled(format!("    {}", f.hint), theme.dim())
+            let value = if !f.choices.is_empty() {
+                // A toggle shows as a box, and how to change it.
+                let mark = if f.value == "yes" { "[x]" } else { "[ ]" };
+                Line::from(vec![
+                    Span::raw(format!("    {mark} {}", for_terminal(&f.value))),
+                    Span::styled(
+                        if focused {
+                            format!("   {}", f.hint)
+                        } else {
+                            String::new()
+                        },
+                        theme.dim(),
+                    ),
+                ])
+            } else if f.value.is_empty() && !focused {
+                Line::from(Span::styled(format!("    {}", f.hint), theme.dim()))
+            } else if focused {
+                let mut line = self.line.spans(true);
+                line.spans.insert(0, Span::raw("    "));
+                line
             } else {
-                let cursor = if focused { "▏" } else { "" };
-                Span::raw(format!("    {}{cursor}", for_terminal(&f.value)))
+                Line::from(format!("    {}", for_terminal(&f.value)))
             };
-            lines.push(Line::from(value));
+            lines.push(value);
             lines.push(match self.errors.get(i).cloned().flatten() {
                 Some(e) => Line::from(Span::styled(
                     format!("    ✗ {}", for_terminal(&e)),

@@ -8,6 +8,7 @@ pub mod confirm;
 pub mod diagnostic;
 pub mod editor;
 pub mod form;
+pub mod line;
 pub mod picker;
 pub mod refine;
 pub mod welcome;

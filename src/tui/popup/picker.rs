@@ -8,8 +8,9 @@ use crate::model::naming::for_terminal;
 use crate::model::Dir;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Keymap, Scope};
+use crate::tui::popup::line::LineField;
 use crate::tui::theme::Theme;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -39,6 +40,8 @@ pub enum Pick {
     Type(crate::model::resolve::NodeId, usize, String),
     /// An entity's key attributes.
     Key(usize),
+    /// The relationships that identify an entity (first: its owner).
+    Owners(usize),
     /// What a transition feeds.
     Feeds(usize),
     /// A new relationship: the parts picked so far (from, to), the choice
@@ -172,17 +175,13 @@ impl Picker {
                     None => Outcome::Keep,
                 };
             }
-            _ => match key.code {
-                KeyCode::Backspace => {
-                    self.filter.pop();
+            // Letters narrow the list; the line-editing keys that delete
+            // (Ctrl-U, Ctrl-W, Backspace) edit the filter like any field.
+            _ => {
+                if LineField::edit_at_end(&mut self.filter, key) {
                     self.cursor = self.exact_match();
                 }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    self.filter.push(c);
-                    self.cursor = self.exact_match();
-                }
-                _ => {}
-            },
+            }
         }
         Outcome::Keep
     }
@@ -240,6 +239,14 @@ impl Picker {
                 return vec![Action::PickRelationship(parts)];
             }
             (Pick::Key(e), _) => Edit::SetKey(*e, picked),
+            // Items read `name: from → to`; the edit takes the names.
+            (Pick::Owners(e), _) => Edit::SetOwners(
+                *e,
+                picked
+                    .iter()
+                    .map(|i| i.split(':').next().unwrap_or_default().to_string())
+                    .collect(),
+            ),
             (Pick::Feeds(t), _) => Edit::SetFeeds(*t, picked),
             (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
             (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),

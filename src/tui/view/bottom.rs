@@ -81,11 +81,34 @@ fn diagnostics(app: &App, h: usize, width: usize) -> Vec<Line<'static>> {
             Style::new().fg(app.settings.theme.ok),
         ))];
     }
-    let start = app.view.bottom_scroll.min(d.len() - 1);
+    let filter = crate::tui::diagnostics_filter::text(app);
     let mut out = Vec::with_capacity(h);
+    let Some(start) = crate::tui::diagnostics_filter::current(app) else {
+        return vec![Line::from(Span::styled(
+            format!(
+                "No diagnostic matches the filter \"{}\" (Esc clears it).",
+                for_terminal(filter)
+            ),
+            app.settings.theme.dim(),
+        ))];
+    };
+    if !filter.trim().is_empty() {
+        let shown = crate::tui::diagnostics_filter::visible(app).len();
+        out.push(Line::from(Span::styled(
+            format!(
+                "filter \"{}\": {shown} of {} (Esc clears)",
+                for_terminal(filter),
+                d.len()
+            ),
+            app.settings.theme.dim(),
+        )));
+    }
     for (i, x) in d.iter().enumerate().skip(start) {
         if out.len() >= h {
             break;
+        }
+        if !filter.trim().is_empty() && !crate::tui::diagnostics_filter::matches(x, filter) {
+            continue;
         }
         let color = match x.severity {
             _ if x.waived.is_some() => app.settings.theme.dim,

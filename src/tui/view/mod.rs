@@ -138,9 +138,10 @@ fn short_title(f: Focus) -> &'static str {
     }
 }
 
-/// A pane's frame: the focused pane's border stands out.
+/// A pane's frame: the focused pane's border stands out, unless a popup
+/// is open: then the popup has the keys, and only its border is lit.
 pub(crate) fn pane_border<'a>(app: &App, f: Focus, title: Line<'a>) -> Block<'a> {
-    let focused = app.focus == f;
+    let focused = app.focus == f && app.popups.is_empty();
     let border = if focused {
         Style::new().fg(app.settings.theme.focus_border)
     } else {

@@ -4,18 +4,42 @@
 
 use crate::model::naming::for_terminal;
 use crate::tui::app::{App, StatusKind};
-use crate::tui::keymap::Command;
+use crate::tui::keymap::{Command, Scope};
+use crate::tui::popup::Popup;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+/// The title of the question on top of the popups, if one is open.
+fn question(app: &App) -> Option<String> {
+    match app.popups.last() {
+        Some(Popup::Confirm(c)) => Some(c.title.clone()),
+        _ => None,
+    }
+}
+
 pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let t = &app.settings.theme;
     let mut lines = Vec::new();
     if area.height >= 2 {
         let msg = match &app.status {
+            // A question waits for an answer: the bar points at it rather
+            // than showing an older message.
+            _ if question(app).is_some() => {
+                let title = question(app).unwrap_or_default();
+                let k = &app.settings.keymap;
+                Line::from(Span::styled(
+                    format!(
+                        "▲ {} — {} yes · {} no",
+                        for_terminal(&title),
+                        k.key_name(Scope::Confirm, Command::Yes),
+                        k.key_name(Scope::Confirm, Command::No)
+                    ),
+                    Style::new().fg(t.warn).add_modifier(Modifier::BOLD),
+                ))
+            }
             _ if app.is_deriving() => {
                 let last = app
                     .status
@@ -38,6 +62,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
                     Style::new().fg(color),
                 ))
             }
+            // The open popup shows its own keys; the panes' hint would
+            // be about keys that do not reach them now.
+            None if !app.popups.is_empty() => Line::default(),
             None => {
                 let scope = app.focus.scope();
                 Line::from(Span::styled(
@@ -83,7 +110,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
         Span::styled(format!(" ·{hints} "), t.dim()),
         Span::styled("│", t.dim()),
     ];
-    for (key, label) in app.settings.keymap.hints(app.focus.scope()) {
+    for (key, command, label) in app.settings.keymap.hint_commands(app.focus.scope()) {
+        // `a` adds what the selected row calls for: the bar says which.
+        let label = match command {
+            Command::Add => crate::tui::commands::add_hint(app),
+            _ => label,
+        };
         spans.push(Span::styled(
             format!(" {key}"),
             Style::new().fg(t.hint_key).add_modifier(Modifier::BOLD),
