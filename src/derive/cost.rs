@@ -209,6 +209,8 @@ pub struct TableCost {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DesignCost {
     pub reads_per_node: f64,
+    /// Rows the replicas read a second per node (a scan reads every row).
+    pub rows_read_per_node: f64,
     pub writes_per_node: f64,
     pub disk_per_node: f64,
     /// Replica operations per second per node at peak, against the budget.
@@ -447,8 +449,10 @@ pub(crate) fn cost_in(graph: &Graph, model: &LogicalModel, estimates: &[Estimate
     let nodes_for_disk = (total_disk / cluster.node_disk_bytes).ceil() as u32;
     let nodes_for_throughput = (ops_per_node_peak * nodes / cluster.node_requests).ceil() as u32;
     let weighted_total = (reads_per_node + writes_per_node) * nodes;
+    let rows_read_per_node = qsum(&|q| q.rate * q.rows * f64::from(q.replicas)) / nodes.max(1.0);
     let design = DesignCost {
         reads_per_node,
+        rows_read_per_node,
         writes_per_node,
         disk_per_node,
         ops_per_node_peak,

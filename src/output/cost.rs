@@ -77,8 +77,9 @@ pub fn text(c: &Cost) -> String {
     out.push_str("\ndesign:\n");
     let _ = writeln!(
         out,
-        "  per node: {} reads/s, {} writes/s (average); {} replica operations/s at peak of a budget of {}",
+        "  per node: {} reads/s reading {} rows/s, {} writes/s (average); {} replica operations/s at peak of a budget of {}",
         rate(d.reads_per_node),
+        rate(d.rows_read_per_node),
         rate(d.writes_per_node),
         rate(d.ops_per_node_peak),
         count(cl.node_requests)

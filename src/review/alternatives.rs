@@ -12,6 +12,9 @@ use crate::review::diagnose::missing_key;
 use serde::Serialize;
 use std::fmt::Write;
 
+/// One figure of a design's cost, for a row of the matrix.
+type CostOf = fn(&crate::derive::cost::DesignCost) -> f64;
+
 /// The name of the option that keeps the derived key.
 pub(crate) const DERIVED: &str = "derived";
 
@@ -43,6 +46,10 @@ pub struct Choice {
     pub missing_key: Vec<String>,
     /// Why the candidate could not be built, if it could not.
     pub problem: Option<String>,
+    /// What the whole design costs with this key in use (reads, writes
+    /// and disk per node, the hottest partition, the weighted total): the
+    /// trade shown, not solved.
+    pub cost: crate::derive::cost::DesignCost,
 }
 
 /// `PRIMARY KEY ((a, b), c DESC)` of a table.
@@ -141,6 +148,9 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
         alone.decision_mut(&origin).use_candidate.clone_from(name);
         alone.prune_decisions();
         let own = derive(&alone);
+        let alone_graph = Graph::new(&alone);
+        let own_estimates = crate::derive::estimate::estimate_in(&alone_graph, &own);
+        let cost = crate::derive::cost::cost_in(&alone_graph, &own, &own_estimates).design;
         let estimate = own
             .tables
             .iter()
@@ -158,6 +168,7 @@ pub fn matrix(project: &Project, query: &str) -> Matrix {
             estimate,
             missing_key: missing,
             problem,
+            cost,
         });
     }
     Matrix {
@@ -236,6 +247,49 @@ pub fn render(project: &Project, m: &Matrix) -> String {
     grid.push(stat("worst size", &|o| {
         human_bytes(o.estimate.partition_bytes_max)
     }));
+    // The design's cost with each key, and its change from the first
+    // option (the derived key).
+    let first = m.options.first().map(|o| o.cost.clone());
+    let delta = |v: f64, base: Option<f64>, show: &dyn Fn(f64) -> String| match base {
+        Some(b) if (v - b).abs() > 1e-9 => {
+            format!(
+                "{} ({}{})",
+                show(v),
+                if v > b { "+" } else { "-" },
+                show((v - b).abs())
+            )
+        }
+        _ => show(v),
+    };
+    let rate = |v: f64| {
+        if v < 100.0 {
+            format!("{v:.1}")
+        } else {
+            group_digits(v.round())
+        }
+    };
+    for (label, of, bytes) in [
+        ("reads/s per node", (|c| c.reads_per_node) as CostOf, false),
+        ("rows read/s per node", |c| c.rows_read_per_node, false),
+        ("writes/s per node", |c| c.writes_per_node, false),
+        ("disk per node", |c| c.disk_per_node, true),
+        (
+            "hottest partition/s",
+            |c| c.hottest.as_ref().map_or(0.0, |h| h.1),
+            false,
+        ),
+        ("weighted ops/s", |c| c.weighted_total, false),
+    ] {
+        let show: &dyn Fn(f64) -> String = if bytes { &|v| human_bytes(v) } else { &rate };
+        grid.push(stat(label, &|o| {
+            let base = if o.name == m.options[0].name {
+                None
+            } else {
+                first.as_ref().map(of)
+            };
+            delta(of(&o.cost), base, show)
+        }));
+    }
     grid.push(stat("unique rows", &|o| {
         if o.missing_key.is_empty() {
             "yes".into()

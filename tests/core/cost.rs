@@ -264,3 +264,45 @@ fn bad_workload_figures_are_refused_with_their_path() {
     assert!(e.contains("queries[1].load.avg"), "{e}");
     assert!(e.contains("cluster.nodes_per_dc"), "{e}");
 }
+
+/// The alternatives matrix carries each key's design cost. Changing one
+/// table's key changes neither the rows written nor the tables an insert
+/// writes: writes per node are the same for every option; the derived
+/// option's figures are those of the project with no candidate in use.
+#[test]
+fn the_alternatives_matrix_shows_each_keys_cost() {
+    let mut p = crate::support::sample("devices-options.cqlm.ron");
+    let m = cqlmodel::review::alternatives::matrix(&p, "Q1");
+    assert!(m.options.len() > 2);
+    let w = m.options[0].cost.writes_per_node;
+    assert!(w > 0.0);
+    for o in &m.options {
+        assert!(
+            close(o.cost.writes_per_node, w),
+            "{}: {}",
+            o.name,
+            o.cost.writes_per_node
+        );
+    }
+    let origin = m.query.clone();
+    p.decision_mut(&origin).use_candidate = None;
+    p.prune_decisions();
+    let derived = cost_of(&p);
+    assert!(close(
+        m.options[0].cost.disk_per_node,
+        derived.design.disk_per_node
+    ));
+    assert!(close(
+        m.options[0].cost.rows_read_per_node,
+        derived.design.rows_read_per_node
+    ));
+    let text = cqlmodel::review::alternatives::render(&p, &m);
+    for row in [
+        "writes/s per node",
+        "rows read/s per node",
+        "disk per node",
+        "weighted ops/s",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+}
