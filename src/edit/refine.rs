@@ -6,6 +6,7 @@
 pub mod menu;
 
 use crate::analysis::{analyze, Analysis};
+use crate::derive::cost::{cost, DesignCost};
 use crate::derive::estimate::{Estimate, Estimator};
 use crate::derive::{LogicalModel, Role, Rule, Source, Table};
 use crate::model::resolve::{Edge, Graph};
@@ -24,6 +25,9 @@ pub struct Preview {
     /// Partitions a read touches, before and after (time ranges across
     /// buckets, all shards of a sharded key).
     pub reads: Vec<Reads>,
+    /// The design's cost under the stated workload, before and after
+    /// (none when the project states no workload).
+    pub cost: Option<(DesignCost, DesignCost)>,
     /// Diagnostics (by rule and subject) that go away, and that appear.
     pub resolved: Vec<Diagnostic>,
     pub introduced: Vec<Diagnostic>,
@@ -421,6 +425,7 @@ pub fn unfinished(before: &Analysis, r: &Refinement) -> Preview {
         before: est_before,
         after: None,
         reads: vec![],
+        cost: None,
         resolved: vec![],
         introduced: vec![],
         error: None,
@@ -446,6 +451,11 @@ pub fn compare(project: &Project, before: &Analysis, r: &Refinement, after: &Ana
     if let Some((i, t)) = own_table(&after.model, shaped(r)) {
         p.after = after.estimates.get(i).cloned();
         p.reads = reads(project, before, after, t);
+    }
+    // Shown, not solved: the designer weighs the trade.
+    if crate::model::workload::states_workload(project) {
+        let of = |a: &Analysis| cost(project, &a.model, &a.estimates).design;
+        p.cost = Some((of(before), of(after)));
     }
     // By rule and subject, looked up in a set: reviews of large projects
     // have thousands of findings.

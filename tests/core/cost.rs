@@ -306,3 +306,41 @@ fn the_alternatives_matrix_shows_each_keys_cost() {
         assert!(text.contains(row), "{row}\n{text}");
     }
 }
+
+/// A refinement's preview shows the design's cost before and after: four
+/// shards on Q2's table (60 requests/s at ONE, one replica each) make each
+/// request read 4 partitions instead of 1, so on 6 nodes the reads per
+/// node grow by 60 × (4 − 1) × 1 / 6 = 30 a second; the writes stay (a
+/// shard changes where a row goes, not how many tables it goes to).
+#[test]
+fn a_refinement_preview_shows_the_change_in_cost() {
+    use cqlmodel::edit::refine::preview;
+    use cqlmodel::review::diagnose::Refinement;
+    let p = project(ORDERS);
+    let r = Refinement::AddShard {
+        query: "Q2".into(),
+        column: "shard".into(),
+        count: 4,
+    };
+    let pv = preview(&p, &r);
+    assert_eq!(pv.error, None);
+    let (before, after) = pv.cost.expect("a workload is stated");
+    assert!(
+        close(after.reads_per_node - before.reads_per_node, 30.0),
+        "{} → {}",
+        before.reads_per_node,
+        after.reads_per_node
+    );
+    assert!(close(after.writes_per_node, before.writes_per_node));
+    // Without a stated workload there is no cost to show.
+    let bare = project(&ORDERS.replace(
+        "load: Some(Load(avg: 300, peak: Some(900)))",
+        "",
+    ).replace(", load: Some(Load(avg: 60)), consistency: Some(One)", "")
+    .replace(", consistency: Some(All)", "")
+    .replace(
+        "cluster: Cluster(nodes_per_dc: Some(6), node_requests: Some(5000), node_disk_gb: Some(500)),",
+        "",
+    ));
+    assert_eq!(preview(&bare, &r).cost, None);
+}

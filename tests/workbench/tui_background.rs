@@ -225,3 +225,37 @@ fn closing_a_waiting_preview_drops_its_analysis() {
     assert!(!app.is_previewing(), "the request was dropped");
     assert_eq!(app.project, opened);
 }
+
+/// With a stated workload the preview shows the design's cost before and
+/// after the change (reads, writes, disk, hottest partition, weighted
+/// total); without one it shows none.
+#[test]
+fn a_refinement_preview_shows_the_cost_when_a_workload_is_stated() {
+    use cqlmodel::review::diagnose::Refinement;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut p = support::sample("hotel.cqlm.ron");
+    let q = p.queries[0].id.clone();
+    let r = Refinement::AddShard {
+        query: q.into(),
+        column: "shard".into(),
+        count: 4,
+    };
+    let shown = |p: cqlmodel::model::Project| {
+        let mut app = App::new(p, None, dirs(dir.path()));
+        for e in update(&mut app, Action::PreviewRefinement(r.clone())) {
+            perform(&mut app, e);
+        }
+        support::screen(&app, 200, 60)
+    };
+    assert!(!shown(p.clone()).contains("the design's cost"));
+    p.cluster.nodes_per_dc = Some(6);
+    let screen = shown(p);
+    for row in [
+        "the design's cost",
+        "reads/s per node",
+        "writes/s per node",
+        "weighted ops/s",
+    ] {
+        assert!(screen.contains(row), "{row}\n{screen}");
+    }
+}

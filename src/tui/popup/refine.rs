@@ -5,6 +5,7 @@
 //! turns the choice into an ordinary edit, so it is validated and undoable.
 
 use super::{centered, Outcome};
+use crate::derive::cost::DesignCost;
 use crate::derive::estimate::{group_digits, human_bytes, Estimate};
 use crate::derive::Access;
 use crate::edit::refine::Preview;
@@ -139,6 +140,10 @@ impl RefinePreview {
             out.push(Line::from(""));
             out.extend(estimate_rows(theme, b, a));
         }
+        if let Some((b, a)) = &p.cost {
+            out.push(Line::from(""));
+            out.extend(cost_rows(theme, b, a));
+        }
         if !p.reads.is_empty() {
             out.push(Line::from(""));
             out.push(Line::from(Span::styled(
@@ -270,6 +275,56 @@ fn estimate_rows(theme: &Theme, b: &Estimate, a: &Estimate) -> Vec<Line<'static>
     ];
     for (label, before, after, f) in rows {
         let style = if label.starts_with("partitions") || (after - before).abs() < f64::EPSILON {
+            Style::new()
+        } else if after < before {
+            Style::new().fg(theme.ok)
+        } else {
+            Style::new().fg(theme.warn)
+        };
+        out.push(Line::from(vec![
+            Span::raw(format!("  {label:<28}")),
+            Span::raw(format!("{:>14}", f(before))),
+            Span::styled(format!("  →  {:>14}", f(after)), style),
+        ]));
+    }
+    out
+}
+
+/// Before → after of the design's cost under the stated workload; less
+/// is greener.
+fn cost_rows(theme: &Theme, b: &DesignCost, a: &DesignCost) -> Vec<Line<'static>> {
+    let rate = |v: f64| {
+        if v < 100.0 {
+            format!("{v:.1}")
+        } else {
+            group_digits(v.round())
+        }
+    };
+    let hottest = |c: &DesignCost| c.hottest.as_ref().map_or(0.0, |h| h.1);
+    let rows: [Figure; 5] = [
+        ("reads/s per node", b.reads_per_node, a.reads_per_node, rate),
+        (
+            "writes/s per node",
+            b.writes_per_node,
+            a.writes_per_node,
+            rate,
+        ),
+        (
+            "disk per node",
+            b.disk_per_node,
+            a.disk_per_node,
+            human_bytes,
+        ),
+        ("hottest partition ops/s", hottest(b), hottest(a), rate),
+        ("weighted ops/s", b.weighted_total, a.weighted_total, rate),
+    ];
+    let mut out = vec![Line::from(vec![
+        Span::styled(format!("{:<30}", "the design's cost"), theme.title()),
+        Span::styled(format!("{:>14}", "before"), theme.dim()),
+        Span::styled(format!("{:>19}", "after"), theme.dim()),
+    ])];
+    for (label, before, after, f) in rows {
+        let style = if (after - before).abs() < 1e-9 {
             Style::new()
         } else if after < before {
             Style::new().fg(theme.ok)
