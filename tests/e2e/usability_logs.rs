@@ -18,21 +18,21 @@ const KEYSTROKE_BUDGET: usize = 880;
 
 /// r on the selected row: the prefilled name is selected, so typing
 /// replaces it.
-fn rename(s: &mut Session, new: &str) {
+pub(crate) fn rename(s: &mut Session, new: &str) {
     s.keys(&["r"]);
     s.answer(new);
 }
 
 /// `y` on the selected attribute: its type picked (typing narrows the list
 /// to the type named).
-fn retype(s: &mut Session, ty: &str) {
+pub(crate) fn retype(s: &mut Session, ty: &str) {
     s.keys(&["y"]);
     s.wait_for("Type of");
     s.answer(ty);
     s.wait_for(&format!("  {ty}"));
 }
 
-fn figures(s: &mut Session, values: &[&str]) {
+pub(crate) fn figures(s: &mut Session, values: &[&str]) {
     s.keys(&["#"]);
     s.wait_for("Figures of");
     for (i, v) in values.iter().enumerate() {
@@ -65,7 +65,7 @@ fn entity(s: &mut Session, name: &str, key: (&str, &str, &[&str]), count: Option
 
 /// A new attribute (`name type`) with its figures (size, distinct values,
 /// elements).
-fn attribute(s: &mut Session, spec: &str, numbers: &[&str]) {
+pub(crate) fn attribute(s: &mut Session, spec: &str, numbers: &[&str]) {
     s.keys(&["+"]);
     s.answer(spec);
     if !numbers.is_empty() {
@@ -94,7 +94,7 @@ fn query(s: &mut Session, id: &str, text: &str, equality: &str, returns: &[&str]
 
 /// In the returned-attributes list: each typed (narrowing the list),
 /// ticked, and the filter cleared with Ctrl-U.
-fn returned(s: &mut Session, returns: &[&str]) {
+pub(crate) fn returned(s: &mut Session, returns: &[&str]) {
     for r in returns {
         s.typed(r);
         s.keys(&["Space", "C-u"]);
@@ -269,7 +269,7 @@ type Design = (
     Vec<(String, Role, String)>,
 );
 
-fn designed_tables(p: &cqlmodel::model::Project) -> Vec<Design> {
+pub(crate) fn designed_tables(p: &cqlmodel::model::Project) -> Vec<Design> {
     let a = cqlmodel::analysis::analyze(p);
     a.model
         .tables
@@ -308,7 +308,7 @@ fn the_readme_quotes_the_keystroke_budget() {
 /// A new relationship's pickers, after `a` on a relationship row: the
 /// entity it goes from, the one it goes to (typing narrows each list), the
 /// cardinality, then its name.
-fn relationship_picks(s: &mut Session, from: &str, to: &str, card: &str, name: &str) {
+pub(crate) fn relationship_picks(s: &mut Session, from: &str, to: &str, card: &str, name: &str) {
     s.wait_for("New relationship");
     s.answer(from);
     s.wait_for("which entity?");
