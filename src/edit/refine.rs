@@ -33,6 +33,52 @@ pub struct Preview {
     pub introduced: Vec<Diagnostic>,
     /// Why the refinement cannot be applied, if it cannot.
     pub error: Option<String>,
+    /// The queries the table serves before the refinement: a refinement
+    /// of a shared table is a change for all of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub serves: Vec<String>,
+    /// Queries the refined table no longer serves, each with the table it
+    /// moves to and why, so the split is plain before Enter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leaving: Vec<Leaving>,
+}
+
+/// A query a refinement moves off the table it shapes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leaving {
+    pub query: String,
+    /// The table that serves it after the refinement.
+    pub to: String,
+    pub why: String,
+}
+
+/// The queries `before`'s table served that `after`'s no longer does.
+fn leaving(before: &Table, after_table: &Table, after: &Analysis) -> Vec<Leaving> {
+    let key: Vec<String> = after_table
+        .partition_key()
+        .map(|c| c.name.to_string())
+        .collect();
+    before
+        .queries
+        .iter()
+        .filter(|q| !after_table.queries.iter().any(|a| a == *q))
+        .map(|q| {
+            let to = after
+                .model
+                .tables
+                .iter()
+                .find(|t| t.queries.iter().any(|a| a == q))
+                .map_or_else(|| "no table".to_string(), |t| t.name.to_string());
+            Leaving {
+                query: q.to_string(),
+                why: format!(
+                    "{q} does not search by the new partition key ({}): it moves to table {to}",
+                    key.join(", ")
+                ),
+                to,
+            }
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -419,6 +465,9 @@ pub fn unfinished(before: &Analysis, r: &Refinement) -> Preview {
         Some((i, t)) => (Some(t.name.to_string()), before.estimates.get(i).cloned()),
         None => (None, None),
     };
+    let serves: Vec<String> = own_table(&before.model, shaped(r))
+        .map(|(_, t)| t.queries.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
     Preview {
         refinement: r.clone(),
         table,
@@ -429,6 +478,8 @@ pub fn unfinished(before: &Analysis, r: &Refinement) -> Preview {
         resolved: vec![],
         introduced: vec![],
         error: None,
+        serves,
+        leaving: vec![],
     }
 }
 
@@ -451,6 +502,9 @@ pub fn compare(project: &Project, before: &Analysis, r: &Refinement, after: &Ana
     if let Some((i, t)) = own_table(&after.model, shaped(r)) {
         p.after = after.estimates.get(i).cloned();
         p.reads = reads(project, before, after, t);
+        if let Some((_, old)) = own_table(&before.model, shaped(r)) {
+            p.leaving = leaving(old, t, after);
+        }
     }
     // Shown, not solved: the designer weighs the trade.
     if crate::model::workload::states_workload(project) {

@@ -9,3 +9,4 @@ mod e2e_tmux;
 mod e2e_tmux_dialogs;
 mod terminal_tmux;
 mod usability_logs;
+mod usability_weather;

@@ -26,4 +26,5 @@ mod tui_pickers;
 mod tui_query_rows;
 mod tui_retention;
 mod tui_save;
+mod tui_shared_refine;
 mod tui_snapshots;

@@ -116,10 +116,29 @@ impl RefinePreview {
             Style::new().add_modifier(Modifier::BOLD),
         ))];
         if let Some(t) = &p.table {
+            // A shared table: the change is for every query it serves.
+            let serves = if p.serves.len() > 1 {
+                format!(" — serves {}", p.serves.join(", "))
+            } else {
+                String::new()
+            };
             out.push(Line::from(vec![
                 Span::styled("table ", theme.dim()),
-                Span::raw(for_terminal(t).into_owned()),
+                Span::raw(for_terminal(&format!("{t}{serves}")).into_owned()),
             ]));
+        }
+        if !p.leaving.is_empty() {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                "Leaves this table",
+                Style::new().fg(theme.warn).add_modifier(Modifier::BOLD),
+            )));
+            for l in &p.leaving {
+                out.push(Line::from(Span::styled(
+                    fit(&format!("  ⚠ {}", for_terminal(&l.why)), width),
+                    Style::new().fg(theme.warn),
+                )));
+            }
         }
         if self.pending {
             out.push(Line::from(""));
