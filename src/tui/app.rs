@@ -661,7 +661,7 @@ impl App {
                 RefinePreview::new(preview, Some(next))
             }
         };
-        self.popups.push(Popup::Preview(popup));
+        self.popups.push(Popup::Preview(Box::new(popup)));
     }
 
     /// Fills in the waiting refinement preview when the what-if analysis

@@ -51,7 +51,7 @@ pub enum Popup {
     Form(Form),
     Picker(Picker),
     Command(CommandLine),
-    Preview(RefinePreview),
+    Preview(Box<RefinePreview>),
     Alternatives(Alternatives),
     Diagnostic(DiagnosticDetail),
     Welcome(Welcome),

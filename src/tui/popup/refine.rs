@@ -58,9 +58,8 @@ fn severity_color(theme: &Theme, s: Severity) -> Color {
 /// The preview of one refinement; Enter applies it.
 pub struct RefinePreview {
     pub preview: Preview,
-    /// The project the refinement makes (none when it was refused); boxed,
-    /// as a project is large beside the other popups.
-    pub next: Option<Box<Project>>,
+    /// The project the refinement makes (none when it was refused).
+    pub next: Option<Project>,
     /// Whether the analysis after the change is still being worked out
     /// (large projects: on the worker); Enter waits for it.
     pub pending: bool,
@@ -72,7 +71,7 @@ impl RefinePreview {
     pub fn new(preview: Preview, next: Option<Project>) -> RefinePreview {
         RefinePreview {
             preview,
-            next: next.map(Box::new),
+            next,
             pending: false,
             scroll: 0,
         }
@@ -100,7 +99,7 @@ impl RefinePreview {
             Some(Command::Accept) if self.ready() => match self.next.take() {
                 Some(next) => Outcome::Done(vec![Action::CommitRefinement(Box::new((
                     self.preview.refinement.clone(),
-                    *next,
+                    next,
                 )))]),
                 None => Outcome::Keep,
             },
