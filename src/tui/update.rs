@@ -162,7 +162,7 @@ fn step(app: &mut App, action: Action, effects: &mut Vec<Effect>) -> Vec<Action>
             if let Some(e) =
                 crate::tui::popup::Editor::new(&app.project, crate::edit::EditTarget::Settings)
             {
-                app.popups.push(Popup::Editor(e));
+                app.popups.push(Popup::Editor(Box::new(e)));
             }
             vec![]
         }

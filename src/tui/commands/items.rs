@@ -104,7 +104,7 @@ pub(crate) fn edit_text(app: &mut App) {
         None => return app.info("select an item to edit"),
     };
     match Editor::new(&app.project, target) {
-        Some(e) => app.popups.push(Popup::Editor(e)),
+        Some(e) => app.popups.push(Popup::Editor(Box::new(e))),
         None => app.error("that item no longer exists"),
     }
 }

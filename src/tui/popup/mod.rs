@@ -47,7 +47,7 @@ pub enum Popup {
     Info(Info),
     Help { scroll: usize },
     Input(Input),
-    Editor(Editor),
+    Editor(Box<Editor>),
     Form(Form),
     Picker(Picker),
     Command(CommandLine),
