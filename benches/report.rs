@@ -13,33 +13,12 @@ use cqlmodel::model::synthetic;
 use cqlmodel::output::design_report::{self, Format};
 use cqlmodel::output::diagram::{self, View};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use std::fmt::Write as _;
-
-/// `n` queries, each searching one entity by another attribute: `n`
-/// tables of the same rows.
-fn tables_of_one_entity(n: usize) -> cqlmodel::model::Project {
-    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
-    for i in 0..n {
-        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
-        let _ = write!(
-            queries,
-            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
-        );
-        let _ = write!(entry, "\"Q{i}\",");
-    }
-    let text = format!(
-        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
-         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
-         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
-    );
-    cqlmodel::model::load::from_str(&text).expect("the project loads")
-}
 
 fn scaling(c: &mut Criterion) {
     let mut g = c.benchmark_group("report scaling");
     g.sample_size(10);
     for n in [100, 200, 400, 800] {
-        let project = tables_of_one_entity(n);
+        let project = synthetic::tables_of_one_entity(n);
         let a = analyze(&project);
         let html = design_report::render(&project, &a, Format::Html);
         eprintln!(

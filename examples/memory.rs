@@ -63,30 +63,9 @@ fn measure(path: PathBuf) -> Result<(), String> {
     Ok(())
 }
 
-/// `n` queries, each searching one entity by another attribute: `n`
-/// tables of the same rows (as `benches/report.rs`).
-fn tables_of_one_entity(n: usize) -> cqlmodel::model::Project {
-    use std::fmt::Write as _;
-    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
-    for i in 0..n {
-        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
-        let _ = write!(
-            queries,
-            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
-        );
-        let _ = write!(entry, "\"Q{i}\",");
-    }
-    let text = format!(
-        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
-         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
-         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
-    );
-    load::from_str(&text).expect("the generated project loads")
-}
-
 /// Renders the report of `n` tables of one entity in this process.
 fn report_once(n: usize) {
-    let p = tables_of_one_entity(n);
+    let p = synthetic::tables_of_one_entity(n);
     let a = cqlmodel::analysis::analyze(&p);
     let analysed = status_kib("VmHWM:").unwrap_or(0);
     let html = cqlmodel::output::design_report::render(

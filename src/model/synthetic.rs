@@ -198,6 +198,28 @@ pub fn project(entities: usize, queries: usize, seed: u64) -> Project {
     p
 }
 
+/// `n` queries, each searching one entity by another attribute: `n`
+/// tables of the same rows, all written by every insert (the shape that
+/// once made reports grow with the square of the tables).
+pub fn tables_of_one_entity(n: usize) -> Project {
+    use std::fmt::Write as _;
+    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
+    for i in 0..n {
+        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
+        let _ = write!(
+            queries,
+            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
+        );
+        let _ = write!(entry, "\"Q{i}\",");
+    }
+    let text = format!(
+        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
+         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
+         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
+    );
+    super::load::from_str(&text).expect("generated text of a fixed shape loads")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

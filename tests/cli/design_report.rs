@@ -318,34 +318,13 @@ fn review_notes_stand_beside_their_items() {
     assert!(html[start..end].contains(&cqlmodel::output::markup::xml(&first_words)));
 }
 
-/// A project of `n` queries, each searching one entity by a different
-/// attribute: `n` tables that every insert of the entity writes.
-fn many_tables_of_one_entity(n: usize) -> cqlmodel::model::Project {
-    use std::fmt::Write as _;
-    let (mut attrs, mut queries, mut entry) = (String::new(), String::new(), String::new());
-    for i in 0..n {
-        let _ = write!(attrs, "Attribute(name: \"a{i}\", type: \"text\"),");
-        let _ = write!(
-            queries,
-            "Query(id: \"Q{i}\", text: \"by a{i}\", rows: \"Item\", equality: [\"a{i}\"], returns: [\"id\"]),"
-        );
-        let _ = write!(entry, "\"Q{i}\",");
-    }
-    let text = format!(
-        "Project(format: 1, name: \"wide\", keyspace: Keyspace(name: \"wide\", replication: Simple(1)),
-         entities: [Entity(name: \"Item\", key: [\"id\"], attributes: [Attribute(name: \"id\", type: \"uuid\"), {attrs}], count: Some(1000))],
-         queries: [{queries}], workflow: Workflow(entry: [{entry}]))"
-    );
-    cqlmodel::model::load::from_str(&text).expect("the project loads")
-}
-
 /// Reports grow linearly with the tables that share an entity: twice the
 /// tables make about twice the report, not four times.
 #[test]
 fn reports_grow_linearly_with_tables_of_one_entity() {
     use cqlmodel::output::design_report::{render, Format};
     let size = |n: usize, format: Format| {
-        let p = many_tables_of_one_entity(n);
+        let p = cqlmodel::model::synthetic::tables_of_one_entity(n);
         let a = cqlmodel::analysis::analyze(&p);
         assert_eq!(a.model.tables.len(), n);
         render(&p, &a, format).len() as f64

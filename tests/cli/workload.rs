@@ -1,19 +1,6 @@
 //! `cqlmodel cost` and `cqlmodel loadtest`, run as a real process.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::run;
 
 #[test]
 fn cost_prints_queries_tables_the_design_and_what_it_assumed() {

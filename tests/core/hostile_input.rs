@@ -18,7 +18,6 @@ use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::Path;
-use std::process::Command;
 use support::key;
 
 /// Clear screen, OSC 52 clipboard write, BEL, CSI as a C1 control, a
@@ -101,17 +100,7 @@ fn hostile_names() -> String {
     load::to_string(&p)
 }
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::run;
 
 fn every_command(file: &Path) -> Vec<(String, i32, String, String)> {
     let f = file.to_str().expect("utf-8 path");

@@ -164,6 +164,17 @@ pub fn run_cqlmodel(args: &[&str], dir: &Path) -> std::process::Output {
         .expect("cqlmodel runs")
 }
 
+/// The real binary run with `args` in the crate's folder: its exit code,
+/// stdout and stderr (lossy UTF-8).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = run_cqlmodel(args, Path::new(env!("CARGO_MANIFEST_DIR")));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// One sample project by file name; a missing sample fails the test.
 pub fn sample(name: &str) -> cqlmodel::model::Project {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -252,11 +252,6 @@ type Figure = (&'static str, f64, f64, fn(f64) -> String);
 
 /// Before → after of the per-partition figures; smaller is greener.
 fn estimate_rows(theme: &Theme, b: &Estimate, a: &Estimate) -> Vec<Line<'static>> {
-    let mut out = vec![Line::from(vec![
-        Span::styled(format!("{:<30}", "per partition"), theme.title()),
-        Span::styled(format!("{:>14}", "before"), theme.dim()),
-        Span::styled(format!("{:>19}", "after"), theme.dim()),
-    ])];
     let rows: [Figure; 7] = [
         (
             "rows (average)",
@@ -291,8 +286,28 @@ fn estimate_rows(theme: &Theme, b: &Estimate, a: &Estimate) -> Vec<Line<'static>
             group_digits,
         ),
     ];
-    for (label, before, after, f) in rows {
-        let style = if label.starts_with("partitions") || (after - before).abs() < f64::EPSILON {
+    // The table's partition count is a fact, not better or worse.
+    before_after(theme, "per partition", &rows, |label| {
+        label.starts_with("partitions")
+    })
+}
+
+/// A title with `before` and `after` columns, then a row per figure: the
+/// after column greener where the figure fell, amber where it grew
+/// (plain for unchanged figures and those `neutral` names).
+fn before_after(
+    theme: &Theme,
+    title: &str,
+    rows: &[Figure],
+    neutral: impl Fn(&str) -> bool,
+) -> Vec<Line<'static>> {
+    let mut out = vec![Line::from(vec![
+        Span::styled(format!("{title:<30}"), theme.title()),
+        Span::styled(format!("{:>14}", "before"), theme.dim()),
+        Span::styled(format!("{:>19}", "after"), theme.dim()),
+    ])];
+    for &(label, before, after, f) in rows {
+        let style = if neutral(label) || (after - before).abs() < 1e-9 {
             Style::new()
         } else if after < before {
             Style::new().fg(theme.ok)
@@ -336,26 +351,7 @@ fn cost_rows(theme: &Theme, b: &DesignCost, a: &DesignCost) -> Vec<Line<'static>
         ("hottest partition ops/s", hottest(b), hottest(a), rate),
         ("weighted ops/s", b.weighted_total, a.weighted_total, rate),
     ];
-    let mut out = vec![Line::from(vec![
-        Span::styled(format!("{:<30}", "the design's cost"), theme.title()),
-        Span::styled(format!("{:>14}", "before"), theme.dim()),
-        Span::styled(format!("{:>19}", "after"), theme.dim()),
-    ])];
-    for (label, before, after, f) in rows {
-        let style = if (after - before).abs() < 1e-9 {
-            Style::new()
-        } else if after < before {
-            Style::new().fg(theme.ok)
-        } else {
-            Style::new().fg(theme.warn)
-        };
-        out.push(Line::from(vec![
-            Span::raw(format!("  {label:<28}")),
-            Span::raw(format!("{:>14}", f(before))),
-            Span::styled(format!("  →  {:>14}", f(after)), style),
-        ]));
-    }
-    out
+    before_after(theme, "the design's cost", &rows, |_| false)
 }
 
 /// The alternatives matrix of a table's rows; ←→ pick a key, Enter uses it.
