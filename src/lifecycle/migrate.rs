@@ -205,6 +205,35 @@ fn copy_plan(s: &mut String, project: &Project, t: &Table, from: &str, to: &str,
     );
 }
 
+fn view_of<'t>(t: &'t Table, name: &str) -> Option<&'t crate::model::physical::MaterializedView> {
+    t.physical.options.views.iter().find(|v| v.name == name)
+}
+
+/// `DROP MATERIALIZED VIEW`, commented under a warning when the model no
+/// longer has the view (readers of it break; its rows go).
+fn drop_view(s: &mut String, project: &Project, name: &str, commented: bool) {
+    if commented {
+        let _ = writeln!(
+            s,
+            "-- WARNING: the view {} is no longer in the model. Dropping it deletes its rows (its base table keeps them):",
+            cql::one_line(name)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{}DROP MATERIALIZED VIEW IF EXISTS {};",
+        if commented { "-- " } else { "" },
+        cql::one_line(&qualified(project, name))
+    );
+}
+
+/// The views of a new table, after it.
+fn create_views(s: &mut String, project: &Project, t: &Table) {
+    for v in &t.physical.options.views {
+        s.push_str(&cql::view_statement(project, &t.name, v));
+    }
+}
+
 /// `ALTER TABLE … RENAME` for each key column renamed in place.
 fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[ColumnChange]) {
     for c in columns {
@@ -292,6 +321,96 @@ fn alter_options(s: &mut String, project: &Project, table: &str, changes: &[Colu
     }
 }
 
+/// The statements for one change of a table altered in place.
+fn column_statements(
+    s: &mut String,
+    (old, o): (&Project, &Table),
+    (new, t): (&Project, &Table),
+    table: &str,
+    c: &ColumnChange,
+) {
+    match c {
+        ColumnChange::Renamed { from, to, role } if !role.is_key() => {
+            copy_plan(s, new, t, from, to, *role);
+        }
+        ColumnChange::Added { name, role, .. } => {
+            let Some(col) = t.column(name) else { return };
+            let stat = if *role == Role::Static { " STATIC" } else { "" };
+            let ty = cql::column_cql_type(new, t, col);
+            let _ = writeln!(
+                s,
+                "ALTER TABLE {} ADD {} {}{stat};",
+                qualified(new, table),
+                quote(name),
+                ty.to_cql(&|n| quote(n))
+            );
+        }
+        ColumnChange::Removed { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- WARNING: {}.{} is no longer used. Dropping it deletes its data:\n-- ALTER TABLE {} DROP {};",
+                        cql::one_line(table),
+                        cql::one_line(name),
+                        cql::one_line(&qualified(new, table)),
+                        cql::one_line(&quote(name))
+                    );
+        }
+        ColumnChange::IndexAdded { name } => {
+            if let Some(statement) = cql::index_statement(new, t, name) {
+                s.push_str(&statement);
+            }
+        }
+        ColumnChange::IndexChanged { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- the index on {}.{} changed: dropped and built again (the build reads the whole table)",
+                        cql::one_line(table),
+                        cql::one_line(name)
+                    );
+            let _ = writeln!(
+                s,
+                "DROP INDEX IF EXISTS {}.{};",
+                quote(&old.keyspace.name),
+                cql::index_name_of(o, name)
+            );
+            if let Some(statement) = cql::index_statement(new, t, name) {
+                s.push_str(&statement);
+            }
+        }
+        ColumnChange::ViewAdded { name } => {
+            if let Some(v) = view_of(t, name) {
+                s.push_str(&cql::view_statement(new, table, v));
+            }
+        }
+        ColumnChange::ViewRemoved { name } => {
+            drop_view(s, old, name, true);
+        }
+        ColumnChange::ViewChanged { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- the view {} changed: Cassandra cannot alter its key or filter, so it is dropped and built again from {} (reads of it fail or miss rows until the build ends)",
+                        cql::one_line(name),
+                        cql::one_line(table)
+                    );
+            drop_view(s, old, name, false);
+            if let Some(v) = view_of(t, name) {
+                s.push_str(&cql::view_statement(new, table, v));
+            }
+        }
+        ColumnChange::IndexRemoved { name } => {
+            let _ = writeln!(
+                s,
+                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
+                cql::one_line(table),
+                cql::one_line(name),
+                quote(&old.keyspace.name),
+                cql::index_name_of(o, name)
+            );
+        }
+        _ => {}
+    }
+}
+
 /// The migration script from `old` to `new`.
 pub fn script(old: &Project, new: &Project) -> String {
     let (ao, an) = (analyze(old), analyze(new));
@@ -368,9 +487,14 @@ pub fn script(old: &Project, new: &Project) -> String {
                 if let Some(t) = new_table(n) {
                     let _ = writeln!(s, "-- new table {} (compatible)", cql::one_line(n));
                     s.push_str(&cql::table(new, t));
+                    create_views(&mut s, new, t);
                 }
             }
             TableChange::Removed(n) => {
+                // Cassandra drops no table a view still depends on.
+                for v in old_table(n).map_or(&[][..], |t| &t.physical.options.views) {
+                    drop_view(&mut s, old, &v.name, true);
+                }
                 let _ = writeln!(
                     s,
                     "-- WARNING: {} is no longer used. Dropping it deletes its data:\n-- DROP TABLE IF EXISTS {};",
@@ -401,6 +525,11 @@ pub fn script(old: &Project, new: &Project) -> String {
                     })
                     .unwrap_or_default();
                 backfill_plan(&mut s, new, o, t, to, &renames);
+                // Views are keyspace-wide names: the old ones go first.
+                for v in &o.physical.options.views {
+                    drop_view(&mut s, old, &v.name, true);
+                }
+                create_views(&mut s, new, t);
                 let _ = writeln!(
                     s,
                     "-- DROP TABLE IF EXISTS {};",
@@ -426,6 +555,9 @@ pub fn script(old: &Project, new: &Project) -> String {
                     ColumnChange::IndexAdded { .. }
                     | ColumnChange::IndexRemoved { .. }
                     | ColumnChange::IndexChanged { .. }
+                    | ColumnChange::ViewAdded { .. }
+                    | ColumnChange::ViewRemoved { .. }
+                    | ColumnChange::ViewChanged { .. }
                     | ColumnChange::TableOption { .. } => false,
                 });
                 if rebuild {
@@ -447,6 +579,24 @@ pub fn script(old: &Project, new: &Project) -> String {
                     renamed.name = target.as_str().into();
                     s.push_str(&cql::table(new, &renamed));
                     backfill_plan(&mut s, new, o, &renamed, &target, &renames_of(columns));
+                    if !o.physical.options.views.is_empty() {
+                        let _ = writeln!(
+                            s,
+                            "--      the views over {} ({}) stay on it: drop them before dropping it, and create them over {} (or over {} once rebuilt).",
+                            cql::one_line(table),
+                            cql::one_line(
+                                &o.physical
+                                    .options
+                                    .views
+                                    .iter()
+                                    .map(|v| v.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            cql::one_line(&target),
+                            cql::one_line(table)
+                        );
+                    }
                     let _ = writeln!(
                         s,
                         "--   4. pin the name {} in the model (or recreate {} and backfill again).",
@@ -459,66 +609,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                 // Key columns renamed first: later statements name them.
                 rename_keys(&mut s, new, table, columns);
                 for c in columns {
-                    match c {
-                        ColumnChange::Renamed { from, to, role } if !role.is_key() => {
-                            copy_plan(&mut s, new, t, from, to, *role);
-                        }
-                        ColumnChange::Added { name, role, .. } => {
-                            let Some(col) = t.column(name) else { continue };
-                            let stat = if *role == Role::Static { " STATIC" } else { "" };
-                            let ty = cql::column_cql_type(new, t, col);
-                            let _ = writeln!(
-                                s,
-                                "ALTER TABLE {} ADD {} {}{stat};",
-                                qualified(new, table),
-                                quote(name),
-                                ty.to_cql(&|n| quote(n))
-                            );
-                        }
-                        ColumnChange::Removed { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- WARNING: {}.{} is no longer used. Dropping it deletes its data:\n-- ALTER TABLE {} DROP {};",
-                                cql::one_line(table),
-                                cql::one_line(name),
-                                cql::one_line(&qualified(new, table)),
-                                cql::one_line(&quote(name))
-                            );
-                        }
-                        ColumnChange::IndexAdded { name } => {
-                            if let Some(statement) = cql::index_statement(new, t, name) {
-                                s.push_str(&statement);
-                            }
-                        }
-                        ColumnChange::IndexChanged { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- the index on {}.{} changed: dropped and built again (the build reads the whole table)",
-                                cql::one_line(table),
-                                cql::one_line(name)
-                            );
-                            let _ = writeln!(
-                                s,
-                                "DROP INDEX IF EXISTS {}.{};",
-                                quote(&old.keyspace.name),
-                                cql::index_name_of(o, name)
-                            );
-                            if let Some(statement) = cql::index_statement(new, t, name) {
-                                s.push_str(&statement);
-                            }
-                        }
-                        ColumnChange::IndexRemoved { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
-                                cql::one_line(table),
-                                cql::one_line(name),
-                                quote(&old.keyspace.name),
-                                cql::index_name_of(o, name)
-                            );
-                        }
-                        _ => {}
-                    }
+                    column_statements(&mut s, (old, o), (new, t), table, c);
                 }
             }
         }

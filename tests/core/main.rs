@@ -39,3 +39,4 @@ mod provenance;
 mod refine_apply;
 mod review_numbers;
 mod udt_order;
+mod views;

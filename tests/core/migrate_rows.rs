@@ -85,9 +85,11 @@ pub(crate) fn state(text: &str) -> String {
                 .collect();
             idx.sort();
             format!(
-                "{:?}.{} (({}), {:?}) [{}] idx {:?} ttl {:?}",
+                "{:?}.{} view of {:?} {:?} (({}), {:?}) [{}] idx {:?} ttl {:?}",
                 t.keyspace,
                 t.name,
+                t.view_of,
+                t.view,
                 t.partition.join(", "),
                 t.clustering,
                 cols.join(", "),

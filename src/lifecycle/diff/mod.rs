@@ -56,6 +56,18 @@ pub enum ColumnChange {
     IndexChanged {
         name: String,
     },
+    /// A materialized view over the table added, dropped, or changed
+    /// (dropped and created again: Cassandra cannot alter its key or
+    /// filter).
+    ViewAdded {
+        name: String,
+    },
+    ViewRemoved {
+        name: String,
+    },
+    ViewChanged {
+        name: String,
+    },
     /// A table option (`default_time_to_live`, `compaction`, …) set,
     /// changed or back to Cassandra's default (`None`), as CQL values.
     TableOption {
@@ -123,6 +135,9 @@ impl fmt::Display for ColumnChange {
             ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
             ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
             ColumnChange::IndexChanged { name } => write!(f, "index on {name} rebuilt"),
+            ColumnChange::ViewAdded { name } => write!(f, "+ view {name}"),
+            ColumnChange::ViewRemoved { name } => write!(f, "- view {name}"),
+            ColumnChange::ViewChanged { name } => write!(f, "view {name} rebuilt"),
             ColumnChange::TableOption { name, from, to } => write!(
                 f,
                 "{name} {} → {}",
@@ -288,6 +303,9 @@ fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<Col
 pub(crate) fn renames_in_place(columns: &[ColumnChange], from: &str) -> bool {
     !columns.iter().any(|c| {
         matches!(c, ColumnChange::IndexRemoved { name } | ColumnChange::IndexChanged { name } if name == from)
+            // A view naming the column changes with it: Cassandra refuses
+            // to rename a column a view depends on.
+            || matches!(c, ColumnChange::ViewRemoved { .. } | ColumnChange::ViewChanged { .. })
     })
 }
 
@@ -349,6 +367,25 @@ fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange
             columns.push(ColumnChange::IndexRemoved { name: i.clone() });
         } else if old.physical.options.indexes.get(i) != new.physical.options.indexes.get(i) {
             columns.push(ColumnChange::IndexChanged { name: i.clone() });
+        }
+    }
+    let (old_views, new_views) = (&old.physical.options.views, &new.physical.options.views);
+    for v in new_views {
+        match old_views.iter().find(|o| o.name == v.name) {
+            None => columns.push(ColumnChange::ViewAdded {
+                name: v.name.clone(),
+            }),
+            Some(o) if o != v => columns.push(ColumnChange::ViewChanged {
+                name: v.name.clone(),
+            }),
+            Some(_) => {}
+        }
+    }
+    for o in old_views {
+        if !new_views.iter().any(|v| v.name == o.name) {
+            columns.push(ColumnChange::ViewRemoved {
+                name: o.name.clone(),
+            });
         }
     }
     let (old_options, new_options) = (

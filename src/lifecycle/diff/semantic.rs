@@ -168,7 +168,9 @@ pub fn impact(change: &TableChange) -> Impact {
                 | ColumnChange::TableOption { .. }
                 | ColumnChange::IndexAdded { .. }
                 | ColumnChange::IndexRemoved { .. }
-                | ColumnChange::IndexChanged { .. } => Impact::Compatible,
+                | ColumnChange::IndexChanged { .. }
+                | ColumnChange::ViewAdded { .. }
+                | ColumnChange::ViewRemoved { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
                 ColumnChange::Renamed { from, role, .. } => {
                     if !role.is_key() {
@@ -189,7 +191,10 @@ pub fn impact(change: &TableChange) -> Impact {
                         Impact::Compatible
                     }
                 }
-                ColumnChange::Type { .. } | ColumnChange::KeyOrder => Impact::NeedsBackfill,
+                // A changed view is dropped and built again from its table.
+                ColumnChange::Type { .. }
+                | ColumnChange::KeyOrder
+                | ColumnChange::ViewChanged { .. } => Impact::NeedsBackfill,
             })
             .max()
             .unwrap_or(Impact::Compatible),

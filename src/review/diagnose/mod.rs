@@ -382,6 +382,12 @@ pub const RULES: &[RuleInfo] = &[
         source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml max_hint_window (3 hours)",
     },
     RuleInfo {
+        id: "materialized-view",
+        severity: Severity::Hint,
+        title: "A materialized view: experimental, disabled by default since Cassandra 4.0",
+        source: "Apache Cassandra docs, Materialized Views (experimental; materialized_views_enabled in cassandra.yaml, off by default since 4.0)",
+    },
+    RuleInfo {
         id: "timestamp-key",
         severity: Severity::Warning,
         title: "A bare timestamp makes rows unique: colliding writers overwrite",
