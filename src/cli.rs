@@ -859,6 +859,7 @@ fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
             "schema": schema_file.display().to_string(),
             "queries": d.queries,
             "unused_tables": d.unused_tables,
+            "views": d.views,
         }))),
         Format::Text => print(&safe_lines(&against::text(&d))),
     };

@@ -18,6 +18,7 @@ mod derive_properties;
 mod diagnose_rules;
 mod diagnose_samples;
 mod diff_migrate;
+mod drift_properties;
 mod estimate_formulas;
 mod estimate_properties;
 mod estimate_static;
