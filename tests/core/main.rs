@@ -32,6 +32,7 @@ mod import_merge;
 mod import_replay;
 mod incremental;
 mod malformed;
+mod migrate_pairs;
 mod migrate_rows;
 mod physical;
 mod preserve_edits;

@@ -103,6 +103,12 @@ pub(crate) fn state(text: &str) -> String {
             .iter()
             .map(|t| format!("type {} {:?}", t.name, t.fields)),
     );
+    out.extend(s.keyspaces.iter().map(|k| {
+        format!(
+            "keyspace {} {:?} durable {}",
+            k.name, k.replication, k.durable_writes
+        )
+    }));
     out.sort();
     out.join("\n")
 }

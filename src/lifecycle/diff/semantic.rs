@@ -331,9 +331,30 @@ pub(crate) fn semantic_with(
             TableChange::Changed { table, .. } if renamed.contains(table) => Impact::NeedsBackfill,
             _ => impact(&c),
         };
+        let mut change = c.to_string();
+        // A dropped or renamed table takes its views with it: name them.
+        if let TableChange::Removed(n) | TableChange::Renamed { from: n, .. } = &c {
+            let views: Vec<&str> = ao
+                .model
+                .tables
+                .iter()
+                .find(|t| t.name == n.as_str())
+                .map(|t| {
+                    t.physical
+                        .options
+                        .views
+                        .iter()
+                        .map(|v| v.name.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !views.is_empty() {
+                let _ = write!(change, " (with its views {})", views.join(", "));
+            }
+        }
         out.tables.push(TableReport {
             table,
-            change: c.to_string(),
+            change,
             impact,
         });
     }

@@ -574,14 +574,35 @@ impl Stmt<'_> {
             return Ok(());
         }
         self.eat_words(&["or", "replace"]);
+        // `IF NOT EXISTS` on something that exists changes nothing, as in
+        // Cassandra (a migration script re-creates its keyspace so).
+        let kind_then_ine = |p: &Self| {
+            matches!(p.peek_at(1), Some(Tok::Word(w)) if w == "if")
+                && matches!(p.peek_at(2), Some(Tok::Word(w)) if w == "not")
+        };
+        let ine = kind_then_ine(self)
+            || (self.is_word("materialized") && {
+                matches!(self.peek_at(2), Some(Tok::Word(w)) if w == "if")
+            });
         if self.eat_word("keyspace") || self.eat_word("schema") {
             let ks = self.keyspace(start)?;
             if current_ks.is_none() {
                 *current_ks = Some(ks.name.clone());
             }
+            if ine && schema.keyspaces.iter().any(|k| k.name == ks.name) {
+                return Ok(());
+            }
             schema.keyspaces.push(ks);
         } else if self.eat_word("type") {
             let t = self.user_type(start, current_ks.as_ref(), &schema.types)?;
+            if ine
+                && schema
+                    .types
+                    .iter()
+                    .any(|x| x.name == t.name && x.keyspace == t.keyspace)
+            {
+                return Ok(());
+            }
             schema.types.push(t);
         } else if self.eat_word("table") || self.eat_word("columnfamily") {
             let t = self.table(
@@ -591,12 +612,18 @@ impl Stmt<'_> {
                 &schema.types,
             )?;
             if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
+                if ine {
+                    return Ok(());
+                }
                 return Err((start, format!("table {} is defined twice", t.name)));
             }
             schema.tables.push(t);
         } else if self.eat_words(&["materialized", "view"]) {
             let t = self.view(start, current_ks.as_ref(), schema)?;
             if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
+                if ine {
+                    return Ok(());
+                }
                 return Err((start, format!("table or view {} is defined twice", t.name)));
             }
             schema.tables.push(t);
