@@ -185,6 +185,26 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
             })
         });
         assert_eq!(shape_of_schema(&again), want, "{name}");
+        // The keyspace: name, replication, durable writes.
+        if let Some(k) = imported.schema.keyspaces.first() {
+            let back = &again.keyspaces[0];
+            assert_eq!(
+                (&back.name, &back.replication, back.durable_writes),
+                (&k.name, &k.replication, k.durable_writes),
+                "{name}"
+            );
+        }
+        // Types with their fields.
+        let fields = |s: &cqlmodel::lifecycle::import::Schema| {
+            let mut t: Vec<String> = s
+                .types
+                .iter()
+                .map(|t| format!("{} {:?}", t.name, t.fields))
+                .collect();
+            t.sort();
+            t
+        };
+        assert_eq!(fields(&again), fields(&imported.schema), "{name}");
         // The export passes the validator (warnings are the schema's own:
         // views and SASI experimental, options as the original set them).
         if let Some(tool) = crate::support::cqlcheck() {
