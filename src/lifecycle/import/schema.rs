@@ -747,8 +747,16 @@ impl Stmt<'_> {
                 break;
             }
         }
-        text.parse::<CqlType>()
-            .map_err(|e| (start, format!("type {text}: {}", e.message)))
+        text.parse::<CqlType>().map_err(|e| {
+            (
+                start,
+                format!(
+                    "type {}: {}",
+                    crate::model::terminal_text::echo(&text),
+                    e.message
+                ),
+            )
+        })
     }
 
     /// [`Stmt::ty`], refused when it names a user type the keyspace
