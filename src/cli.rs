@@ -644,9 +644,20 @@ fn import_cmd(schema: &Path, output: Option<&Path>, force: bool, keyspace: Optio
         ));
     }
     let ron = load::to_string(&imported.project);
+    let views = imported
+        .schema
+        .tables
+        .iter()
+        .filter(|t| t.view_of.is_some())
+        .count();
     let mut summary = format!(
-        "imported {} table(s), {} type(s) into {} entities and {} queries",
-        imported.schema.tables.len(),
+        "imported {} table(s), {}{} type(s) into {} entities and {} queries",
+        imported.schema.tables.len() - views,
+        if views > 0 {
+            format!("{views} materialized view(s), ")
+        } else {
+            String::new()
+        },
         imported.project.types.len(),
         imported.project.entities.len(),
         imported.project.queries.len()

@@ -125,6 +125,11 @@ fn cli_import_writes_a_project_and_reports_with_positions() {
         stderr.contains("schema.cql:62:1: ignored: INSERT"),
         "{stderr}"
     );
+    // Views are counted apart from tables.
+    assert!(
+        stderr.contains("imported 4 table(s), 1 materialized view(s), 1 type(s)"),
+        "{stderr}"
+    );
     let p = load::read(&out).expect("the written project loads");
     assert_eq!(p.keyspace.name, "shop");
     let again = run(&[]);
