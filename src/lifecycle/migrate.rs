@@ -8,7 +8,7 @@ use crate::analysis::analyze;
 use crate::derive::{Role, Table};
 use crate::lifecycle::diff::{ColumnChange, TableChange};
 use crate::model::naming::quote;
-use crate::model::Project;
+use crate::model::{Project, UserType};
 use crate::output::cql;
 use std::fmt::Write;
 
@@ -234,6 +234,50 @@ fn create_views(s: &mut String, project: &Project, t: &Table) {
     }
 }
 
+/// A changed user type: fields added at its end become `ALTER TYPE … ADD`,
+/// fields renamed in place (same position and type) `ALTER TYPE …
+/// RENAME`; Cassandra cannot remove, retype or reorder a field, so any
+/// other change is refused with the way to do it.
+fn alter_type(s: &mut String, project: &Project, old: &UserType, new: &UserType) {
+    let name = format!("{}.{}", quote(&project.keyspace.name), quote(&new.name));
+    let kept = old.fields.len().min(new.fields.len());
+    let same_types = old.fields[..kept]
+        .iter()
+        .zip(&new.fields[..kept])
+        .all(|(a, b)| a.ty == b.ty);
+    if !same_types || new.fields.len() < old.fields.len() {
+        let _ = writeln!(
+            s,
+            "-- WARNING: type {} lost or retyped a field. Cassandra cannot remove or retype a field of a type:\n-- create the new shape under another name, add columns of it, copy every value over (DSBulk or Spark),\n-- then drop the old columns and type by hand. Nothing is changed here.",
+            cql::one_line(&new.name)
+        );
+        return;
+    }
+    let _ = writeln!(s, "-- type {} changed in place", cql::one_line(&new.name));
+    for (a, b) in old.fields.iter().zip(&new.fields) {
+        if a.name != b.name {
+            let _ = writeln!(
+                s,
+                "ALTER TYPE {name} RENAME {} TO {};",
+                quote(&a.name),
+                quote(&b.name)
+            );
+        }
+    }
+    for f in &new.fields[kept..] {
+        let ty = match &f.ty {
+            crate::model::CqlType::Udt(_) => f.ty.frozen(),
+            other => other.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "ALTER TYPE {name} ADD {} {};",
+            quote(&f.name),
+            ty.to_cql(&|n| quote(n))
+        );
+    }
+}
+
 /// `ALTER TABLE … RENAME` for each key column renamed in place.
 fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[ColumnChange]) {
     for c in columns {
@@ -455,14 +499,10 @@ pub fn script(old: &Project, new: &Project) -> String {
     for t in cql::types_in_order(new) {
         if !old.types.contains(t) {
             s.push('\n');
-            if old.types.iter().any(|o| o.name == t.name) {
-                let _ = writeln!(
-                    s,
-                    "-- WARNING: type {} changed; add its new fields with ALTER TYPE … ADD by hand",
-                    cql::one_line(&t.name)
-                );
+            match old.types.iter().find(|o| o.name == t.name) {
+                Some(o) => alter_type(&mut s, new, o, t),
+                None => s.push_str(&cql::user_type(new, t)),
             }
-            s.push_str(&cql::user_type(new, t));
         }
     }
     let old_table = |n: &str| ao.model.tables.iter().find(|t| t.name == n);

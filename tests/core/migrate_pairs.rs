@@ -68,6 +68,20 @@ fn change(rng: &mut Rng, cql: &str) -> Option<String> {
         .collect();
     let regular: Vec<_> = t.columns.iter().filter(|c| !t.is_key(&c.name)).collect();
     let indexed = |c: &str| t.indexes.iter().any(|i| i == c);
+    if !s.types.is_empty() && rng.below(6) == 0 {
+        let ty = &s.types[rng.below(s.types.len())];
+        let tname = format!("{ks}.{}", quote(&ty.name));
+        return Some(if rng.below(2) == 0 {
+            format!("ALTER TYPE {tname} ADD zz_field text;")
+        } else {
+            let (f, _) = &ty.fields[rng.below(ty.fields.len())];
+            format!(
+                "ALTER TYPE {tname} RENAME {} TO {};",
+                quote(f),
+                quote(&format!("{f}_renamed"))
+            )
+        });
+    }
     Some(match rng.below(9) {
         0 => format!("ALTER TABLE {name} ADD zz_added text;"),
         1 => {
