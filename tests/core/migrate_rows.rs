@@ -239,8 +239,12 @@ fn a_renamed_regular_column_says_the_data_must_be_copied() {
 #[test]
 fn type_fields_are_added_and_renamed_in_place() {
     let t = "CREATE TABLE ks.u (id uuid PRIMARY KEY, home frozen<addr>);";
-    let old = project(&format!("CREATE TYPE ks.addr (street text, city text);\n{t}"));
-    let new = project(&format!("CREATE TYPE ks.addr (line1 text, city text, zip text);\n{t}"));
+    let old = project(&format!(
+        "CREATE TYPE ks.addr (street text, city text);\n{t}"
+    ));
+    let new = project(&format!(
+        "CREATE TYPE ks.addr (line1 text, city text, zip text);\n{t}"
+    ));
     let script = migrate::script(&old, &new);
     for want in [
         "ALTER TYPE ks.addr RENAME street TO line1;",
@@ -250,7 +254,10 @@ fn type_fields_are_added_and_renamed_in_place() {
     }
     replays_to_new(&old, &new, &script);
     let script = migrate::script(&new, &old);
-    assert!(script.contains("Cassandra cannot remove or retype a field"), "{script}");
+    assert!(
+        script.contains("Cassandra cannot remove or retype a field"),
+        "{script}"
+    );
     assert!(!script.contains("ALTER TYPE"), "{script}");
     assert!(semantic::semantic(&new, &old).is_breaking());
 }
