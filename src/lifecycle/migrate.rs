@@ -285,8 +285,10 @@ fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[Column
             if role.is_key() {
                 let _ = writeln!(
                     s,
-                    "-- {}: key column {} renamed to {} in place (no index depends on it)",
+                    "-- {}: key column {} renamed to {} in place (no index depends on it);\n-- taken as a rename: same place and type, and the attribute {} held is gone from the model. If {} holds other values, do not run this: the key changed and needs a new table and a backfill.",
                     cql::one_line(table),
+                    cql::one_line(from),
+                    cql::one_line(to),
                     cql::one_line(from),
                     cql::one_line(to)
                 );

@@ -10,7 +10,7 @@ use crate::derive::{Column, LogicalModel, Role, Table};
 use crate::model::name::Name;
 use crate::model::CqlType;
 use crate::model::Project;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// One change to a table's columns.
@@ -202,7 +202,36 @@ pub fn diff_in(
 /// A column's type as compared: (in the newer model?, table, column).
 type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
 
-fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<TableChange> {
+/// What table comparisons need beyond the two tables: column types as
+/// compared, and every attribute (`Entity.attr`) each model's columns hold.
+struct Cx<'a> {
+    ty: &'a TypeOf<'a>,
+    old_attrs: HashSet<&'a str>,
+    new_attrs: HashSet<&'a str>,
+}
+
+fn attributes(m: &LogicalModel) -> HashSet<&str> {
+    m.tables
+        .iter()
+        .flat_map(|t| t.columns.iter())
+        .filter_map(|c| match &c.source {
+            crate::derive::Source::Attr { attribute, .. } => Some(attribute.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn diff_by<'a>(
+    old: &'a LogicalModel,
+    new: &'a LogicalModel,
+    ty: &'a TypeOf<'a>,
+) -> Vec<TableChange> {
+    let cx = Cx {
+        ty,
+        old_attrs: attributes(old),
+        new_attrs: attributes(new),
+    };
+    let ty = &cx;
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
@@ -251,7 +280,16 @@ fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<Table
 /// A removed and an added column at the same place (role, and position
 /// in the primary key) with the same type, each the other's only match,
 /// are one column renamed.
-fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<ColumnChange>) {
+///
+/// Two attributes are one renamed only when neither model still holds
+/// the other (`Hotel.hotel_id` gone, `Inn.hotel_id` new): a key moved from
+/// one existing attribute to another is a new key, never a rename.
+fn pair_renames(old: &Table, new: &Table, cx: &Cx<'_>, columns: &mut Vec<ColumnChange>) {
+    let ty = cx.ty;
+    let attr = |c: &Column| match &c.source {
+        crate::derive::Source::Attr { attribute, .. } => Some(attribute.to_string()),
+        _ => None,
+    };
     let place = |t: &Table, name: &str| {
         let c = t.column(name)?;
         let at = key_names(t).position(|k| k == name);
@@ -275,7 +313,13 @@ fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<Col
         let (Some(oc), Some(nc)) = (old.column(r), new.column(a)) else {
             return false;
         };
-        place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
+        let distinct = match (attr(oc), attr(nc)) {
+            (Some(x), Some(y)) => {
+                x == y || (!cx.new_attrs.contains(x.as_str()) && !cx.old_attrs.contains(y.as_str()))
+            }
+            _ => true,
+        };
+        distinct && place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
     };
     for r in &removed {
         let mut matches = added.iter().filter(|a| fits(r, a));
@@ -318,7 +362,8 @@ fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
         .map(|c| c.name.as_str())
 }
 
-fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange> {
+fn table_change(old: &Table, new: &Table, cx: &Cx<'_>) -> Option<TableChange> {
+    let ty = cx.ty;
     let mut columns = Vec::new();
     for c in &new.columns {
         match old.column(&c.name) {
@@ -353,7 +398,7 @@ fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange
             });
         }
     }
-    pair_renames(old, new, ty, &mut columns);
+    pair_renames(old, new, cx, &mut columns);
     if columns.is_empty() && !key_names(old).eq(key_names(new)) {
         columns.push(ColumnChange::KeyOrder);
     }
