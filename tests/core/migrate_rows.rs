@@ -261,3 +261,32 @@ fn type_fields_are_added_and_renamed_in_place() {
     assert!(!script.contains("ALTER TYPE"), "{script}");
     assert!(semantic::semantic(&new, &old).is_breaking());
 }
+
+/// A key moved from one attribute to another the model still has (users
+/// by email, then by phone) is a new key, never `RENAME email TO phone`,
+/// which would keep emails under the name phone.
+#[test]
+fn a_key_moved_to_another_attribute_is_no_rename() {
+    let old = project(
+        "CREATE TABLE ks.users_by_contact (email text, id uuid, name text, phone text, PRIMARY KEY (email, id));",
+    );
+    // A user is identified by id alone; email and phone are searched.
+    let mut by_email = old.clone();
+    by_email.entities[0].key = vec!["id".into()];
+    by_email.queries[0].returns.retain(|r| r != "phone");
+    let mut by_phone = by_email.clone();
+    by_phone.queries[0].returns.retain(|r| r != "email");
+    by_phone.queries[0].returns.insert(0, "phone".into());
+    by_phone.queries[0].equality = vec!["phone".into()];
+    by_phone.decisions[0].candidates[0].partition = vec!["phone".into()];
+    assert!(cqlmodel::model::load::validate(&by_phone).is_empty());
+    let new_cql = export(&by_phone);
+    assert!(new_cql.contains("PRIMARY KEY (phone, id)"), "{new_cql}");
+    assert!(!new_cql.contains("    email "), "{new_cql}");
+    assert!(export(&by_email).contains("PRIMARY KEY (email, id)"));
+    let script = migrate::script(&by_email, &by_phone);
+    assert!(!script.contains("RENAME"), "{script}");
+    assert!(script.contains("users_by_contact_new"), "{script}");
+    let text = semantic::text(&semantic::semantic(&by_email, &by_phone));
+    assert!(!text.contains("renamed"), "{text}");
+}

@@ -193,10 +193,37 @@ pub fn diff_in(
     new_project: &Project,
     new: &LogicalModel,
 ) -> Vec<TableChange> {
-    diff_by(old, new, &|newer, t, c| {
+    let ty = |newer: bool, t: &Table, c: &Column| {
         let p = if newer { new_project } else { old_project };
         crate::output::cql::column_cql_type(p, t, c)
-    })
+    };
+    // An attribute still in the project (used by a table or not) is no
+    // renamed one.
+    let (old_names, new_names) = (
+        project_attributes(old_project),
+        project_attributes(new_project),
+    );
+    let cx = Cx {
+        ty: &ty,
+        old_attrs: old_names.iter().map(String::as_str).collect(),
+        new_attrs: new_names.iter().map(String::as_str).collect(),
+    };
+    diff_with(old, new, &cx)
+}
+
+/// Every `Entity.attr` and `Relationship.attr` of a project.
+fn project_attributes(p: &Project) -> Vec<String> {
+    let entities = p.entities.iter().flat_map(|e| {
+        e.attributes
+            .iter()
+            .map(move |a| format!("{}.{}", e.name, a.name))
+    });
+    let relationships = p.relationships.iter().flat_map(|r| {
+        r.attributes
+            .iter()
+            .map(move |a| format!("{}.{}", r.name, a.name))
+    });
+    entities.chain(relationships).collect()
 }
 
 /// A column's type as compared: (in the newer model?, table, column).
@@ -231,7 +258,11 @@ fn diff_by<'a>(
         old_attrs: attributes(old),
         new_attrs: attributes(new),
     };
-    let ty = &cx;
+    diff_with(old, new, &cx)
+}
+
+fn diff_with(old: &LogicalModel, new: &LogicalModel, cx: &Cx<'_>) -> Vec<TableChange> {
+    let ty = cx;
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
