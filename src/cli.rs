@@ -739,9 +739,20 @@ fn import_cmd(schema: &Path, output: Option<&Path>, force: bool, keyspace: Optio
         ));
     }
     let ron = load::to_string(&imported.project);
+    let views = imported
+        .schema
+        .tables
+        .iter()
+        .filter(|t| t.view_of.is_some())
+        .count();
     let mut summary = format!(
-        "imported {} table(s), {} type(s) into {} entities and {} queries",
-        imported.schema.tables.len(),
+        "imported {} table(s), {}{} type(s) into {} entities and {} queries",
+        imported.schema.tables.len() - views,
+        if views > 0 {
+            format!("{views} materialized view(s), ")
+        } else {
+            String::new()
+        },
         imported.project.types.len(),
         imported.project.entities.len(),
         imported.project.queries.len()
@@ -954,6 +965,7 @@ fn against_cmd(file: &Path, schema_file: &Path, format: CheckFormat) -> i32 {
             "schema": schema_file.display().to_string(),
             "queries": d.queries,
             "unused_tables": d.unused_tables,
+            "views": d.views,
         }))),
         Format::Text => print(&safe_lines(&against::text(&d))),
     };

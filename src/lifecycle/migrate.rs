@@ -8,7 +8,7 @@ use crate::analysis::analyze;
 use crate::derive::{Role, Table};
 use crate::lifecycle::diff::{ColumnChange, TableChange};
 use crate::model::naming::quote;
-use crate::model::Project;
+use crate::model::{Project, UserType};
 use crate::output::cql;
 use std::fmt::Write;
 
@@ -205,6 +205,79 @@ fn copy_plan(s: &mut String, project: &Project, t: &Table, from: &str, to: &str,
     );
 }
 
+fn view_of<'t>(t: &'t Table, name: &str) -> Option<&'t crate::model::physical::MaterializedView> {
+    t.physical.options.views.iter().find(|v| v.name == name)
+}
+
+/// `DROP MATERIALIZED VIEW`, commented under a warning when the model no
+/// longer has the view (readers of it break; its rows go).
+fn drop_view(s: &mut String, project: &Project, name: &str, commented: bool) {
+    if commented {
+        let _ = writeln!(
+            s,
+            "-- WARNING: the view {} is no longer in the model. Dropping it deletes its rows (its base table keeps them):",
+            cql::one_line(name)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{}DROP MATERIALIZED VIEW IF EXISTS {};",
+        if commented { "-- " } else { "" },
+        cql::one_line(&qualified(project, name))
+    );
+}
+
+/// The views of a new table, after it.
+fn create_views(s: &mut String, project: &Project, t: &Table) {
+    for v in &t.physical.options.views {
+        s.push_str(&cql::view_statement(project, &t.name, v));
+    }
+}
+
+/// A changed user type: fields added at its end become `ALTER TYPE … ADD`,
+/// fields renamed in place (same position and type) `ALTER TYPE …
+/// RENAME`; Cassandra cannot remove, retype or reorder a field, so any
+/// other change is refused with the way to do it.
+fn alter_type(s: &mut String, project: &Project, old: &UserType, new: &UserType) {
+    let name = format!("{}.{}", quote(&project.keyspace.name), quote(&new.name));
+    let kept = old.fields.len().min(new.fields.len());
+    let same_types = old.fields[..kept]
+        .iter()
+        .zip(&new.fields[..kept])
+        .all(|(a, b)| a.ty == b.ty);
+    if !same_types || new.fields.len() < old.fields.len() {
+        let _ = writeln!(
+            s,
+            "-- WARNING: type {} lost or retyped a field. Cassandra cannot remove or retype a field of a type:\n-- create the new shape under another name, add columns of it, copy every value over (DSBulk or Spark),\n-- then drop the old columns and type by hand. Nothing is changed here.",
+            cql::one_line(&new.name)
+        );
+        return;
+    }
+    let _ = writeln!(s, "-- type {} changed in place", cql::one_line(&new.name));
+    for (a, b) in old.fields.iter().zip(&new.fields) {
+        if a.name != b.name {
+            let _ = writeln!(
+                s,
+                "ALTER TYPE {name} RENAME {} TO {};",
+                quote(&a.name),
+                quote(&b.name)
+            );
+        }
+    }
+    for f in &new.fields[kept..] {
+        let ty = match &f.ty {
+            crate::model::CqlType::Udt(_) => f.ty.frozen(),
+            other => other.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "ALTER TYPE {name} ADD {} {};",
+            quote(&f.name),
+            ty.to_cql(&|n| quote(n))
+        );
+    }
+}
+
 /// `ALTER TABLE … RENAME` for each key column renamed in place.
 fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[ColumnChange]) {
     for c in columns {
@@ -212,8 +285,10 @@ fn rename_keys(s: &mut String, project: &Project, table: &str, columns: &[Column
             if role.is_key() {
                 let _ = writeln!(
                     s,
-                    "-- {}: key column {} renamed to {} in place (no index depends on it)",
+                    "-- {}: key column {} renamed to {} in place (no index depends on it);\n-- taken as a rename: same place and type, and the attribute {} held is gone from the model. If {} holds other values, do not run this: the key changed and needs a new table and a backfill.",
                     cql::one_line(table),
+                    cql::one_line(from),
+                    cql::one_line(to),
                     cql::one_line(from),
                     cql::one_line(to)
                 );
@@ -292,6 +367,96 @@ fn alter_options(s: &mut String, project: &Project, table: &str, changes: &[Colu
     }
 }
 
+/// The statements for one change of a table altered in place.
+fn column_statements(
+    s: &mut String,
+    (old, o): (&Project, &Table),
+    (new, t): (&Project, &Table),
+    table: &str,
+    c: &ColumnChange,
+) {
+    match c {
+        ColumnChange::Renamed { from, to, role } if !role.is_key() => {
+            copy_plan(s, new, t, from, to, *role);
+        }
+        ColumnChange::Added { name, role, .. } => {
+            let Some(col) = t.column(name) else { return };
+            let stat = if *role == Role::Static { " STATIC" } else { "" };
+            let ty = cql::column_cql_type(new, t, col);
+            let _ = writeln!(
+                s,
+                "ALTER TABLE {} ADD {} {}{stat};",
+                qualified(new, table),
+                quote(name),
+                ty.to_cql(&|n| quote(n))
+            );
+        }
+        ColumnChange::Removed { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- WARNING: {}.{} is no longer used. Dropping it deletes its data:\n-- ALTER TABLE {} DROP {};",
+                        cql::one_line(table),
+                        cql::one_line(name),
+                        cql::one_line(&qualified(new, table)),
+                        cql::one_line(&quote(name))
+                    );
+        }
+        ColumnChange::IndexAdded { name } => {
+            if let Some(statement) = cql::index_statement(new, t, name) {
+                s.push_str(&statement);
+            }
+        }
+        ColumnChange::IndexChanged { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- the index on {}.{} changed: dropped and built again (the build reads the whole table)",
+                        cql::one_line(table),
+                        cql::one_line(name)
+                    );
+            let _ = writeln!(
+                s,
+                "DROP INDEX IF EXISTS {}.{};",
+                quote(&old.keyspace.name),
+                cql::index_name_of(o, name)
+            );
+            if let Some(statement) = cql::index_statement(new, t, name) {
+                s.push_str(&statement);
+            }
+        }
+        ColumnChange::ViewAdded { name } => {
+            if let Some(v) = view_of(t, name) {
+                s.push_str(&cql::view_statement(new, table, v));
+            }
+        }
+        ColumnChange::ViewRemoved { name } => {
+            drop_view(s, old, name, true);
+        }
+        ColumnChange::ViewChanged { name } => {
+            let _ = writeln!(
+                        s,
+                        "-- the view {} changed: Cassandra cannot alter its key or filter, so it is dropped and built again from {} (reads of it fail or miss rows until the build ends)",
+                        cql::one_line(name),
+                        cql::one_line(table)
+                    );
+            drop_view(s, old, name, false);
+            if let Some(v) = view_of(t, name) {
+                s.push_str(&cql::view_statement(new, table, v));
+            }
+        }
+        ColumnChange::IndexRemoved { name } => {
+            let _ = writeln!(
+                s,
+                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
+                cql::one_line(table),
+                cql::one_line(name),
+                quote(&old.keyspace.name),
+                cql::index_name_of(o, name)
+            );
+        }
+        _ => {}
+    }
+}
+
 /// The migration script from `old` to `new`.
 pub fn script(old: &Project, new: &Project) -> String {
     let (ao, an) = (analyze(old), analyze(new));
@@ -336,14 +501,10 @@ pub fn script(old: &Project, new: &Project) -> String {
     for t in cql::types_in_order(new) {
         if !old.types.contains(t) {
             s.push('\n');
-            if old.types.iter().any(|o| o.name == t.name) {
-                let _ = writeln!(
-                    s,
-                    "-- WARNING: type {} changed; add its new fields with ALTER TYPE … ADD by hand",
-                    cql::one_line(&t.name)
-                );
+            match old.types.iter().find(|o| o.name == t.name) {
+                Some(o) => alter_type(&mut s, new, o, t),
+                None => s.push_str(&cql::user_type(new, t)),
             }
-            s.push_str(&cql::user_type(new, t));
         }
     }
     let old_table = |n: &str| ao.model.tables.iter().find(|t| t.name == n);
@@ -368,9 +529,14 @@ pub fn script(old: &Project, new: &Project) -> String {
                 if let Some(t) = new_table(n) {
                     let _ = writeln!(s, "-- new table {} (compatible)", cql::one_line(n));
                     s.push_str(&cql::table(new, t));
+                    create_views(&mut s, new, t);
                 }
             }
             TableChange::Removed(n) => {
+                // Cassandra drops no table a view still depends on.
+                for v in old_table(n).map_or(&[][..], |t| &t.physical.options.views) {
+                    drop_view(&mut s, old, &v.name, true);
+                }
                 let _ = writeln!(
                     s,
                     "-- WARNING: {} is no longer used. Dropping it deletes its data:\n-- DROP TABLE IF EXISTS {};",
@@ -401,6 +567,11 @@ pub fn script(old: &Project, new: &Project) -> String {
                     })
                     .unwrap_or_default();
                 backfill_plan(&mut s, new, o, t, to, &renames);
+                // Views are keyspace-wide names: the old ones go first.
+                for v in &o.physical.options.views {
+                    drop_view(&mut s, old, &v.name, true);
+                }
+                create_views(&mut s, new, t);
                 let _ = writeln!(
                     s,
                     "-- DROP TABLE IF EXISTS {};",
@@ -426,6 +597,9 @@ pub fn script(old: &Project, new: &Project) -> String {
                     ColumnChange::IndexAdded { .. }
                     | ColumnChange::IndexRemoved { .. }
                     | ColumnChange::IndexChanged { .. }
+                    | ColumnChange::ViewAdded { .. }
+                    | ColumnChange::ViewRemoved { .. }
+                    | ColumnChange::ViewChanged { .. }
                     | ColumnChange::TableOption { .. } => false,
                 });
                 if rebuild {
@@ -447,6 +621,24 @@ pub fn script(old: &Project, new: &Project) -> String {
                     renamed.name = target.as_str().into();
                     s.push_str(&cql::table(new, &renamed));
                     backfill_plan(&mut s, new, o, &renamed, &target, &renames_of(columns));
+                    if !o.physical.options.views.is_empty() {
+                        let _ = writeln!(
+                            s,
+                            "--      the views over {} ({}) stay on it: drop them before dropping it, and create them over {} (or over {} once rebuilt).",
+                            cql::one_line(table),
+                            cql::one_line(
+                                &o.physical
+                                    .options
+                                    .views
+                                    .iter()
+                                    .map(|v| v.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            cql::one_line(&target),
+                            cql::one_line(table)
+                        );
+                    }
                     let _ = writeln!(
                         s,
                         "--   4. pin the name {} in the model (or recreate {} and backfill again).",
@@ -459,66 +651,7 @@ pub fn script(old: &Project, new: &Project) -> String {
                 // Key columns renamed first: later statements name them.
                 rename_keys(&mut s, new, table, columns);
                 for c in columns {
-                    match c {
-                        ColumnChange::Renamed { from, to, role } if !role.is_key() => {
-                            copy_plan(&mut s, new, t, from, to, *role);
-                        }
-                        ColumnChange::Added { name, role, .. } => {
-                            let Some(col) = t.column(name) else { continue };
-                            let stat = if *role == Role::Static { " STATIC" } else { "" };
-                            let ty = cql::column_cql_type(new, t, col);
-                            let _ = writeln!(
-                                s,
-                                "ALTER TABLE {} ADD {} {}{stat};",
-                                qualified(new, table),
-                                quote(name),
-                                ty.to_cql(&|n| quote(n))
-                            );
-                        }
-                        ColumnChange::Removed { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- WARNING: {}.{} is no longer used. Dropping it deletes its data:\n-- ALTER TABLE {} DROP {};",
-                                cql::one_line(table),
-                                cql::one_line(name),
-                                cql::one_line(&qualified(new, table)),
-                                cql::one_line(&quote(name))
-                            );
-                        }
-                        ColumnChange::IndexAdded { name } => {
-                            if let Some(statement) = cql::index_statement(new, t, name) {
-                                s.push_str(&statement);
-                            }
-                        }
-                        ColumnChange::IndexChanged { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- the index on {}.{} changed: dropped and built again (the build reads the whole table)",
-                                cql::one_line(table),
-                                cql::one_line(name)
-                            );
-                            let _ = writeln!(
-                                s,
-                                "DROP INDEX IF EXISTS {}.{};",
-                                quote(&old.keyspace.name),
-                                cql::index_name_of(o, name)
-                            );
-                            if let Some(statement) = cql::index_statement(new, t, name) {
-                                s.push_str(&statement);
-                            }
-                        }
-                        ColumnChange::IndexRemoved { name } => {
-                            let _ = writeln!(
-                                s,
-                                "-- the index on {}.{} is no longer used:\n-- DROP INDEX IF EXISTS {}.{};",
-                                cql::one_line(table),
-                                cql::one_line(name),
-                                quote(&old.keyspace.name),
-                                cql::index_name_of(o, name)
-                            );
-                        }
-                        _ => {}
-                    }
+                    column_statements(&mut s, (old, o), (new, t), table, c);
                 }
             }
         }

@@ -362,6 +362,112 @@ pub struct TableOptions {
     /// each column as it was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub non_frozen: Vec<String>,
+    /// Materialized views over this table, kept as the schema has them
+    /// (import) and written after it by the export.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub views: Vec<MaterializedView>,
+}
+
+/// A materialized view over a table, verbatim: what it selects, its
+/// filter, its key and options. Experimental in Cassandra and disabled by
+/// default since 4.0 (`materialized_views_enabled` in cassandra.yaml).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterializedView {
+    pub name: String,
+    /// The base table's columns it selects; empty: all (`*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
+    /// The `WHERE` clause as CQL (`a IS NOT NULL AND b IS NOT NULL`).
+    #[serde(rename = "where")]
+    pub filter: String,
+    pub partition: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clustering: Vec<ViewOrder>,
+    /// Its table options by name, each value as CQL writes it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, String>,
+}
+
+/// A view's clustering column and its order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewOrder {
+    pub column: String,
+    #[serde(default, skip_serializing_if = "is_asc")]
+    pub dir: crate::model::Dir,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_asc(d: &crate::model::Dir) -> bool {
+    *d == crate::model::Dir::Asc
+}
+
+/// A view's `WHERE` clause safe to write back: names, numbers, operators,
+/// parentheses and quoted strings or identifiers without control
+/// characters; no `;`, comment markers or unclosed quotes, so a file
+/// edited by hand cannot inject a statement.
+pub fn is_view_filter(filter: &str) -> bool {
+    let mut chars = filter.chars().peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => loop {
+                match chars.next() {
+                    Some(q) if q == c => {
+                        if chars.peek() == Some(&c) {
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    Some(x) if !x.is_control() => {}
+                    _ => return false,
+                }
+            },
+            '-' if prev == '-' => return false,
+            c if c.is_ascii_alphanumeric() || " _.,()=<>!-+*[]:".contains(c) => {}
+            _ => return false,
+        }
+        prev = c;
+    }
+    !filter.trim().is_empty()
+}
+
+/// What is wrong with a view as a project holds it: names, filter,
+/// options.
+pub fn view_problems(v: &MaterializedView) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let name_ok = |n: &str| crate::model::naming::is_valid_schema_name(n);
+    if !name_ok(&v.name) {
+        out.push(("name".into(), "not a valid view name".into()));
+    }
+    let columns = v
+        .columns
+        .iter()
+        .chain(&v.partition)
+        .chain(v.clustering.iter().map(|c| &c.column));
+    if columns.clone().any(|c| !name_ok(c)) {
+        out.push(("columns".into(), "a column name is not valid".into()));
+    }
+    if v.partition.is_empty() {
+        out.push(("partition".into(), "a view needs a partition key".into()));
+    }
+    if !is_view_filter(&v.filter) {
+        out.push((
+            "where".into(),
+            "the WHERE clause is not plain CQL (quotes, names, operators only)".into(),
+        ));
+    }
+    for (k, value) in &v.options {
+        if !name_ok(k) || !is_cql_term(value) {
+            out.push((
+                format!("options.{}", crate::model::terminal_text::for_terminal(k)),
+                "not an option name with a CQL constant".into(),
+            ));
+        }
+    }
+    out
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -454,6 +560,11 @@ pub const OTHER_TABLE_OPTIONS: [&str; 10] = [
 /// about (relative to the options).
 pub fn problems(options: &TableOptions, version: CassandraVersion) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    for (i, v) in options.views.iter().enumerate() {
+        for (field, why) in view_problems(v) {
+            out.push((format!("views[{i}].{field}"), why));
+        }
+    }
     if let Some(c) = &options.compaction {
         if c.strategy == Strategy::Unified && version < CassandraVersion::V5_0 {
             out.push((

@@ -8,6 +8,20 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// A value echoed in a message, cut to its first 60 characters with the
+/// length said when longer than 80: a 10^5-deep type or a megabyte name
+/// must not flood the terminal or a log with the whole input.
+pub fn echo(text: &str) -> Cow<'_, str> {
+    const KEEP: usize = 60;
+    const MAX: usize = 80;
+    let len = text.chars().count();
+    if len <= MAX {
+        return Cow::Borrowed(text);
+    }
+    let head: String = text.chars().take(KEEP).collect();
+    Cow::Owned(format!("{head}… ({len} characters)"))
+}
+
 /// Characters that must never reach a terminal from a file: C0 and C1
 /// controls (ESC, BEL, CSI…) and the bidirectional formatting characters
 /// (overrides, embeddings, isolates and marks) that reorder what is shown.
@@ -118,5 +132,16 @@ mod tests {
         assert_eq!(pad_end(&long, 70_005).len(), 70_005);
         assert_eq!(pad_end("abc", 1), "abc");
         assert_eq!(pad_end("é", 3), "é  ");
+    }
+
+    #[test]
+    fn long_echoes_are_cut_and_say_their_length() {
+        assert_eq!(super::echo("short"), "short");
+        let long = "é".repeat(100);
+        assert_eq!(
+            super::echo(&long),
+            format!("{}… (100 characters)", "é".repeat(60))
+        );
+        assert_eq!(super::echo(&"x".repeat(80)), "x".repeat(80));
     }
 }

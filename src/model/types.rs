@@ -450,8 +450,12 @@ impl<'de> Deserialize<'de> for CqlType {
                 f.write_str("a CQL type as a string")
             }
             fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<CqlType, E> {
-                text.parse()
-                    .map_err(|e: TypeError| E::custom(format!("type \"{text}\": {e}")))
+                text.parse().map_err(|e: TypeError| {
+                    E::custom(format!(
+                        "type \"{}\": {e}",
+                        crate::model::terminal_text::echo(text)
+                    ))
+                })
             }
         }
         d.deserialize_str(TypeText)

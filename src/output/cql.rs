@@ -5,6 +5,7 @@
 
 use crate::derive::{Column, LogicalModel, Plan, Role, Table};
 use crate::model::naming::{is_plain_identifier, quote, string_literal};
+use crate::model::physical::MaterializedView;
 use crate::model::terminal_text::{is_unsafe, pad_end};
 use crate::model::{CqlType, Project, Replication, UserType};
 use std::collections::{HashMap, HashSet};
@@ -465,7 +466,84 @@ pub fn script(project: &Project, model: &LogicalModel) -> String {
         for p in model.plans.iter().filter(|p| p.table == Some(i)) {
             s.push_str(&plan_comment(p));
         }
+        for v in &t.physical.options.views {
+            s.push('\n');
+            s.push_str(&view_statement(project, &t.name, v));
+        }
     }
+    s
+}
+
+/// `CREATE MATERIALIZED VIEW` for a view over `base`, with the caveat; a
+/// comment instead when the project's text for it is not plain CQL
+/// (validation says why).
+pub fn view_statement(project: &Project, base: &str, v: &MaterializedView) -> String {
+    use crate::model::physical::{is_cql_term, view_problems};
+    if let Some((field, why)) = view_problems(v).first() {
+        return format!(
+            "-- materialized view {} left out: {}: {}\n",
+            one_line(&v.name),
+            one_line(field),
+            one_line(why)
+        );
+    }
+    let mut s = format!(
+        "-- materialized view of {}: experimental, disabled by default since Cassandra 4.0 (materialized_views_enabled in cassandra.yaml)\n",
+        one_line(base)
+    );
+    let select = if v.columns.is_empty() {
+        "*".to_string()
+    } else {
+        v.columns
+            .iter()
+            .map(|c| quote(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let partition = v
+        .partition
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut key = if v.partition.len() > 1 {
+        format!("({partition})")
+    } else {
+        partition
+    };
+    for c in &v.clustering {
+        let _ = write!(key, ", {}", quote(&c.column));
+    }
+    let _ = write!(
+        s,
+        "CREATE MATERIALIZED VIEW IF NOT EXISTS {}.{} AS\n    SELECT {select} FROM {}.{}\n    WHERE {}\n    PRIMARY KEY ({key})",
+        ks(project),
+        quote(&v.name),
+        ks(project),
+        quote(base),
+        v.filter.trim()
+    );
+    let mut with: Vec<String> = Vec::new();
+    if !v.clustering.is_empty() {
+        with.push(format!(
+            "CLUSTERING ORDER BY ({})",
+            v.clustering
+                .iter()
+                .map(|c| format!("{} {}", quote(&c.column), c.dir.cql()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    with.extend(
+        v.options
+            .iter()
+            .filter(|(k, value)| is_plain_identifier(k) && is_cql_term(value))
+            .map(|(k, value)| format!("{k} = {}", value.trim())),
+    );
+    for (i, w) in with.iter().enumerate() {
+        let _ = write!(s, "\n    {} {w}", if i == 0 { "WITH" } else { "AND" });
+    }
+    s.push_str(";\n");
     s
 }
 

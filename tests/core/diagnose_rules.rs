@@ -1080,6 +1080,25 @@ fn waived_findings_stay_marked_and_stale_waivers_are_reported() {
 }
 
 /// The physical layer: the weather sample's derived options are quiet;
+/// A table with a materialized view gets the views' caveat; one without
+/// does not.
+#[test]
+fn materialized_view_caveat() {
+    use cqlmodel::model::physical::MaterializedView;
+    let weather = crate::support::sample("weather.cqlm.ron");
+    quiet(&weather, "materialized-view");
+    let mut viewed = weather.clone();
+    let base = viewed.decisions[0].query.clone();
+    viewed.decision_mut(&base).options.views = vec![MaterializedView {
+        name: "readings_view".into(),
+        filter: "station_id is not null".into(),
+        partition: vec!["station_id".into()],
+        ..MaterializedView::default()
+    }];
+    let d = fires(&viewed, "materialized-view");
+    assert!(d.message().contains("readings_view"), "{}", d.message());
+}
+
 /// a designer's `TimeWindow` on deleted rows, an expiring series left on
 /// `Leveled`, and a `gc_grace` under the hint window fire.
 #[test]
@@ -1175,6 +1194,7 @@ fn every_rule_fires_somewhere_and_stays_quiet_elsewhere() {
         shareable_table_when_another_table_lacks_only_returned_columns,
         waived_findings_stay_marked_and_stale_waivers_are_reported,
         tombstones_in_large_or_hot_partitions,
+        materialized_view_caveat,
     ];
     SEEN.with(|s| *s.borrow_mut() = Default::default());
     for t in tests {

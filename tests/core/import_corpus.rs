@@ -34,27 +34,28 @@ fn shape_of_schema(s: &cqlmodel::lifecycle::import::Schema) -> Vec<String> {
                 .iter()
                 .map(|(c, d)| format!("{c}{}", if *d == Dir::Desc { "-" } else { "+" }))
                 .collect();
-            // The export freezes every UDT column (a non-frozen UDT holding
-            // collections is refused), so top-level frozen<udt> is not a
-            // difference here.
+            // Types exactly, frozen or not (inside a frozen value all is
+            // frozen: canonical).
             let mut cols: Vec<String> = t
                 .columns
                 .iter()
                 .map(|c| {
                     let stat = if c.is_static { " static" } else { "" };
-                    match canonical(&c.ty, false) {
-                        CqlType::Frozen(inner) if matches!(*inner, CqlType::Udt(_)) => {
-                            format!("{} {inner}{stat}", c.name)
-                        }
-                        ty => format!("{} {ty}{stat}", c.name),
-                    }
+                    format!("{} {}{stat}", c.name, canonical(&c.ty, false))
                 })
                 .collect();
             cols.sort();
             let mut idx = t.indexes.clone();
             idx.sort();
+            let view = match (&t.view_of, &t.view) {
+                (Some(base), Some(v)) => format!(
+                    " view of {base} select {:?} where {} options {:?}",
+                    v.select, v.filter, v.options
+                ),
+                _ => String::new(),
+            };
             format!(
-                "{}: (({}), {}) [{}] idx[{}] ttl {:?}{}",
+                "{}{view}: (({}), {}) [{}] idx[{}] ttl {:?}{}",
                 t.name,
                 t.partition.join(", "),
                 cl.join(", "),
@@ -178,12 +179,60 @@ fn every_corpus_schema_imports_and_exports_the_same_tables() {
         let mut want = shape_of_schema(&imported.schema);
         // Names the project could not keep are reported, not exported.
         want.retain(|l| {
-            again
-                .tables
-                .iter()
-                .any(|t| l.starts_with(&format!("{}:", t.name)))
+            again.tables.iter().any(|t| {
+                l.starts_with(&format!("{}:", t.name))
+                    || l.starts_with(&format!("{} view of", t.name))
+            })
         });
         assert_eq!(shape_of_schema(&again), want, "{name}");
+        // The keyspace: name, replication, durable writes.
+        if let Some(k) = imported.schema.keyspaces.first() {
+            let back = &again.keyspaces[0];
+            assert_eq!(
+                (&back.name, &back.replication, back.durable_writes),
+                (&k.name, &k.replication, k.durable_writes),
+                "{name}"
+            );
+        }
+        // Types with their fields.
+        let fields = |s: &cqlmodel::lifecycle::import::Schema| {
+            let mut t: Vec<String> = s
+                .types
+                .iter()
+                .map(|t| format!("{} {:?}", t.name, t.fields))
+                .collect();
+            t.sort();
+            t
+        };
+        assert_eq!(fields(&again), fields(&imported.schema), "{name}");
+        // The export passes the validator (warnings are the schema's own:
+        // views and SASI experimental, options as the original set them).
+        if let Some(tool) = crate::support::cqlcheck() {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let file = dir.path().join("export.cql");
+            std::fs::write(&file, &cql).expect("write");
+            let mut run = std::process::Command::new(&tool);
+            if imported.project.cassandra == cqlmodel::model::physical::CassandraVersion::V5_0 {
+                run.args(["--target", "5.0"]);
+            }
+            let out = run.arg(&file).output().expect("cqlcheck runs");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{name}: {stdout}");
+        }
+        // And `check --against` the original finds nothing.
+        let drift =
+            cqlmodel::lifecycle::import::against::drift(&imported.project, &a, &imported.schema);
+        for q in &drift.queries {
+            assert!(q.differences.is_empty() && !q.breaks, "{name}: {q:?}");
+        }
+        assert!(drift.views.is_empty(), "{name}: {:?}", drift.views);
+        let kept: Vec<&str> = again.tables.iter().map(|t| t.name.as_str()).collect();
+        let unused: Vec<&String> = drift
+            .unused_tables
+            .iter()
+            .filter(|t| kept.contains(&t.as_str()))
+            .collect();
+        assert!(unused.is_empty(), "{name}: {unused:?}");
         let _ = writeln!(report, "== {name}");
         for k in &imported.schema.keyspaces {
             let _ = writeln!(report, "keyspace {} {:?}", k.name, k.replication);

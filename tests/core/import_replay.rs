@@ -302,3 +302,30 @@ CREATE TABLE ks.users (id uuid PRIMARY KEY, home addr, work frozen<addr>, past s
         support::cqlcheck_file(&tool, &f).unwrap_or_else(|e| panic!("{e}\n{all}"));
     }
 }
+
+/// A 10^5-deep type is refused with its first characters and its length,
+/// not echoed whole (600,000 characters), by import and by the project
+/// reader alike.
+#[test]
+fn a_deep_type_is_not_echoed_whole() {
+    let depth = 100_000;
+    let ty = format!("{}int{}", "list<".repeat(depth), ">".repeat(depth));
+    let s = parse(&format!("CREATE TABLE ks.t (id int PRIMARY KEY, v {ty});"));
+    let e = s
+        .messages
+        .iter()
+        .find(|m| m.level == Level::Error)
+        .expect("an error");
+    assert!(e.text.len() < 200, "{} characters", e.text.len());
+    assert!(e.text.contains("(600003 characters)"), "{}", e.text);
+    let project = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-projects/likes.cqlm.ron"),
+    )
+    .expect("sample")
+    .replacen("type: \"uuid\"", &format!("type: \"{ty}\""), 1);
+    let err = cqlmodel::model::load::from_str(&project)
+        .expect_err("refused")
+        .to_string();
+    assert!(err.len() < 300, "{} characters", err.len());
+    assert!(err.contains("(600003 characters)"), "{err}");
+}

@@ -85,9 +85,11 @@ pub(crate) fn state(text: &str) -> String {
                 .collect();
             idx.sort();
             format!(
-                "{:?}.{} (({}), {:?}) [{}] idx {:?} ttl {:?}",
+                "{:?}.{} view of {:?} {:?} (({}), {:?}) [{}] idx {:?} ttl {:?}",
                 t.keyspace,
                 t.name,
+                t.view_of,
+                t.view,
                 t.partition.join(", "),
                 t.clustering,
                 cols.join(", "),
@@ -101,6 +103,12 @@ pub(crate) fn state(text: &str) -> String {
             .iter()
             .map(|t| format!("type {} {:?}", t.name, t.fields)),
     );
+    out.extend(s.keyspaces.iter().map(|k| {
+        format!(
+            "keyspace {} {:?} durable {}",
+            k.name, k.replication, k.durable_writes
+        )
+    }));
     out.sort();
     out.join("\n")
 }
@@ -224,4 +232,61 @@ fn a_renamed_regular_column_says_the_data_must_be_copied() {
         "{text}"
     );
     assert!(d.is_breaking(), "{text}");
+}
+
+/// A user type's field added at its end or renamed in place is altered
+/// in place; a removed one is refused with the way to do it.
+#[test]
+fn type_fields_are_added_and_renamed_in_place() {
+    let t = "CREATE TABLE ks.u (id uuid PRIMARY KEY, home frozen<addr>);";
+    let old = project(&format!(
+        "CREATE TYPE ks.addr (street text, city text);\n{t}"
+    ));
+    let new = project(&format!(
+        "CREATE TYPE ks.addr (line1 text, city text, zip text);\n{t}"
+    ));
+    let script = migrate::script(&old, &new);
+    for want in [
+        "ALTER TYPE ks.addr RENAME street TO line1;",
+        "ALTER TYPE ks.addr ADD zip text;",
+    ] {
+        assert!(script.contains(want), "{want}\n{script}");
+    }
+    replays_to_new(&old, &new, &script);
+    let script = migrate::script(&new, &old);
+    assert!(
+        script.contains("Cassandra cannot remove or retype a field"),
+        "{script}"
+    );
+    assert!(!script.contains("ALTER TYPE"), "{script}");
+    assert!(semantic::semantic(&new, &old).is_breaking());
+}
+
+/// A key moved from one attribute to another the model still has (users
+/// by email, then by phone) is a new key, never `RENAME email TO phone`,
+/// which would keep emails under the name phone.
+#[test]
+fn a_key_moved_to_another_attribute_is_no_rename() {
+    let old = project(
+        "CREATE TABLE ks.users_by_contact (email text, id uuid, name text, phone text, PRIMARY KEY (email, id));",
+    );
+    // A user is identified by id alone; email and phone are searched.
+    let mut by_email = old.clone();
+    by_email.entities[0].key = vec!["id".into()];
+    by_email.queries[0].returns.retain(|r| r != "phone");
+    let mut by_phone = by_email.clone();
+    by_phone.queries[0].returns.retain(|r| r != "email");
+    by_phone.queries[0].returns.insert(0, "phone".into());
+    by_phone.queries[0].equality = vec!["phone".into()];
+    by_phone.decisions[0].candidates[0].partition = vec!["phone".into()];
+    assert!(cqlmodel::model::load::validate(&by_phone).is_empty());
+    let new_cql = export(&by_phone);
+    assert!(new_cql.contains("PRIMARY KEY (phone, id)"), "{new_cql}");
+    assert!(!new_cql.contains("    email "), "{new_cql}");
+    assert!(export(&by_email).contains("PRIMARY KEY (email, id)"));
+    let script = migrate::script(&by_email, &by_phone);
+    assert!(!script.contains("RENAME"), "{script}");
+    assert!(script.contains("users_by_contact_new"), "{script}");
+    let text = semantic::text(&semantic::semantic(&by_email, &by_phone));
+    assert!(!text.contains("renamed"), "{text}");
 }

@@ -10,7 +10,7 @@ use crate::derive::{Column, LogicalModel, Role, Table};
 use crate::model::name::Name;
 use crate::model::CqlType;
 use crate::model::Project;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// One change to a table's columns.
@@ -54,6 +54,18 @@ pub enum ColumnChange {
     /// The index on the column changed its name, kind, target or options:
     /// dropped and built again.
     IndexChanged {
+        name: String,
+    },
+    /// A materialized view over the table added, dropped, or changed
+    /// (dropped and created again: Cassandra cannot alter its key or
+    /// filter).
+    ViewAdded {
+        name: String,
+    },
+    ViewRemoved {
+        name: String,
+    },
+    ViewChanged {
         name: String,
     },
     /// A table option (`default_time_to_live`, `compaction`, …) set,
@@ -123,6 +135,9 @@ impl fmt::Display for ColumnChange {
             ColumnChange::IndexAdded { name } => write!(f, "+ index on {name}"),
             ColumnChange::IndexRemoved { name } => write!(f, "- index on {name}"),
             ColumnChange::IndexChanged { name } => write!(f, "index on {name} rebuilt"),
+            ColumnChange::ViewAdded { name } => write!(f, "+ view {name}"),
+            ColumnChange::ViewRemoved { name } => write!(f, "- view {name}"),
+            ColumnChange::ViewChanged { name } => write!(f, "view {name} rebuilt"),
             ColumnChange::TableOption { name, from, to } => write!(
                 f,
                 "{name} {} → {}",
@@ -178,16 +193,76 @@ pub fn diff_in(
     new_project: &Project,
     new: &LogicalModel,
 ) -> Vec<TableChange> {
-    diff_by(old, new, &|newer, t, c| {
+    let ty = |newer: bool, t: &Table, c: &Column| {
         let p = if newer { new_project } else { old_project };
         crate::output::cql::column_cql_type(p, t, c)
-    })
+    };
+    // An attribute still in the project (used by a table or not) is no
+    // renamed one.
+    let (old_names, new_names) = (
+        project_attributes(old_project),
+        project_attributes(new_project),
+    );
+    let cx = Cx {
+        ty: &ty,
+        old_attrs: old_names.iter().map(String::as_str).collect(),
+        new_attrs: new_names.iter().map(String::as_str).collect(),
+    };
+    diff_with(old, new, &cx)
+}
+
+/// Every `Entity.attr` and `Relationship.attr` of a project.
+fn project_attributes(p: &Project) -> Vec<String> {
+    let entities = p.entities.iter().flat_map(|e| {
+        e.attributes
+            .iter()
+            .map(move |a| format!("{}.{}", e.name, a.name))
+    });
+    let relationships = p.relationships.iter().flat_map(|r| {
+        r.attributes
+            .iter()
+            .map(move |a| format!("{}.{}", r.name, a.name))
+    });
+    entities.chain(relationships).collect()
 }
 
 /// A column's type as compared: (in the newer model?, table, column).
 type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
 
-fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<TableChange> {
+/// What table comparisons need beyond the two tables: column types as
+/// compared, and every attribute (`Entity.attr`) each model's columns hold.
+struct Cx<'a> {
+    ty: &'a TypeOf<'a>,
+    old_attrs: HashSet<&'a str>,
+    new_attrs: HashSet<&'a str>,
+}
+
+fn attributes(m: &LogicalModel) -> HashSet<&str> {
+    m.tables
+        .iter()
+        .flat_map(|t| t.columns.iter())
+        .filter_map(|c| match &c.source {
+            crate::derive::Source::Attr { attribute, .. } => Some(attribute.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn diff_by<'a>(
+    old: &'a LogicalModel,
+    new: &'a LogicalModel,
+    ty: &'a TypeOf<'a>,
+) -> Vec<TableChange> {
+    let cx = Cx {
+        ty,
+        old_attrs: attributes(old),
+        new_attrs: attributes(new),
+    };
+    diff_with(old, new, &cx)
+}
+
+fn diff_with(old: &LogicalModel, new: &LogicalModel, cx: &Cx<'_>) -> Vec<TableChange> {
+    let ty = cx;
     let old_by_name: HashMap<&str, &Table> =
         old.tables.iter().map(|t| (t.name.as_str(), &**t)).collect();
     let new_names: std::collections::HashSet<&str> =
@@ -236,7 +311,16 @@ fn diff_by(old: &LogicalModel, new: &LogicalModel, ty: &TypeOf<'_>) -> Vec<Table
 /// A removed and an added column at the same place (role, and position
 /// in the primary key) with the same type, each the other's only match,
 /// are one column renamed.
-fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<ColumnChange>) {
+///
+/// Two attributes are one renamed only when neither model still holds
+/// the other (`Hotel.hotel_id` gone, `Inn.hotel_id` new): a key moved from
+/// one existing attribute to another is a new key, never a rename.
+fn pair_renames(old: &Table, new: &Table, cx: &Cx<'_>, columns: &mut Vec<ColumnChange>) {
+    let ty = cx.ty;
+    let attr = |c: &Column| match &c.source {
+        crate::derive::Source::Attr { attribute, .. } => Some(attribute.to_string()),
+        _ => None,
+    };
     let place = |t: &Table, name: &str| {
         let c = t.column(name)?;
         let at = key_names(t).position(|k| k == name);
@@ -260,7 +344,13 @@ fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<Col
         let (Some(oc), Some(nc)) = (old.column(r), new.column(a)) else {
             return false;
         };
-        place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
+        let distinct = match (attr(oc), attr(nc)) {
+            (Some(x), Some(y)) => {
+                x == y || (!cx.new_attrs.contains(x.as_str()) && !cx.old_attrs.contains(y.as_str()))
+            }
+            _ => true,
+        };
+        distinct && place(old, r) == place(new, a) && ty(false, old, oc) == ty(true, new, nc)
     };
     for r in &removed {
         let mut matches = added.iter().filter(|a| fits(r, a));
@@ -288,6 +378,9 @@ fn pair_renames(old: &Table, new: &Table, ty: &TypeOf<'_>, columns: &mut Vec<Col
 pub(crate) fn renames_in_place(columns: &[ColumnChange], from: &str) -> bool {
     !columns.iter().any(|c| {
         matches!(c, ColumnChange::IndexRemoved { name } | ColumnChange::IndexChanged { name } if name == from)
+            // A view naming the column changes with it: Cassandra refuses
+            // to rename a column a view depends on.
+            || matches!(c, ColumnChange::ViewRemoved { .. } | ColumnChange::ViewChanged { .. })
     })
 }
 
@@ -300,7 +393,8 @@ fn key_names(t: &Table) -> impl Iterator<Item = &str> + '_ {
         .map(|c| c.name.as_str())
 }
 
-fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange> {
+fn table_change(old: &Table, new: &Table, cx: &Cx<'_>) -> Option<TableChange> {
+    let ty = cx.ty;
     let mut columns = Vec::new();
     for c in &new.columns {
         match old.column(&c.name) {
@@ -335,7 +429,7 @@ fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange
             });
         }
     }
-    pair_renames(old, new, ty, &mut columns);
+    pair_renames(old, new, cx, &mut columns);
     if columns.is_empty() && !key_names(old).eq(key_names(new)) {
         columns.push(ColumnChange::KeyOrder);
     }
@@ -349,6 +443,25 @@ fn table_change(old: &Table, new: &Table, ty: &TypeOf<'_>) -> Option<TableChange
             columns.push(ColumnChange::IndexRemoved { name: i.clone() });
         } else if old.physical.options.indexes.get(i) != new.physical.options.indexes.get(i) {
             columns.push(ColumnChange::IndexChanged { name: i.clone() });
+        }
+    }
+    let (old_views, new_views) = (&old.physical.options.views, &new.physical.options.views);
+    for v in new_views {
+        match old_views.iter().find(|o| o.name == v.name) {
+            None => columns.push(ColumnChange::ViewAdded {
+                name: v.name.clone(),
+            }),
+            Some(o) if o != v => columns.push(ColumnChange::ViewChanged {
+                name: v.name.clone(),
+            }),
+            Some(_) => {}
+        }
+    }
+    for o in old_views {
+        if !new_views.iter().any(|v| v.name == o.name) {
+            columns.push(ColumnChange::ViewRemoved {
+                name: o.name.clone(),
+            });
         }
     }
     let (old_options, new_options) = (

@@ -168,7 +168,9 @@ pub fn impact(change: &TableChange) -> Impact {
                 | ColumnChange::TableOption { .. }
                 | ColumnChange::IndexAdded { .. }
                 | ColumnChange::IndexRemoved { .. }
-                | ColumnChange::IndexChanged { .. } => Impact::Compatible,
+                | ColumnChange::IndexChanged { .. }
+                | ColumnChange::ViewAdded { .. }
+                | ColumnChange::ViewRemoved { .. } => Impact::Compatible,
                 ColumnChange::Removed { .. } => Impact::Destructive,
                 ColumnChange::Renamed { from, role, .. } => {
                     if !role.is_key() {
@@ -189,7 +191,10 @@ pub fn impact(change: &TableChange) -> Impact {
                         Impact::Compatible
                     }
                 }
-                ColumnChange::Type { .. } | ColumnChange::KeyOrder => Impact::NeedsBackfill,
+                // A changed view is dropped and built again from its table.
+                ColumnChange::Type { .. }
+                | ColumnChange::KeyOrder
+                | ColumnChange::ViewChanged { .. } => Impact::NeedsBackfill,
             })
             .max()
             .unwrap_or(Impact::Compatible),
@@ -326,9 +331,30 @@ pub(crate) fn semantic_with(
             TableChange::Changed { table, .. } if renamed.contains(table) => Impact::NeedsBackfill,
             _ => impact(&c),
         };
+        let mut change = c.to_string();
+        // A dropped or renamed table takes its views with it: name them.
+        if let TableChange::Removed(n) | TableChange::Renamed { from: n, .. } = &c {
+            let views: Vec<&str> = ao
+                .model
+                .tables
+                .iter()
+                .find(|t| t.name == n.as_str())
+                .map(|t| {
+                    t.physical
+                        .options
+                        .views
+                        .iter()
+                        .map(|v| v.name.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !views.is_empty() {
+                let _ = write!(change, " (with its views {})", views.join(", "));
+            }
+        }
         out.tables.push(TableReport {
             table,
-            change: c.to_string(),
+            change,
             impact,
         });
     }

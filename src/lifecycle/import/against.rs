@@ -52,6 +52,77 @@ pub struct Drift {
     pub queries: Vec<QueryFit>,
     /// Schema tables no query of the model uses.
     pub unused_tables: Vec<String>,
+    /// How the materialized views differ: missing, extra or changed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub views: Vec<String>,
+}
+
+/// A view's filter compared without case or spacing differences.
+fn normal(filter: &str) -> String {
+    filter
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
+}
+
+/// Every difference between the model's materialized views and the
+/// schema's, by view name.
+fn view_drift(model: &crate::derive::LogicalModel, schema: &Schema) -> Vec<String> {
+    let mut out = Vec::new();
+    let live: Vec<&TableDef> = schema
+        .tables
+        .iter()
+        .filter(|t| t.view_of.is_some())
+        .collect();
+    let mut seen = Vec::new();
+    for t in &model.tables {
+        for v in &t.physical.options.views {
+            seen.push(v.name.as_str());
+            let Some(l) = live.iter().find(|l| l.name == v.name) else {
+                out.push(format!("view {} (over {}) is missing", v.name, t.name));
+                continue;
+            };
+            let text = l.view.clone().unwrap_or_default();
+            let clustering: Vec<(String, crate::model::Dir)> = v
+                .clustering
+                .iter()
+                .map(|c| (c.column.clone(), c.dir))
+                .collect();
+            let mut what = Vec::new();
+            if l.view_of.as_deref() != Some(t.name.as_str()) {
+                what.push(format!(
+                    "its base is {} in the schema",
+                    l.view_of.as_deref().unwrap_or("?")
+                ));
+            }
+            if l.partition != v.partition || l.clustering != clustering {
+                what.push("its primary key or clustering order differs".to_string());
+            }
+            if text.select != v.columns {
+                what.push("it selects other columns".to_string());
+            }
+            if normal(&text.filter) != normal(&v.filter) {
+                what.push(format!("its WHERE is \"{}\" in the schema", text.filter));
+            }
+            if text.options != v.options {
+                what.push("its options differ".to_string());
+            }
+            if !what.is_empty() {
+                out.push(format!("view {}: {}", v.name, what.join("; ")));
+            }
+        }
+    }
+    for l in live {
+        if !seen.contains(&l.name.as_str()) {
+            out.push(format!(
+                "view {} (over {}) is in the schema but not in the model",
+                l.name,
+                l.view_of.as_deref().unwrap_or("?")
+            ));
+        }
+    }
+    out
 }
 
 fn partition(t: &Table) -> Vec<&str> {
@@ -244,7 +315,26 @@ fn indirect(searched: &[&str], s: &TableDef) -> Answer {
 }
 
 pub fn drift(project: &Project, a: &Analysis, schema: &Schema) -> Drift {
-    let mut out = Drift::default();
+    let mut out = Drift {
+        views: view_drift(&a.model, schema),
+        ..Drift::default()
+    };
+    // Queries are answered by tables; views are compared above.
+    let tables_only;
+    let schema = if schema.tables.iter().any(|t| t.view_of.is_some()) {
+        tables_only = Schema {
+            tables: schema
+                .tables
+                .iter()
+                .filter(|t| t.view_of.is_none())
+                .cloned()
+                .collect(),
+            ..schema.clone()
+        };
+        &tables_only
+    } else {
+        schema
+    };
     let mut used: Vec<String> = Vec::new();
     for q in &project.queries {
         let plan = a.model.plans.iter().find(|p| p.query == q.id);
@@ -323,6 +413,9 @@ pub fn text(d: &Drift) -> String {
     }
     for t in &d.unused_tables {
         let _ = writeln!(s, "schema table {t}: no query of the model uses it");
+    }
+    for v in &d.views {
+        let _ = writeln!(s, "{v}");
     }
     s
 }

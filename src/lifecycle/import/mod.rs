@@ -215,12 +215,6 @@ fn add_query(
             text: c.clone(),
         });
     }
-    if let Some(base) = &t.view_of {
-        p.notes.push(Note {
-            target: Target::Table(t.name.clone()),
-            text: format!("imported from a materialized view of {base}; exported as a table"),
-        });
-    }
 }
 
 fn empty_entity(name: &str) -> Entity {
@@ -375,6 +369,9 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
     // (counter tables apart: they may hold only counters).
     let mut keys: Vec<NaturalKey> = Vec::new();
     for t in &schema.tables {
+        if t.view_of.is_some() {
+            continue;
+        }
         if !naming::is_valid_schema_name(&t.name) {
             messages.push(Message {
                 pos: t.pos,
@@ -479,6 +476,7 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         let returns = t.columns.iter().map(|c| attr_name(&c.name)).collect();
         add_query(&mut p, t, &entity, equality, returns);
     }
+    add_views(&mut p, schema, messages);
     p.workflow.transitions.clear();
     // A schema using what only 5.0 has targets 5.0: storage-attached
     // indexes, the unified compaction strategy, memtable options.
@@ -513,6 +511,63 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         });
     }
     p
+}
+
+/// Each materialized view onto its base table's decision, as the schema
+/// has it (a view is not a table the model derives: Cassandra writes it).
+fn add_views(p: &mut Project, schema: &Schema, messages: &mut Vec<Message>) {
+    use crate::model::physical::{MaterializedView, ViewOrder};
+    for t in &schema.tables {
+        let (Some(base), Some(text)) = (&t.view_of, &t.view) else {
+            continue;
+        };
+        let view = MaterializedView {
+            name: t.name.clone(),
+            columns: text.select.clone(),
+            filter: text.filter.clone(),
+            partition: t.partition.clone(),
+            clustering: t
+                .clustering
+                .iter()
+                .map(|(c, d)| ViewOrder {
+                    column: c.clone(),
+                    dir: *d,
+                })
+                .collect(),
+            options: text.options.clone(),
+        };
+        let problems = crate::model::physical::view_problems(&view);
+        let decision = p
+            .decisions
+            .iter_mut()
+            .find(|d| d.name.as_deref() == Some(base.as_str()));
+        match (decision, problems.first()) {
+            (Some(d), None) => {
+                d.options.views.push(view);
+                messages.push(Message {
+                    pos: t.pos,
+                    level: Level::Warning,
+                    text: format!(
+                        "materialized view {} of {base}: kept as a view; views are experimental and disabled by default since Cassandra 4.0 (materialized_views_enabled)",
+                        t.name
+                    ),
+                });
+            }
+            (None, _) => messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text: format!(
+                    "materialized view {}: its base table {base} was not imported",
+                    t.name
+                ),
+            }),
+            (_, Some((field, why))) => messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text: format!("materialized view {}: {field}: {why}", t.name),
+            }),
+        }
+    }
 }
 
 /// A TTL in seconds as a span in the largest unit that holds it exactly

@@ -77,6 +77,9 @@ pub struct TableDef {
     pub comment: Option<String>,
     /// For a materialized view: its base table.
     pub view_of: Option<String>,
+    /// For a materialized view: the columns it selects (empty: `*`), its
+    /// `WHERE` clause and its options, as CQL text.
+    pub view: Option<ViewText>,
     /// Secondary indexes on this table's columns, by column.
     pub indexes: Vec<String>,
     pub pos: Pos,
@@ -96,6 +99,14 @@ impl TableDef {
             .iter()
             .any(|c| c.ty.is_counter() && !self.is_key(&c.name))
     }
+}
+
+/// What a materialized view says beyond its key, as CQL text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewText {
+    pub select: Vec<String>,
+    pub filter: String,
+    pub options: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -563,14 +574,35 @@ impl Stmt<'_> {
             return Ok(());
         }
         self.eat_words(&["or", "replace"]);
+        // `IF NOT EXISTS` on something that exists changes nothing, as in
+        // Cassandra (a migration script re-creates its keyspace so).
+        let kind_then_ine = |p: &Self| {
+            matches!(p.peek_at(1), Some(Tok::Word(w)) if w == "if")
+                && matches!(p.peek_at(2), Some(Tok::Word(w)) if w == "not")
+        };
+        let ine = kind_then_ine(self)
+            || (self.is_word("materialized") && {
+                matches!(self.peek_at(2), Some(Tok::Word(w)) if w == "if")
+            });
         if self.eat_word("keyspace") || self.eat_word("schema") {
             let ks = self.keyspace(start)?;
             if current_ks.is_none() {
                 *current_ks = Some(ks.name.clone());
             }
+            if ine && schema.keyspaces.iter().any(|k| k.name == ks.name) {
+                return Ok(());
+            }
             schema.keyspaces.push(ks);
         } else if self.eat_word("type") {
             let t = self.user_type(start, current_ks.as_ref(), &schema.types)?;
+            if ine
+                && schema
+                    .types
+                    .iter()
+                    .any(|x| x.name == t.name && x.keyspace == t.keyspace)
+            {
+                return Ok(());
+            }
             schema.types.push(t);
         } else if self.eat_word("table") || self.eat_word("columnfamily") {
             let t = self.table(
@@ -580,12 +612,18 @@ impl Stmt<'_> {
                 &schema.types,
             )?;
             if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
+                if ine {
+                    return Ok(());
+                }
                 return Err((start, format!("table {} is defined twice", t.name)));
             }
             schema.tables.push(t);
         } else if self.eat_words(&["materialized", "view"]) {
             let t = self.view(start, current_ks.as_ref(), schema)?;
             if schema.position(t.keyspace.as_deref(), &t.name).is_some() {
+                if ine {
+                    return Ok(());
+                }
                 return Err((start, format!("table or view {} is defined twice", t.name)));
             }
             schema.tables.push(t);
@@ -709,8 +747,16 @@ impl Stmt<'_> {
                 break;
             }
         }
-        text.parse::<CqlType>()
-            .map_err(|e| (start, format!("type {text}: {}", e.message)))
+        text.parse::<CqlType>().map_err(|e| {
+            (
+                start,
+                format!(
+                    "type {}: {}",
+                    crate::model::terminal_text::echo(&text),
+                    e.message
+                ),
+            )
+        })
     }
 
     /// [`Stmt::ty`], refused when it names a user type the keyspace
@@ -866,6 +912,7 @@ impl Stmt<'_> {
             options: crate::model::physical::TableOptions::default(),
             comment: None,
             view_of: None,
+            view: None,
             indexes: vec![],
             pos: start,
         };
@@ -1004,13 +1051,16 @@ impl Stmt<'_> {
         };
         let base_t = base_t.clone();
         self.expect_word("where")?;
-        // The filter (`x IS NOT NULL AND …`) says nothing the key does not.
+        // The filter (`x IS NOT NULL AND …`), kept as written.
+        let from = self.i;
         while self.peek().is_some() && !self.is_word("primary") {
             self.i += 1;
         }
+        let filter = render(&self.toks[from..self.i]);
         self.expect_word("primary")?;
         self.expect_word("key")?;
         let (partition, clustering) = self.primary_key()?;
+        let select = selected.clone();
         let names: Vec<String> = if selected.is_empty() {
             base_t.columns.iter().map(|c| c.name.clone()).collect()
         } else {
@@ -1043,10 +1093,17 @@ impl Stmt<'_> {
             options: crate::model::physical::TableOptions::default(),
             comment: None,
             view_of: Some(base),
+            view: None,
             indexes: vec![],
             pos: start,
         };
+        let options_from = self.i;
         self.table_options(&mut t, &mut schema.messages)?;
+        t.view = Some(ViewText {
+            select,
+            filter,
+            options: verbatim_options(&self.toks[options_from..self.i]),
+        });
         check_table(&t).map_err(|m| (start, m))?;
         Ok(t)
     }
@@ -1205,6 +1262,68 @@ fn check_table(t: &TableDef) -> Result<(), String> {
         return Err(format!("{}: counter column {k} in the primary key", t.name));
     }
     Ok(())
+}
+
+/// Tokens as CQL text: strings and quoted names quoted again, no space
+/// before `,` `)` `.` or after `(` `.`.
+fn render(toks: &[Token]) -> String {
+    let mut out = String::new();
+    let mut glue = true;
+    for t in toks {
+        let (text, before, after) = match &t.tok {
+            Tok::Word(w) | Tok::Number(w) => (w.clone(), true, true),
+            Tok::Quoted(q) => (format!("\"{}\"", q.replace('"', "\"\"")), true, true),
+            Tok::Str(v) => (format!("'{}'", v.replace('\'', "''")), true, true),
+            Tok::Punct(c) => (c.to_string(), !",).:}]".contains(*c), !"(.{[".contains(*c)),
+        };
+        if !glue && before && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&text);
+        glue = !after;
+    }
+    out
+}
+
+/// A view's options after its key (`WITH … AND …`) by name, each value as
+/// CQL text; the clustering order is kept apart (in its key).
+fn verbatim_options(toks: &[Token]) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let toks = match toks.first() {
+        Some(Token {
+            tok: Tok::Word(w), ..
+        }) if w == "with" => &toks[1..],
+        _ => toks,
+    };
+    let mut parts: Vec<&[Token]> = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, t) in toks.iter().enumerate() {
+        match &t.tok {
+            Tok::Punct('{' | '(' | '[') => depth += 1,
+            Tok::Punct('}' | ')' | ']') => depth = depth.saturating_sub(1),
+            Tok::Word(w) if w == "and" && depth == 0 => {
+                parts.push(&toks[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&toks[start..]);
+    for part in parts {
+        if let [Token {
+            tok: Tok::Word(name) | Tok::Quoted(name),
+            ..
+        }, Token {
+            tok: Tok::Punct('='),
+            ..
+        }, value @ ..] = part
+        {
+            if !value.is_empty() {
+                out.insert(name.clone(), render(value));
+            }
+        }
+    }
+    out
 }
 
 /// Statements that are not schema: data, permissions, batches and cqlsh's

@@ -438,6 +438,13 @@ pub const RULES: &[RuleInfo] = &[
         source: "Apache Cassandra docs, Compaction: tombstones and gc_grace_seconds; cassandra.yaml tombstone_warn_threshold (1,000) and tombstone_failure_threshold (100,000); The Last Pickle, About deletes and tombstones in Cassandra (2016)",
     },
     RuleInfo {
+        id: "materialized-view",
+        severity: Severity::Hint,
+        scopes: &[Scope::Table],
+        title: "A materialized view: experimental, disabled by default since Cassandra 4.0",
+        source: "Apache Cassandra docs, Materialized Views (experimental; materialized_views_enabled in cassandra.yaml, off by default since 4.0)",
+    },
+    RuleInfo {
         id: "timestamp-key",
         severity: Severity::Warning,
         scopes: &[Scope::Table],

@@ -87,6 +87,20 @@ pub(super) fn table(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+    for v in &p.options.views {
+        out.push(ctx.diag(
+            "materialized-view",
+            subject(),
+            format!(
+                "{} has the materialized view {}: views are experimental and disabled by default since Cassandra 4.0 (materialized_views_enabled: false), and a view can fall out of sync with its table with no repair that finds it.",
+                t.name, v.name
+            ),
+            format!(
+                "Enable materialized_views_enabled on every node knowingly, or replace {} by a table the application writes with {} (a query of its own).",
+                v.name, t.name
+            ),
+        ));
+    }
     if let Some(g) = p.gc_grace.value.filter(|g| *g < EXPIRING_GC_GRACE_SECONDS) {
         let deletes =
             life.deleted_by.is_some() || !life.updated.is_empty() || t.ttl_seconds.is_none();
