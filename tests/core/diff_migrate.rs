@@ -528,3 +528,158 @@ fn a_role_change_migrates_by_a_new_table_and_a_backfill() {
         }
     }
 }
+
+/// A limit of the review moved under a table: the table is reported with
+/// its figure, the limit and the side it is now on, in both directions,
+/// and nothing breaks. `available_rooms_by_hotel_date` holds 100 rooms ·
+/// 730 days = 73,000 values a partition (1,095,005 B, 1.04 MiB); every
+/// other hotel table stays under 1,000 values and 50 KiB.
+#[test]
+fn a_table_crossing_a_moved_limit_is_reported_both_ways() {
+    let p = sample("hotel");
+    let mut tighter = p.clone();
+    tighter.thresholds.max_values = 50_000.0;
+    tighter.thresholds.max_bytes = 1_048_576.0;
+    let d = semantic::semantic(&p, &tighter);
+    let table = "available_rooms_by_hotel_date";
+    let changes: Vec<(&str, &str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.table.as_str(), t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            (
+                table,
+                "available_rooms_by_hotel_date: values per partition 73000 → 73000 (over the limit of 50000)",
+                Impact::Compatible
+            ),
+            (
+                table,
+                "available_rooms_by_hotel_date: MB per partition 1.0 → 1.0 (over the limit of 1)",
+                Impact::Compatible
+            ),
+        ]
+    );
+    assert!(!d.is_breaking());
+    let back = semantic::semantic(&tighter, &p);
+    let changes: Vec<&str> = back.tables.iter().map(|t| t.change.as_str()).collect();
+    assert_eq!(
+        changes,
+        vec![
+            "available_rooms_by_hotel_date: values per partition 73000 → 73000 (back under the limit of 100000)",
+            "available_rooms_by_hotel_date: MB per partition 1.0 → 1.0 (back under the limit of 100)",
+        ]
+    );
+    assert!(!back.is_breaking());
+    // A limit moved without a table crossing it says nothing of tables.
+    let mut looser = p.clone();
+    looser.thresholds.max_values = 200_000.0;
+    assert!(semantic::semantic(&p, &looser).tables.is_empty());
+}
+
+/// The clustering columns reordered with no column changing role: a key
+/// order change, which needs a new table.
+#[test]
+fn a_reordered_key_alone_needs_a_backfill() {
+    use cqlmodel::lifecycle::diff::{diff, ColumnChange, TableChange};
+    let p = sample("hotel");
+    let mut q = p.clone();
+    let d = q.decision_mut("Q7");
+    d.candidates.push(cqlmodel::model::Candidate {
+        name: "by_confirmation_first".into(),
+        partition: vec!["hotel_id".into(), "start_date".into()],
+        clustering: vec![
+            cqlmodel::model::Order {
+                attr: "confirm_number".into(),
+                dir: Dir::Asc,
+            },
+            cqlmodel::model::Order {
+                attr: "room_number".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_confirmation_first".into());
+    let changes = diff(&derive(&p), &derive(&q));
+    assert_eq!(
+        changes,
+        vec![TableChange::Changed {
+            table: "reservations_by_hotel_date".into(),
+            columns: vec![ColumnChange::KeyOrder],
+            queries: None,
+        }]
+    );
+    assert_eq!(
+        changes[0].to_string(),
+        "reservations_by_hotel_date: key order changed"
+    );
+    assert_eq!(semantic::impact(&changes[0]), Impact::NeedsBackfill);
+    assert!(semantic::semantic(&p, &q).is_breaking());
+    let script = cqlmodel::lifecycle::migrate::script(&p, &q);
+    assert!(
+        script.contains("-- reservations_by_hotel_date: the primary key, a static column or a type changed (key order changed)."),
+        "{script}"
+    );
+    assert!(script.contains("CREATE TABLE IF NOT EXISTS hotel.reservations_by_hotel_date_new ("));
+}
+
+/// A user type: a field added is altered in place, a field removed or
+/// retyped is not (ALTER TYPE only adds and renames), and says which.
+#[test]
+fn a_type_losing_a_field_breaks_and_one_gaining_a_field_does_not() {
+    let p = sample("hotel");
+    let mut fewer = p.clone();
+    fewer.types[0].fields.retain(|f| f.name != "country");
+    let d = semantic::semantic(&p, &fewer);
+    let item = d
+        .items
+        .iter()
+        .find(|i| i.kind == "type")
+        .unwrap_or_else(|| panic!("{:?}", d.items));
+    assert_eq!(item.name, "address");
+    assert_eq!(item.change, "changed");
+    assert_eq!(
+        item.fields,
+        vec![
+            "fields".to_string(),
+            "fields: country removed or retyped".to_string()
+        ]
+    );
+    assert!(d.is_breaking());
+    assert!(semantic::text(&d)
+        .contains("type address: changed (fields, fields: country removed or retyped)\n"));
+    // The other way, the field is added: compatible.
+    let d = semantic::semantic(&fewer, &p);
+    let item = d.items.iter().find(|i| i.kind == "type").expect("type");
+    assert_eq!(item.fields, vec!["fields".to_string()]);
+    assert!(!d.is_breaking(), "{d:?}");
+    let script = cqlmodel::lifecycle::migrate::script(&fewer, &p);
+    assert!(
+        script.contains(
+            "-- WARNING: type address changed; add its new fields with ALTER TYPE … ADD by hand"
+        ),
+        "{script}"
+    );
+}
+
+/// The one-line summary a shell shows after an edit: the first changes,
+/// then how many more.
+#[test]
+fn the_summary_line_counts_what_it_leaves_out() {
+    use cqlmodel::lifecycle::diff::{summary, TableChange};
+    let changes = vec![
+        TableChange::Added("a".into()),
+        TableChange::Removed("b".into()),
+        TableChange::Renamed {
+            from: "c".into(),
+            to: "d".into(),
+        },
+    ];
+    assert_eq!(summary(&changes, 3), "+ a; - b; c → d");
+    assert_eq!(summary(&changes, 2), "+ a; - b; … 1 more");
+    assert_eq!(summary(&changes, 0), "… 3 more");
+    assert_eq!(summary(&[], 3), "");
+}
