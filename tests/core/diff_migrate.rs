@@ -683,3 +683,54 @@ fn the_summary_line_counts_what_it_leaves_out() {
     assert_eq!(summary(&changes, 0), "… 3 more");
     assert_eq!(summary(&[], 3), "");
 }
+
+/// What `migrate` can do in place, line by line: a static column and a
+/// frozen user-type static column added to `pois_by_hotel` (the hotel's
+/// name and address beside its points of interest), and an index no
+/// longer used, left as a commented drop.
+#[test]
+fn migrate_adds_statics_in_place_and_comments_out_index_drops() {
+    let p = sample("hotel");
+    let mut statics = p.clone();
+    let i = statics
+        .queries
+        .iter()
+        .position(|q| q.id == "Q3")
+        .expect("Q3");
+    statics.queries[i].returns.push("Hotel.name".into());
+    statics.queries[i].returns.push("Hotel.address".into());
+    let script = cqlmodel::lifecycle::migrate::script(&p, &statics);
+    let adds: Vec<&str> = script
+        .lines()
+        .filter(|l| l.starts_with("ALTER TABLE"))
+        .collect();
+    assert_eq!(
+        adds,
+        vec![
+            "ALTER TABLE hotel.pois_by_hotel ADD hotel_name text STATIC;",
+            "ALTER TABLE hotel.pois_by_hotel ADD hotel_address frozen<address> STATIC;",
+        ],
+        "{script}"
+    );
+    assert!(!semantic::semantic(&p, &statics).is_breaking());
+
+    let mut indexed = p.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    let script = cqlmodel::lifecycle::migrate::script(&indexed, &p);
+    assert!(
+        script.contains(
+            "-- the index on hotels_by_poi.phone is no longer used:\n\
+             -- DROP INDEX IF EXISTS hotel.hotels_by_poi_phone_idx;\n"
+        ),
+        "{script}"
+    );
+    assert!(!script.lines().any(|l| l.starts_with("DROP")), "{script}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, a, b) in [("statics", &p, &statics), ("unindexed", &indexed, &p)] {
+        let file = dir.path().join(format!("{name}.cql"));
+        std::fs::write(&file, cqlmodel::lifecycle::migrate::script(a, b)).expect("write");
+        if let Some((ok, text)) = cqlcheck(&file) {
+            assert!(ok, "{name}: {text}");
+        }
+    }
+}
