@@ -734,3 +734,97 @@ fn migrate_adds_statics_in_place_and_comments_out_index_drops() {
         }
     }
 }
+
+/// Every option a designer set and then unset goes back to Cassandra's
+/// default in one `ALTER TABLE … WITH`: the defaults of Cassandra 4.0–5.0
+/// (`gc_grace_seconds` 864,000 = 10 days; caching keys ALL, no rows; LZ4
+/// in 16 KiB chunks; a 1 % bloom filter; the 99th percentile for
+/// speculative retries and extra writes; no CDC; every checksum checked;
+/// index intervals 128 and 2,048; blocking read repair; no periodic
+/// memtable flush), written out here by hand, not read from the code.
+#[test]
+fn unset_options_go_back_to_cassandras_defaults() {
+    let p = sample("hotel");
+    let mut set = p.clone();
+    let o = &mut set.decision_mut("Q2").options;
+    o.gc_grace = cqlmodel::model::physical::Span::parse("3h").ok();
+    o.caching = Some(
+        [
+            ("keys".to_string(), "NONE".to_string()),
+            ("rows_per_partition".to_string(), "10".to_string()),
+        ]
+        .into(),
+    );
+    o.compression = Some(
+        [
+            ("class".to_string(), "ZstdCompressor".to_string()),
+            ("chunk_length_in_kb".to_string(), "64".to_string()),
+        ]
+        .into(),
+    );
+    o.bloom_filter_fp_chance = Some(0.1);
+    o.speculative_retry = Some("ALWAYS".into());
+    o.cdc = Some(true);
+    for (k, v) in [
+        ("crc_check_chance", "0.5"),
+        ("min_index_interval", "64"),
+        ("max_index_interval", "1024"),
+        ("read_repair", "'NONE'"),
+        ("additional_write_policy", "'ALWAYS'"),
+        ("memtable_flush_period_in_ms", "3600000"),
+    ] {
+        o.other.insert(k.into(), v.into());
+    }
+    assert!(
+        load::validate(&set).is_empty(),
+        "{:?}",
+        load::validate(&set)
+    );
+    let script = cqlmodel::lifecycle::migrate::script(&set, &p);
+    let alter = script
+        .split("ALTER TABLE hotel.hotels WITH ")
+        .nth(1)
+        .and_then(|s| s.split(";\n").next())
+        .unwrap_or_else(|| panic!("{script}"));
+    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        vec![
+            "additional_write_policy = '99p'",
+            "bloom_filter_fp_chance = 0.01",
+            "caching = {'keys': 'ALL', 'rows_per_partition': 'NONE'}",
+            "cdc = false",
+            "compression = {'chunk_length_in_kb': '16', 'class': 'LZ4Compressor'}",
+            "crc_check_chance = 1.0",
+            "gc_grace_seconds = 864000",
+            "max_index_interval = 2048",
+            "memtable_flush_period_in_ms = 0",
+            "min_index_interval = 128",
+            "read_repair = 'BLOCKING'",
+            "speculative_retry = '99p'",
+        ],
+        "{script}"
+    );
+    // An option with no known default (a designer's own) is left to the
+    // reader, with the value it had.
+    let mut own = p.clone();
+    own.decision_mut("Q2")
+        .options
+        .other
+        .insert("memtable".into(), "'trie'".into());
+    own.cassandra = cqlmodel::model::physical::CassandraVersion::V5_0;
+    let mut back = p.clone();
+    back.cassandra = cqlmodel::model::physical::CassandraVersion::V5_0;
+    let script = cqlmodel::lifecycle::migrate::script(&own, &back);
+    assert!(
+        script.contains("-- hotels: memtable is no longer set; put back Cassandra's default by hand (it was 'trie')"),
+        "{script}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("defaults.cql");
+    std::fs::write(&file, cqlmodel::lifecycle::migrate::script(&set, &p)).expect("write");
+    if let Some((ok, text)) = cqlcheck(&file) {
+        assert!(ok, "{text}");
+    }
+}
