@@ -746,3 +746,40 @@ fn buckets_shards_and_replication_by_hand() {
     close("shards: Nr worst", e.rows_per_partition_max, 12.0);
     close("shards: St", e.partition_bytes, 168.0);
 }
+
+/// Rows ordered by a time column pile up when nothing stated bounds them:
+/// RATE without its rate, its counts or its retention rests on defaults
+/// (1,000 sensors, 10 readings each) and is flagged as accumulating,
+/// though no growth a day can be given; with the counts stated (no rate)
+/// it is not.
+#[test]
+fn time_ordered_rows_on_defaults_accumulate() {
+    let unstated = RATE
+        .replace("], count: Some(1000)),", "]),")
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 24, max: Some(48), per: Some(Day)))",
+            "",
+        )
+        .replace(", retention_days: Some(30)", "");
+    let a = analyze(&project(&unstated));
+    let e = table(&a, "readings_by_sensor");
+    // 1,000 assumed sensors · 10 assumed readings: Nr 10.
+    close("rows", e.rows, 10_000.0);
+    close("Nr", e.rows_per_partition, 10.0);
+    assert!(e.accumulates && !e.retained, "{e:?}");
+    assert!(e.growth_per_day.is_none() && e.rows_per_day.is_none());
+    assert_eq!(e.defaults.len(), 2, "{:?}", e.defaults);
+
+    let stated = RATE
+        .replace("max: Some(48), per: Some(Day)", "max: Some(48)")
+        .replace(", retention_days: Some(30)", "");
+    let a = analyze(&project(&stated));
+    let e = table(&a, "readings_by_sensor");
+    // 1,000 · 24 = 24,000 readings, 24 a sensor (48 at worst).
+    close("rows", e.rows, 24_000.0);
+    close("Nr worst", e.rows_per_partition_max, 48.0);
+    assert!(!e.accumulates, "{e:?}");
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    // The largest cell outside the key: the 8-byte value.
+    close("largest cell", e.largest_cell, 8.0);
+}
