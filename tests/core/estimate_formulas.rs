@@ -303,7 +303,8 @@ fn a_rate_per_every_period_with_and_without_retention() {
         ("Hour", Some(364), 17_472.0),
         // 2 a day · 364 d = 728.
         ("Day", Some(364), 728.0),
-        // 2 a week · 52 weeks = 104 (dividing by 7 instead: 5,096).
+        // 2 a week · 52 weeks = 104 (multiplied by the week's 7 days
+        // instead of divided: 5,096).
         ("Week", Some(364), 104.0),
         // 2 a month · 364 / 30.4375 months = 23.9178…
         ("Month", Some(364), 2.0 * 364.0 / 30.4375),
@@ -341,8 +342,9 @@ fn a_rate_per_every_period_with_and_without_retention() {
         close(&format!("{what}: span"), e.span_days, days);
         assert_eq!(e.retained, kept.is_some(), "{what}");
         assert!(e.accumulates, "{what}");
-        // Growth: Nr over the span, the rate itself in days: 48 an hour's
-        // worth a day, 2 a day, 2/7 a week's, 2/30.4375, 2/365.25.
+        // Growth a day: Nr over the span, which is the rate per day (2 an
+        // hour is 48 a day, 2 a week 2/7, a month 2/30.4375, a year
+        // 2/365.25).
         close(
             &format!("{what}: growth"),
             e.growth_per_day.expect("a rate grows"),
