@@ -828,3 +828,74 @@ fn unset_options_go_back_to_cassandras_defaults() {
         assert!(ok, "{text}");
     }
 }
+
+/// A column's type changed (the hotel's phone from text to bigint, in the
+/// two tables that hold it): a new table each; an index renamed: dropped
+/// and built again in place, compatible.
+#[test]
+fn a_retyped_column_needs_a_backfill_and_a_renamed_index_is_rebuilt() {
+    let p = sample("hotel");
+    let mut retyped = p.clone();
+    let hotel = retyped
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Hotel")
+        .expect("Hotel");
+    let phone = hotel
+        .attributes
+        .iter_mut()
+        .find(|a| a.name == "phone")
+        .expect("phone");
+    phone.ty = "bigint".parse().expect("type");
+    phone.size = None;
+    let d = semantic::semantic(&p, &retyped);
+    let tables: Vec<(&str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![
+            ("hotels_by_poi: phone text → bigint", Impact::NeedsBackfill),
+            ("hotels: phone text → bigint", Impact::NeedsBackfill),
+        ]
+    );
+    assert!(d.is_breaking());
+
+    let mut indexed = p.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    let mut renamed = indexed.clone();
+    renamed.decision_mut("Q1").options.indexes.insert(
+        "phone".into(),
+        cqlmodel::model::physical::IndexSpec {
+            name: Some("by_phone".into()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        load::validate(&renamed).is_empty(),
+        "{:?}",
+        load::validate(&renamed)
+    );
+    let d = semantic::semantic(&indexed, &renamed);
+    let tables: Vec<(&str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![("hotels_by_poi: index on phone rebuilt", Impact::Compatible)]
+    );
+    assert!(!d.is_breaking());
+    let script = cqlmodel::lifecycle::migrate::script(&indexed, &renamed);
+    assert!(
+        script.contains("DROP INDEX IF EXISTS hotel.hotels_by_poi_phone_idx;\n"),
+        "{script}"
+    );
+    assert!(
+        script.contains("CREATE INDEX IF NOT EXISTS by_phone ON hotel.hotels_by_poi (phone);"),
+        "{script}"
+    );
+}
