@@ -899,3 +899,36 @@ fn a_retyped_column_needs_a_backfill_and_a_renamed_index_is_rebuilt() {
         "{script}"
     );
 }
+
+/// A user type no table uses, removed or renamed: no table changes, yet a
+/// running cluster still holds the type (`DROP TYPE` or a new one), so the
+/// diff is breaking; adding it is not.
+#[test]
+fn an_unused_type_removed_or_renamed_is_breaking() {
+    let p = sample("hotel");
+    let mut extra = p.clone();
+    extra.types.push(cqlmodel::model::UserType {
+        name: "spare".into(),
+        fields: vec![cqlmodel::model::Field {
+            name: "a".into(),
+            ty: "int".parse().expect("type"),
+        }],
+    });
+    let mut renamed = extra.clone();
+    renamed.types[1].name = "spare2".into();
+    for (what, old, new, change, breaking) in [
+        ("removed", &extra, &p, "removed", true),
+        ("added", &p, &extra, "added", false),
+        ("renamed", &extra, &renamed, "renamed from spare", true),
+    ] {
+        let d = semantic::semantic(old, new);
+        assert!(d.tables.is_empty(), "{what}: {:?}", d.tables);
+        let item = d
+            .items
+            .iter()
+            .find(|i| i.kind == "type")
+            .unwrap_or_else(|| panic!("{what}: {:?}", d.items));
+        assert_eq!(item.change, change, "{what}");
+        assert_eq!(d.is_breaking(), breaking, "{what}");
+    }
+}
