@@ -573,10 +573,15 @@ fn a_table_crossing_a_moved_limit_is_reported_both_ways() {
         ]
     );
     assert!(!back.is_breaking());
-    // A limit moved without a table crossing it says nothing of tables.
+    // A limit moved without a table crossing it says nothing of tables;
+    // a partition exactly at the limit is not over it (73,000 values).
     let mut looser = p.clone();
     looser.thresholds.max_values = 200_000.0;
     assert!(semantic::semantic(&p, &looser).tables.is_empty());
+    let mut at_limit = p.clone();
+    at_limit.thresholds.max_values = 73_000.0;
+    assert!(semantic::semantic(&p, &at_limit).tables.is_empty());
+    assert!(semantic::semantic(&at_limit, &p).tables.is_empty());
 }
 
 /// The clustering columns reordered with no column changing role: a key
