@@ -528,3 +528,413 @@ fn a_role_change_migrates_by_a_new_table_and_a_backfill() {
         }
     }
 }
+
+/// A limit of the review moved under a table: the table is reported with
+/// its figure, the limit and the side it is now on, in both directions,
+/// and nothing breaks. `available_rooms_by_hotel_date` holds 100 rooms ·
+/// 730 days = 73,000 values a partition (1,095,005 B, 1.04 MiB); every
+/// other hotel table stays under 1,000 values and 50 KiB.
+#[test]
+fn a_table_crossing_a_moved_limit_is_reported_both_ways() {
+    let p = sample("hotel");
+    let mut tighter = p.clone();
+    tighter.thresholds.max_values = 50_000.0;
+    tighter.thresholds.max_bytes = 1_048_576.0;
+    let d = semantic::semantic(&p, &tighter);
+    let table = "available_rooms_by_hotel_date";
+    let changes: Vec<(&str, &str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.table.as_str(), t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            (
+                table,
+                "available_rooms_by_hotel_date: values per partition 73000 → 73000 (over the limit of 50000)",
+                Impact::Compatible
+            ),
+            (
+                table,
+                "available_rooms_by_hotel_date: MB per partition 1.0 → 1.0 (over the limit of 1)",
+                Impact::Compatible
+            ),
+        ]
+    );
+    assert!(!d.is_breaking());
+    let back = semantic::semantic(&tighter, &p);
+    let changes: Vec<&str> = back.tables.iter().map(|t| t.change.as_str()).collect();
+    assert_eq!(
+        changes,
+        vec![
+            "available_rooms_by_hotel_date: values per partition 73000 → 73000 (back under the limit of 100000)",
+            "available_rooms_by_hotel_date: MB per partition 1.0 → 1.0 (back under the limit of 100)",
+        ]
+    );
+    assert!(!back.is_breaking());
+    // A limit moved without a table crossing it says nothing of tables;
+    // a partition exactly at the limit is not over it (73,000 values).
+    let mut looser = p.clone();
+    looser.thresholds.max_values = 200_000.0;
+    assert!(semantic::semantic(&p, &looser).tables.is_empty());
+    let mut at_limit = p.clone();
+    at_limit.thresholds.max_values = 73_000.0;
+    assert!(semantic::semantic(&p, &at_limit).tables.is_empty());
+    assert!(semantic::semantic(&at_limit, &p).tables.is_empty());
+}
+
+/// The clustering columns reordered with no column changing role: a key
+/// order change, which needs a new table.
+#[test]
+fn a_reordered_key_alone_needs_a_backfill() {
+    use cqlmodel::lifecycle::diff::{diff, ColumnChange, TableChange};
+    let p = sample("hotel");
+    let mut q = p.clone();
+    let d = q.decision_mut("Q7");
+    d.candidates.push(cqlmodel::model::Candidate {
+        name: "by_confirmation_first".into(),
+        partition: vec!["hotel_id".into(), "start_date".into()],
+        clustering: vec![
+            cqlmodel::model::Order {
+                attr: "confirm_number".into(),
+                dir: Dir::Asc,
+            },
+            cqlmodel::model::Order {
+                attr: "room_number".into(),
+                dir: Dir::Asc,
+            },
+        ],
+        indexes: vec![],
+    });
+    d.use_candidate = Some("by_confirmation_first".into());
+    let changes = diff(&derive(&p), &derive(&q));
+    assert_eq!(
+        changes,
+        vec![TableChange::Changed {
+            table: "reservations_by_hotel_date".into(),
+            columns: vec![ColumnChange::KeyOrder],
+            queries: None,
+        }]
+    );
+    assert_eq!(
+        changes[0].to_string(),
+        "reservations_by_hotel_date: key order changed"
+    );
+    assert_eq!(semantic::impact(&changes[0]), Impact::NeedsBackfill);
+    assert!(semantic::semantic(&p, &q).is_breaking());
+    let script = cqlmodel::lifecycle::migrate::script(&p, &q);
+    assert!(
+        script.contains("-- reservations_by_hotel_date: the primary key, a static column or a type changed (key order changed)."),
+        "{script}"
+    );
+    assert!(script.contains("CREATE TABLE IF NOT EXISTS hotel.reservations_by_hotel_date_new ("));
+}
+
+/// A user type: a field added is altered in place (`ALTER TYPE … ADD`), a
+/// field removed or retyped is breaking (ALTER TYPE only adds and
+/// renames), and says which.
+#[test]
+fn a_type_losing_a_field_breaks_and_one_gaining_a_field_does_not() {
+    let p = sample("hotel");
+    let mut fewer = p.clone();
+    fewer.types[0].fields.retain(|f| f.name != "country");
+    let d = semantic::semantic(&p, &fewer);
+    let item = d
+        .items
+        .iter()
+        .find(|i| i.kind == "type")
+        .unwrap_or_else(|| panic!("{:?}", d.items));
+    assert_eq!(item.name, "address");
+    assert_eq!(item.change, "changed");
+    assert_eq!(
+        item.fields,
+        vec![
+            "fields".to_string(),
+            "fields: country removed or retyped".to_string()
+        ]
+    );
+    assert!(d.is_breaking());
+    assert!(semantic::text(&d)
+        .contains("type address: changed (fields, fields: country removed or retyped)\n"));
+    // The other way, the field is added: compatible.
+    let d = semantic::semantic(&fewer, &p);
+    let item = d.items.iter().find(|i| i.kind == "type").expect("type");
+    assert_eq!(item.fields, vec!["fields".to_string()]);
+    assert!(!d.is_breaking(), "{d:?}");
+    let script = cqlmodel::lifecycle::migrate::script(&fewer, &p);
+    // The added field is altered in place, nothing left to do by hand.
+    assert!(
+        script.contains("ALTER TYPE hotel.address ADD country text;"),
+        "{script}"
+    );
+    assert!(!script.contains("-- WARNING: type address"), "{script}");
+}
+
+/// The one-line summary a shell shows after an edit: the first changes,
+/// then how many more.
+#[test]
+fn the_summary_line_counts_what_it_leaves_out() {
+    use cqlmodel::lifecycle::diff::{summary, TableChange};
+    let changes = vec![
+        TableChange::Added("a".into()),
+        TableChange::Removed("b".into()),
+        TableChange::Renamed {
+            from: "c".into(),
+            to: "d".into(),
+        },
+    ];
+    assert_eq!(summary(&changes, 3), "+ a; - b; c → d");
+    assert_eq!(summary(&changes, 2), "+ a; - b; … 1 more");
+    assert_eq!(summary(&changes, 0), "… 3 more");
+    assert_eq!(summary(&[], 3), "");
+}
+
+/// What `migrate` can do in place, line by line: a static column and a
+/// frozen user-type static column added to `pois_by_hotel` (the hotel's
+/// name and address beside its points of interest), and an index no
+/// longer used, left as a commented drop.
+#[test]
+fn migrate_adds_statics_in_place_and_comments_out_index_drops() {
+    let p = sample("hotel");
+    let mut statics = p.clone();
+    let i = statics
+        .queries
+        .iter()
+        .position(|q| q.id == "Q3")
+        .expect("Q3");
+    statics.queries[i].returns.push("Hotel.name".into());
+    statics.queries[i].returns.push("Hotel.address".into());
+    let script = cqlmodel::lifecycle::migrate::script(&p, &statics);
+    let adds: Vec<&str> = script
+        .lines()
+        .filter(|l| l.starts_with("ALTER TABLE"))
+        .collect();
+    assert_eq!(
+        adds,
+        vec![
+            "ALTER TABLE hotel.pois_by_hotel ADD hotel_name text STATIC;",
+            "ALTER TABLE hotel.pois_by_hotel ADD hotel_address frozen<address> STATIC;",
+        ],
+        "{script}"
+    );
+    assert!(!semantic::semantic(&p, &statics).is_breaking());
+
+    let mut indexed = p.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    let script = cqlmodel::lifecycle::migrate::script(&indexed, &p);
+    assert!(
+        script.contains(
+            "-- the index on hotels_by_poi.phone is no longer used:\n\
+             -- DROP INDEX IF EXISTS hotel.hotels_by_poi_phone_idx;\n"
+        ),
+        "{script}"
+    );
+    assert!(!script.lines().any(|l| l.starts_with("DROP")), "{script}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, a, b) in [("statics", &p, &statics), ("unindexed", &indexed, &p)] {
+        let file = dir.path().join(format!("{name}.cql"));
+        std::fs::write(&file, cqlmodel::lifecycle::migrate::script(a, b)).expect("write");
+        if let Some((ok, text)) = cqlcheck(&file) {
+            assert!(ok, "{name}: {text}");
+        }
+    }
+}
+
+/// Every option a designer set and then unset goes back to Cassandra's
+/// default in one `ALTER TABLE … WITH`: the defaults of Cassandra 4.0–5.0
+/// (`gc_grace_seconds` 864,000 = 10 days; caching keys ALL, no rows; LZ4
+/// in 16 KiB chunks; a 1 % bloom filter; the 99th percentile for
+/// speculative retries and extra writes; no CDC; every checksum checked;
+/// index intervals 128 and 2,048; blocking read repair; no periodic
+/// memtable flush), written out here by hand, not read from the code.
+#[test]
+fn unset_options_go_back_to_cassandras_defaults() {
+    let p = sample("hotel");
+    let mut set = p.clone();
+    let o = &mut set.decision_mut("Q2").options;
+    o.gc_grace = cqlmodel::model::physical::Span::parse("3h").ok();
+    o.caching = Some(
+        [
+            ("keys".to_string(), "NONE".to_string()),
+            ("rows_per_partition".to_string(), "10".to_string()),
+        ]
+        .into(),
+    );
+    o.compression = Some(
+        [
+            ("class".to_string(), "ZstdCompressor".to_string()),
+            ("chunk_length_in_kb".to_string(), "64".to_string()),
+        ]
+        .into(),
+    );
+    o.bloom_filter_fp_chance = Some(0.1);
+    o.speculative_retry = Some("ALWAYS".into());
+    o.cdc = Some(true);
+    for (k, v) in [
+        ("crc_check_chance", "0.5"),
+        ("min_index_interval", "64"),
+        ("max_index_interval", "1024"),
+        ("read_repair", "'NONE'"),
+        ("additional_write_policy", "'ALWAYS'"),
+        ("memtable_flush_period_in_ms", "3600000"),
+    ] {
+        o.other.insert(k.into(), v.into());
+    }
+    assert!(
+        load::validate(&set).is_empty(),
+        "{:?}",
+        load::validate(&set)
+    );
+    let script = cqlmodel::lifecycle::migrate::script(&set, &p);
+    let alter = script
+        .split("ALTER TABLE hotel.hotels WITH ")
+        .nth(1)
+        .and_then(|s| s.split(";\n").next())
+        .unwrap_or_else(|| panic!("{script}"));
+    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        vec![
+            "additional_write_policy = '99p'",
+            "bloom_filter_fp_chance = 0.01",
+            "caching = {'keys': 'ALL', 'rows_per_partition': 'NONE'}",
+            "cdc = false",
+            "compression = {'chunk_length_in_kb': '16', 'class': 'LZ4Compressor'}",
+            "crc_check_chance = 1.0",
+            "gc_grace_seconds = 864000",
+            "max_index_interval = 2048",
+            "memtable_flush_period_in_ms = 0",
+            "min_index_interval = 128",
+            "read_repair = 'BLOCKING'",
+            "speculative_retry = '99p'",
+        ],
+        "{script}"
+    );
+    // An option with no known default (a designer's own) is left to the
+    // reader, with the value it had.
+    let mut own = p.clone();
+    own.decision_mut("Q2")
+        .options
+        .other
+        .insert("memtable".into(), "'trie'".into());
+    own.cassandra = cqlmodel::model::physical::CassandraVersion::V5_0;
+    let mut back = p.clone();
+    back.cassandra = cqlmodel::model::physical::CassandraVersion::V5_0;
+    let script = cqlmodel::lifecycle::migrate::script(&own, &back);
+    assert!(
+        script.contains("-- hotels: memtable is no longer set; put back Cassandra's default by hand (it was 'trie')"),
+        "{script}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("defaults.cql");
+    std::fs::write(&file, cqlmodel::lifecycle::migrate::script(&set, &p)).expect("write");
+    if let Some((ok, text)) = cqlcheck(&file) {
+        assert!(ok, "{text}");
+    }
+}
+
+/// A column's type changed (the hotel's phone from text to bigint, in the
+/// two tables that hold it): a new table each; an index renamed: dropped
+/// and built again in place, compatible.
+#[test]
+fn a_retyped_column_needs_a_backfill_and_a_renamed_index_is_rebuilt() {
+    let p = sample("hotel");
+    let mut retyped = p.clone();
+    let hotel = retyped
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Hotel")
+        .expect("Hotel");
+    let phone = hotel
+        .attributes
+        .iter_mut()
+        .find(|a| a.name == "phone")
+        .expect("phone");
+    phone.ty = "bigint".parse().expect("type");
+    phone.size = None;
+    let d = semantic::semantic(&p, &retyped);
+    let tables: Vec<(&str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![
+            ("hotels_by_poi: phone text → bigint", Impact::NeedsBackfill),
+            ("hotels: phone text → bigint", Impact::NeedsBackfill),
+        ]
+    );
+    assert!(d.is_breaking());
+
+    let mut indexed = p.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    let mut renamed = indexed.clone();
+    renamed.decision_mut("Q1").options.indexes.insert(
+        "phone".into(),
+        cqlmodel::model::physical::IndexSpec {
+            name: Some("by_phone".into()),
+            ..Default::default()
+        },
+    );
+    assert!(
+        load::validate(&renamed).is_empty(),
+        "{:?}",
+        load::validate(&renamed)
+    );
+    let d = semantic::semantic(&indexed, &renamed);
+    let tables: Vec<(&str, Impact)> = d
+        .tables
+        .iter()
+        .map(|t| (t.change.as_str(), t.impact))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![("hotels_by_poi: index on phone rebuilt", Impact::Compatible)]
+    );
+    assert!(!d.is_breaking());
+    let script = cqlmodel::lifecycle::migrate::script(&indexed, &renamed);
+    assert!(
+        script.contains("DROP INDEX IF EXISTS hotel.hotels_by_poi_phone_idx;\n"),
+        "{script}"
+    );
+    assert!(
+        script.contains("CREATE INDEX IF NOT EXISTS by_phone ON hotel.hotels_by_poi (phone);"),
+        "{script}"
+    );
+}
+
+/// A user type no table uses, removed or renamed: no table changes, yet a
+/// running cluster still holds the type (`DROP TYPE` or a new one), so the
+/// diff is breaking; adding it is not.
+#[test]
+fn an_unused_type_removed_or_renamed_is_breaking() {
+    let p = sample("hotel");
+    let mut extra = p.clone();
+    extra.types.push(cqlmodel::model::UserType {
+        name: "spare".into(),
+        fields: vec![cqlmodel::model::Field {
+            name: "a".into(),
+            ty: "int".parse().expect("type"),
+        }],
+    });
+    let mut renamed = extra.clone();
+    renamed.types[1].name = "spare2".into();
+    for (what, old, new, change, breaking) in [
+        ("removed", &extra, &p, "removed", true),
+        ("added", &p, &extra, "added", false),
+        ("renamed", &extra, &renamed, "renamed from spare", true),
+    ] {
+        let d = semantic::semantic(old, new);
+        assert!(d.tables.is_empty(), "{what}: {:?}", d.tables);
+        let item = d
+            .items
+            .iter()
+            .find(|i| i.kind == "type")
+            .unwrap_or_else(|| panic!("{what}: {:?}", d.items));
+        assert_eq!(item.change, change, "{what}");
+        assert_eq!(d.is_breaking(), breaking, "{what}");
+    }
+}

@@ -303,7 +303,8 @@ fn a_rate_per_every_period_with_and_without_retention() {
         ("Hour", Some(364), 17_472.0),
         // 2 a day · 364 d = 728.
         ("Day", Some(364), 728.0),
-        // 2 a week · 52 weeks = 104 (dividing by 7 instead: 5,096).
+        // 2 a week · 52 weeks = 104 (multiplied by the week's 7 days
+        // instead of divided: 5,096).
         ("Week", Some(364), 104.0),
         // 2 a month · 364 / 30.4375 months = 23.9178…
         ("Month", Some(364), 2.0 * 364.0 / 30.4375),
@@ -341,8 +342,9 @@ fn a_rate_per_every_period_with_and_without_retention() {
         close(&format!("{what}: span"), e.span_days, days);
         assert_eq!(e.retained, kept.is_some(), "{what}");
         assert!(e.accumulates, "{what}");
-        // Growth: Nr over the span, the rate itself in days: 48 an hour's
-        // worth a day, 2 a day, 2/7 a week's, 2/30.4375, 2/365.25.
+        // Growth a day: Nr over the span, which is the rate per day (2 an
+        // hour is 48 a day, 2 a week 2/7, a month 2/30.4375, a year
+        // 2/365.25).
         close(
             &format!("{what}: growth"),
             e.growth_per_day.expect("a rate grows"),
@@ -686,4 +688,100 @@ fn the_hotel_reservations_follow_their_rate_by_hand() {
     // Bounded by the reservations' 365-day retention.
     assert!(e.retained);
     close("by guest: span", e.span_days, 365.0);
+}
+
+/// RATE's readings in day buckets, hour buckets and day buckets split in 4
+/// shards, replicated 3 + 2 times: bucket and shard columns multiply the
+/// partitions by the buckets the retention spans (30 days, 720 hours) and
+/// the shards; a day or shard number is 4 bytes, an hour bucket (a
+/// timestamp) 8; the growth a day stops at the bucket (None), the table's
+/// rows a day do not.
+#[test]
+fn buckets_shards_and_replication_by_hand() {
+    let with = |decision: &str, avg: &str| {
+        let text = RATE
+            .replace("replication: Simple(1)", "replication: NetworkTopology({\"dc1\": 3, \"dc2\": 2})")
+            .replace("avg: 24, max: Some(48)", avg)
+            .replace(
+                "  ],\n)",
+                &format!("  ],\n  decisions: [Decision(query: \"Q1\", partition_extra: [{decision}])],\n)"),
+            );
+        let a = analyze(&project(&text));
+        table(&a, a.model.tables[0].name.as_str()).clone()
+    };
+    let day = "ExtraColumn(column: \"day\", kind: Bucket(source: \"reading_time\", period: Day))";
+    // 1,000 sensors · 30 days = 30,000 partitions of 720,000 / 30,000 = 24
+    // readings (worst 48). K sensor_id 16 + day 4; rows 8 + 8.
+    let e = with(day, "avg: 24, max: Some(48)");
+    close("day: partitions", e.partitions, 30_000.0);
+    close("day: Nr", e.rows_per_partition, 24.0);
+    close("day: Nr worst", e.rows_per_partition_max, 48.0);
+    // Nv = 24·(4 − 3 − 0) = 24; St = 20 + 24·16 + 8·24 = 596.
+    close("day: Nv", e.values, 24.0);
+    close("day: St", e.partition_bytes, 596.0);
+    // Worst: 20 + 48·16 + 8·48 = 1,172.
+    close("day: St worst", e.partition_bytes_max, 1_172.0);
+    // Table: 30,000 · 596 = 17,880,000 B; on disk · (3 + 2).
+    close("day: table", e.table_bytes, 17_880_000.0);
+    close("day: disk", e.disk_bytes, 89_400_000.0);
+    assert!(e.growth_per_day.is_none(), "a bucket stops the growth");
+    close("day: rows a day", e.rows_per_day.expect("a rate"), 24_000.0);
+
+    // 240 readings a day in hour buckets: 1,000 · 720 = 720,000 partitions
+    // of 7,200,000 / 720,000 = 10; the hour bucket is 8 bytes:
+    // St = (16 + 8) + 10·16 + 8·10 = 264.
+    let hour =
+        "ExtraColumn(column: \"hour\", kind: Bucket(source: \"reading_time\", period: Hour))";
+    let e = with(hour, "avg: 240, max: Some(480)");
+    close("hour: partitions", e.partitions, 720_000.0);
+    close("hour: Nr", e.rows_per_partition, 10.0);
+    close("hour: St", e.partition_bytes, 264.0);
+
+    // Day buckets in 4 shards: 120,000 partitions of 6 (worst 12);
+    // K 16 + 4 + 4: St = 24 + 6·16 + 8·6 = 168.
+    let e = with(
+        &format!("{day}, ExtraColumn(column: \"shard\", kind: Shard(count: 4))"),
+        "avg: 24, max: Some(48)",
+    );
+    close("shards: partitions", e.partitions, 120_000.0);
+    close("shards: Nr", e.rows_per_partition, 6.0);
+    close("shards: Nr worst", e.rows_per_partition_max, 12.0);
+    close("shards: St", e.partition_bytes, 168.0);
+}
+
+/// Rows ordered by a time column pile up when nothing stated bounds them:
+/// RATE without its rate, its counts or its retention rests on defaults
+/// (1,000 sensors, 10 readings each) and is flagged as accumulating,
+/// though no growth a day can be given; with the counts stated (no rate)
+/// it is not.
+#[test]
+fn time_ordered_rows_on_defaults_accumulate() {
+    let unstated = RATE
+        .replace("], count: Some(1000)),", "]),")
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 24, max: Some(48), per: Some(Day)))",
+            "",
+        )
+        .replace(", retention_days: Some(30)", "");
+    let a = analyze(&project(&unstated));
+    let e = table(&a, "readings_by_sensor");
+    // 1,000 assumed sensors · 10 assumed readings: Nr 10.
+    close("rows", e.rows, 10_000.0);
+    close("Nr", e.rows_per_partition, 10.0);
+    assert!(e.accumulates && !e.retained, "{e:?}");
+    assert!(e.growth_per_day.is_none() && e.rows_per_day.is_none());
+    assert_eq!(e.defaults.len(), 2, "{:?}", e.defaults);
+
+    let stated = RATE
+        .replace("max: Some(48), per: Some(Day)", "max: Some(48)")
+        .replace(", retention_days: Some(30)", "");
+    let a = analyze(&project(&stated));
+    let e = table(&a, "readings_by_sensor");
+    // 1,000 · 24 = 24,000 readings, 24 a sensor (48 at worst).
+    close("rows", e.rows, 24_000.0);
+    close("Nr worst", e.rows_per_partition_max, 48.0);
+    assert!(!e.accumulates, "{e:?}");
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    // The largest cell outside the key: the 8-byte value.
+    close("largest cell", e.largest_cell, 8.0);
 }
