@@ -175,6 +175,20 @@ fn queries_comment(project: &Project, t: &Table) -> String {
     parts.join("; ")
 }
 
+/// The table's `comment` option as a CQL string literal: the queries it
+/// answers, then the designer's own comment.
+pub(crate) fn table_comment(project: &Project, t: &Table) -> String {
+    let mut comment = queries_comment(project, t);
+    if let Some(own) = &t.physical.options.comment {
+        comment = if comment.is_empty() {
+            one_line(own)
+        } else {
+            format!("{comment} | {}", one_line(own))
+        };
+    }
+    string_literal(&comment)
+}
+
 /// The CREATE TABLE (and CREATE INDEX) statements of one table.
 pub fn table(project: &Project, t: &Table) -> String {
     let mut s = String::new();
@@ -266,15 +280,7 @@ pub fn table(project: &Project, t: &Table) -> String {
     if !clustering.is_empty() {
         options.push(format!("CLUSTERING ORDER BY ({})", clustering.join(", ")));
     }
-    let mut comment = queries_comment(project, t);
-    if let Some(own) = &t.physical.options.comment {
-        comment = if comment.is_empty() {
-            one_line(own)
-        } else {
-            format!("{comment} | {}", one_line(own))
-        };
-    }
-    options.push(format!("comment = {}", string_literal(&comment)));
+    options.push(format!("comment = {}", table_comment(project, t)));
     options.extend(
         table_options(t)
             .into_iter()

@@ -938,3 +938,24 @@ fn an_unused_type_removed_or_renamed_is_breaking() {
         assert_eq!(d.is_breaking(), breaking, "{what}");
     }
 }
+
+/// A table's comment (the queries it answers and the designer's own) is
+/// part of its schema: editing a query's text or the comment option shows
+/// in `diff` as an option change and `migrate` sets it with `ALTER TABLE`.
+#[test]
+fn a_changed_table_comment_is_diffed_and_migrated() {
+    let p = sample("hotel");
+    let mut edited = p.clone();
+    edited.queries[0].text = "Hotels near a point of interest, nearest first".into();
+    let d = semantic::semantic(&p, &edited);
+    assert!(!d.is_breaking(), "{d:?}");
+    let text = semantic::text(&d);
+    assert!(text.contains("comment"), "{text}");
+    let script = cqlmodel::lifecycle::migrate::script(&p, &edited);
+    assert!(
+        script.contains("ALTER TABLE hotel.hotels_by_poi WITH comment = 'Q1. Hotels near a point of interest, nearest first'"),
+        "{script}"
+    );
+    // Nothing changed: nothing to say.
+    assert!(!semantic::text(&semantic::semantic(&p, &p.clone())).contains("comment"));
+}

@@ -203,8 +203,13 @@ pub fn diff_in(
         project_attributes(old_project),
         project_attributes(new_project),
     );
+    let comment = |newer: bool, t: &Table| {
+        let p = if newer { new_project } else { old_project };
+        crate::output::cql::table_comment(p, t)
+    };
     let cx = Cx {
         ty: &ty,
+        comment: Some(&comment),
         old_attrs: old_names.iter().map(String::as_str).collect(),
         new_attrs: new_names.iter().map(String::as_str).collect(),
     };
@@ -233,6 +238,9 @@ type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
 /// compared, and every attribute (`Entity.attr`) each model's columns hold.
 struct Cx<'a> {
     ty: &'a TypeOf<'a>,
+    /// Each table's `comment` as exported (`true`: of the new project),
+    /// when the projects are known.
+    comment: Option<&'a dyn Fn(bool, &Table) -> String>,
     old_attrs: HashSet<&'a str>,
     new_attrs: HashSet<&'a str>,
 }
@@ -255,6 +263,7 @@ fn diff_by<'a>(
 ) -> Vec<TableChange> {
     let cx = Cx {
         ty,
+        comment: None,
         old_attrs: attributes(old),
         new_attrs: attributes(new),
     };
@@ -485,6 +494,18 @@ fn table_change(old: &Table, new: &Table, cx: &Cx<'_>) -> Option<TableChange> {
                 name: name.clone(),
                 from,
                 to,
+            });
+        }
+    }
+    // The comment names the queries and their text: a schema difference
+    // like any other option (an `ALTER TABLE … WITH comment`).
+    if let Some(comment) = cx.comment {
+        let (from, to) = (comment(false, old), comment(true, new));
+        if from != to {
+            columns.push(ColumnChange::TableOption {
+                name: "comment".into(),
+                from: Some(from),
+                to: Some(to),
             });
         }
     }
