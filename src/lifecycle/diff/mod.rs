@@ -236,11 +236,14 @@ type TypeOf<'a> = dyn Fn(bool, &Table, &Column) -> CqlType + 'a;
 
 /// What table comparisons need beyond the two tables: column types as
 /// compared, and every attribute (`Entity.attr`) each model's columns hold.
+/// A table's exported comment; `true` for the new project's.
+type CommentOf<'a> = dyn Fn(bool, &Table) -> String + 'a;
+
 struct Cx<'a> {
     ty: &'a TypeOf<'a>,
     /// Each table's `comment` as exported (`true`: of the new project),
     /// when the projects are known.
-    comment: Option<&'a dyn Fn(bool, &Table) -> String>,
+    comment: Option<&'a CommentOf<'a>>,
     old_attrs: HashSet<&'a str>,
     new_attrs: HashSet<&'a str>,
 }
