@@ -384,37 +384,37 @@ impl<'g, 'p> Estimator<'g, 'p> {
 
     /// The worst-to-average ratio of the rows under one partition, through
     /// every chain of 1:n parents that leads from the rows to the entity
-    /// the partition is keyed by (the largest when several do), and whether
-    /// a rate is on the way.
+    /// the partition is keyed by (the largest when several do), whether a
+    /// rate is on the way, and the figures that chain assumed.
     fn worst_up(
         &self,
         e: usize,
         up: &mut Vec<Edge>,
         in_partition: &dyn Fn(&[Edge]) -> bool,
         depth: usize,
-    ) -> Option<(f64, bool)> {
+    ) -> Option<(f64, bool, Vec<String>)> {
         if depth >= 6 {
             return None;
         }
-        let mut best: Option<(f64, bool)> = None;
+        let mut best: Option<(f64, bool, Vec<String>)> = None;
         for &(r, p) in self.parents.group(e) {
-            let s = self.step(
-                NodeId::Entity(p),
-                Edge::Enter(r, End::From),
-                &mut Vec::new(),
-            );
+            let mut assumed = Vec::new();
+            let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut assumed);
             up.push(Edge::Enter(r, End::To));
             up.push(Edge::Leave(r, End::From));
             let found = if in_partition(up) {
-                Some((s.ratio(), s.rate))
+                Some((s.ratio(), s.rate, assumed))
             } else {
                 self.worst_up(p, up, in_partition, depth + 1)
-                    .map(|(x, rate)| (x * s.ratio(), rate || s.rate))
+                    .map(|(x, rate, mut further)| {
+                        further.extend(assumed);
+                        (x * s.ratio(), rate || s.rate, further)
+                    })
             };
             up.pop();
             up.pop();
             if let Some(f) = found {
-                if best.is_none_or(|b| f.0 > b.0) {
+                if best.as_ref().is_none_or(|b| f.0 > b.0) {
                     best = Some(f);
                 }
             }
@@ -618,9 +618,17 @@ impl<'g, 'p> Estimator<'g, 'p> {
         // the rows' count is stated or derived through another parent.
         growing |= root_span.is_some();
         if let NodeId::Entity(e) = root {
-            if let Some((ratio, rate)) = self.worst_up(e, &mut Vec::new(), &in_partition, 0) {
+            if let Some((ratio, rate, assumed)) =
+                self.worst_up(e, &mut Vec::new(), &in_partition, 0)
+            {
                 worst *= ratio;
                 growing |= rate;
+                // The worst case rests on that chain's figures too.
+                for n in assumed {
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
             }
         }
 

@@ -564,6 +564,16 @@ fn unstated_counts_take_the_stated_parent_and_say_so() {
             ("readings_by_sensor_operator", 5_000.0, 5_000.0, 1.0, 10.0),
         ],
     );
+    // The operator partitions' worst case rests on takes' assumed count:
+    // it says so (the worst case once dropped the chain's assumptions).
+    let a = analyze(&project(&takes_unstated));
+    let defaults = &table(&a, "readings_by_operator").defaults;
+    assert!(
+        defaults
+            .iter()
+            .any(|n| n.starts_with("takes: no count for")),
+        "{defaults:?}"
+    );
     // The sensors state no count: 1,000 assumed · 50 = 50,000 loses to
     // 10 operators · 200 = 2,000 stated.
     let sensors_unstated = PARENTS.replace("], count: Some(100)),", "]),");
