@@ -128,9 +128,25 @@ fn alike(ot: &Tree, o: &Node, nt: &Tree, n: &Node) -> usize {
             gn.elems
                 .iter()
                 .find(|x| x.field == e.field)
-                .is_some_and(|x| ot.same(&e.value, nt, &x.value))
+                .is_some_and(|x| plain(ot, &e.value) == plain(nt, &x.value))
         })
         .count()
+}
+
+/// A value's tokens as the serialiser would write them: no trailing
+/// commas, whole numbers without `.0` (a file writes `Some(100)` where the
+/// serialiser writes `Some(100.0)`).
+fn plain<'t>(t: &Tree<'t>, n: &Node) -> Vec<&'t str> {
+    (n.t0..n.t1)
+        .filter(|&i| {
+            !(t.toks[i].kind == Tok::Comma
+                && matches!(t.toks.get(i + 1).map(|x| x.kind), Some(Tok::Close(_))))
+        })
+        .map(|i| match t.toks[i].kind {
+            Tok::Literal => number_style(t.tok(i)),
+            _ => t.tok(i),
+        })
+        .collect()
 }
 
 /// The first list under `o` whose named items `n` orders differently, as
@@ -186,6 +202,11 @@ fn first_move(ot: &Tree, o: &Node, nt: &Tree, n: &Node) -> Option<Edit> {
                         .max_by_key(|&(n, k)| (n, std::cmp::Reverse(k)));
                     if let Some((_, k)) = best {
                         let j = free.remove(k);
+                        ids_n[j].clone_from(&ids_o[i]);
+                    } else if !free.is_empty() {
+                        // Nothing alike: the first that came (new items
+                        // are added after the others).
+                        let j = free.remove(0);
                         ids_n[j].clone_from(&ids_o[i]);
                     }
                 }
