@@ -889,16 +889,37 @@ impl Patch<'_, '_> {
             self.old
                 .same(&gold.elems[i].value, self.new, &gnew.elems[j].value)
         };
+        // The same item: the same value, or the same name (edited inside,
+        // patched in place below), so an item added before another does
+        // not take that one's place and comments.
+        let named = |i: usize, j: usize| {
+            identity(self.old, &gold.elems[i].value)
+                .is_some_and(|a| identity(self.new, &gnew.elems[j].value) == Some(a))
+        };
+        let alike = |i: usize, j: usize| same(i, j) || named(i, j);
         let mut prefix = 0;
-        while prefix < lo && prefix < ln && same(prefix, prefix) {
+        while prefix < lo && prefix < ln && alike(prefix, prefix) {
             prefix += 1;
         }
         let mut suffix = 0;
-        while suffix < lo - prefix && suffix < ln - prefix && same(lo - 1 - suffix, ln - 1 - suffix)
+        while suffix < lo - prefix
+            && suffix < ln - prefix
+            && alike(lo - 1 - suffix, ln - 1 - suffix)
         {
             suffix += 1;
         }
+        for k in (0..prefix).chain((0..suffix).map(|k| lo - 1 - k)) {
+            let j = if k < prefix { k } else { ln - (lo - k) };
+            self.node(
+                &go.elems[k].value,
+                &gold.elems[k].value,
+                &gnew.elems[j].value,
+            );
+        }
         let (mo, mn) = (lo - prefix - suffix, ln - prefix - suffix);
+        if self.named_middle(go, gold, gnew, prefix..lo - suffix, prefix..ln - suffix) {
+            return;
+        }
         let paired = mo.min(mn);
         for k in 0..paired {
             let i = prefix + k;
@@ -917,6 +938,61 @@ impl Patch<'_, '_> {
             let gone: Vec<usize> = (prefix + paired..prefix + mo).collect();
             self.remove(go, &gone);
         }
+    }
+
+    /// The changed middle of a list of named items where items were only
+    /// added, paired by name: an item in both is patched in place, a new
+    /// one inserted after the item before it. `false` (nothing done) when
+    /// an item has no name, an old one is missing or the names run in
+    /// another order.
+    fn named_middle(
+        &mut self,
+        go: &Group,
+        gold: &Group,
+        gnew: &Group,
+        old_mid: std::ops::Range<usize>,
+        new_mid: std::ops::Range<usize>,
+    ) -> bool {
+        let names = |t: &Tree, g: &Group, r: std::ops::Range<usize>| -> Option<Vec<String>> {
+            r.map(|i| identity(t, &g.elems[i].value).map(str::to_string))
+                .collect()
+        };
+        let (Some(on), Some(nn)) = (
+            names(self.old, gold, old_mid.clone()),
+            names(self.new, gnew, new_mid.clone()),
+        ) else {
+            return false;
+        };
+        let pairs: Vec<(usize, usize)> = nn
+            .iter()
+            .enumerate()
+            .filter_map(|(j, n)| on.iter().position(|o| o == n).map(|i| (i, j)))
+            .collect();
+        // Items only added: an old item missing may be a renamed one, whose
+        // lines (and comments) the positional pairing keeps.
+        if pairs.len() != on.len() || pairs.windows(2).any(|w| w[1].0 <= w[0].0) {
+            return false;
+        }
+        let mut anchor = old_mid.start.checked_sub(1);
+        let mut pending: Vec<&Elem> = Vec::new();
+        for (j, _) in nn.iter().enumerate() {
+            let nj = new_mid.start + j;
+            match pairs.iter().find(|p| p.1 == j) {
+                Some(&(i, _)) => {
+                    let oi = old_mid.start + i;
+                    self.insert(go, anchor, std::mem::take(&mut pending));
+                    self.node(
+                        &go.elems[oi].value,
+                        &gold.elems[oi].value,
+                        &gnew.elems[nj].value,
+                    );
+                    anchor = Some(oi);
+                }
+                None => pending.push(&gnew.elems[nj]),
+            }
+        }
+        self.insert(go, anchor, pending);
+        true
     }
 
     fn multiline(&self, g: &Group) -> bool {

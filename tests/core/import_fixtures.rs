@@ -335,3 +335,43 @@ fn hostile_identifiers_are_skipped_and_the_project_loads() {
         imported.project.entities
     );
 }
+
+/// What uses a skipped type is skipped with it (a type nesting it, a table
+/// with a column of it), each with an error at its line: the project would
+/// otherwise name a type it lacks and not load.
+#[test]
+fn what_uses_a_skipped_type_is_skipped_too() {
+    let cql = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+        CREATE TYPE ks.addr (\"street\u{2066}\" text);\n\
+        CREATE TYPE ks.person (name text, home frozen<addr>);\n\
+        CREATE TABLE ks.people (id int PRIMARY KEY, who frozen<person>);\n\
+        CREATE TABLE ks.fine (id int PRIMARY KEY, v text);\n";
+    let imported = import(cql);
+    let problems = load::validate(&imported.project);
+    assert!(problems.is_empty(), "{problems:?}");
+    let errors: Vec<(usize, String)> = imported
+        .messages
+        .iter()
+        .filter(|m| m.level == Level::Error)
+        .map(|m| (m.pos.line, m.text.clone()))
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|(l, t)| *l == 3 && t.contains("type person: uses the type addr")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|(l, t)| *l == 4 && t.contains("table people: a column uses the type person")),
+        "{errors:?}"
+    );
+    assert!(
+        imported.project.types.is_empty(),
+        "{:?}",
+        imported.project.types
+    );
+    assert_eq!(imported.project.entities.len(), 1);
+}

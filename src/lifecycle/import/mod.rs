@@ -106,6 +106,18 @@ fn hostile_name<'a>(
     })
 }
 
+/// The first of `skipped` (types not imported) that `types` use.
+fn uses_skipped<'a>(
+    skipped: &[String],
+    mut types: impl Iterator<Item = &'a crate::model::CqlType>,
+) -> Option<String> {
+    types.find_map(|ty| {
+        let mut used = Vec::new();
+        ty.udts(&mut used);
+        used.into_iter().find(|u| skipped.contains(u))
+    })
+}
+
 /// `videos_by_user` → `Video`: the rows' noun, CamelCase, singular.
 fn entity_name(table: &str) -> String {
     let stem = table.split("_by_").next().unwrap_or(table);
@@ -341,6 +353,9 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
         replication: ks.map_or(Replication::Simple(3), |k| k.replication.clone()),
         durable_writes: ks.is_none_or(|k| k.durable_writes),
     };
+    // Types skipped here: what uses them is skipped too, or the project
+    // would name a type it lacks and not load.
+    let mut skipped: Vec<String> = Vec::new();
     for t in &schema.types {
         if p.types.iter().any(|x| x.name == t.name) {
             continue;
@@ -351,6 +366,20 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 level: Level::Error,
                 text,
             });
+            skipped.push(t.name.clone());
+            continue;
+        }
+        if let Some(u) = uses_skipped(&skipped, t.fields.iter().map(|(_, ty)| ty)) {
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text: format!(
+                    "type {}: uses the type {}, which was not imported",
+                    naming::for_terminal(&t.name),
+                    naming::for_terminal(&u)
+                ),
+            });
+            skipped.push(t.name.clone());
             continue;
         }
         p.types.push(UserType {
@@ -385,6 +414,18 @@ fn project_of(schema: &Schema, messages: &mut Vec<Message>) -> Project {
                 pos: t.pos,
                 level: Level::Error,
                 text,
+            });
+            continue;
+        }
+        if let Some(u) = uses_skipped(&skipped, t.columns.iter().map(|c| &c.ty)) {
+            messages.push(Message {
+                pos: t.pos,
+                level: Level::Error,
+                text: format!(
+                    "table {}: a column uses the type {}, which was not imported",
+                    naming::for_terminal(&t.name),
+                    naming::for_terminal(&u)
+                ),
             });
             continue;
         }
