@@ -329,3 +329,32 @@ fn a_deep_type_is_not_echoed_whole() {
     assert!(err.len() < 300, "{} characters", err.len());
     assert!(err.contains("(600003 characters)"), "{err}");
 }
+
+/// A column added to a base table reaches its `SELECT *` views, as
+/// Cassandra carries it over; a view naming its columns stays as it was.
+#[test]
+fn an_added_column_reaches_select_star_views() {
+    let s = parse(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+         CREATE TABLE ks.users (id int PRIMARY KEY, email text);\n\
+         CREATE MATERIALIZED VIEW ks.users_by_email AS SELECT * FROM ks.users\n\
+           WHERE email IS NOT NULL AND id IS NOT NULL PRIMARY KEY (email, id);\n\
+         CREATE MATERIALIZED VIEW ks.ids_by_email AS SELECT id, email FROM ks.users\n\
+           WHERE email IS NOT NULL AND id IS NOT NULL PRIMARY KEY (email, id);\n\
+         ALTER TABLE ks.users ADD nickname text;\n",
+    );
+    let cols = |name: &str| -> Vec<String> {
+        let t = s.tables.iter().find(|t| t.name == name).expect(name);
+        t.columns.iter().map(|c| c.name.clone()).collect()
+    };
+    assert!(
+        cols("users_by_email").contains(&"nickname".to_string()),
+        "{:?}",
+        cols("users_by_email")
+    );
+    assert!(
+        !cols("ids_by_email").contains(&"nickname".to_string()),
+        "{:?}",
+        cols("ids_by_email")
+    );
+}

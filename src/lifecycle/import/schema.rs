@@ -362,6 +362,7 @@ impl Stmt<'_> {
         if self.eat_word("add") {
             self.if_not_exists();
             let grouped = self.eat('(');
+            let before = schema.tables[ti].columns.len();
             loop {
                 let cpos = self.pos();
                 let cname = self.ident()?;
@@ -391,6 +392,23 @@ impl Stmt<'_> {
             }
             if grouped {
                 self.expect(')')?;
+            }
+            // A `SELECT *` view takes the columns its base table gains, as
+            // Cassandra carries them over.
+            let added: Vec<ColumnDef> = schema.tables[ti].columns[before..].to_vec();
+            let ks = schema.tables[ti].keyspace.clone();
+            for v in &mut schema.tables {
+                let all = v.view.as_ref().is_some_and(|x| x.select.is_empty());
+                if all && v.keyspace == ks && v.view_of.as_deref() == Some(name.as_str()) {
+                    for c in &added {
+                        if v.column(&c.name).is_none() {
+                            v.columns.push(ColumnDef {
+                                is_static: false,
+                                ..c.clone()
+                            });
+                        }
+                    }
+                }
             }
         } else if self.eat_word("drop") {
             self.eat_words(&["if", "exists"]);
