@@ -11,33 +11,14 @@
 
 use cqlmodel::analysis::analyze;
 use cqlmodel::lifecycle::import::against::{drift, Answer, QueryFit};
-use cqlmodel::lifecycle::import::{import_keyspace, parse, Schema, TableDef};
+use cqlmodel::lifecycle::import::{import_keyspace, Schema, TableDef};
 use cqlmodel::model::{CqlType, Dir};
-use std::path::PathBuf;
 
 fn runs() -> Vec<(String, Option<String>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cql-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cql"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable");
-        let names: Vec<String> = parse(&text)
-            .keyspaces
-            .iter()
-            .map(|k| k.name.clone())
-            .collect();
-        if names.len() > 1 {
-            out.extend(names.into_iter().map(|k| (text.clone(), Some(k))));
-        } else {
-            out.push((text, None));
-        }
-    }
-    out
+    crate::support::corpus_keyspaces()
+        .into_iter()
+        .map(|(_, text, keyspace)| (text, keyspace))
+        .collect()
 }
 
 /// The ORDER BY of a SELECT as (column, direction).

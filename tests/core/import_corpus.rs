@@ -12,17 +12,6 @@ use cqlmodel::model::{load, CqlType, Dir};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-fn corpus() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cql-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cql"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every table as `name: ((partition), clustering±) [columns] idx`, sorted.
 fn shape_of_schema(s: &cqlmodel::lifecycle::import::Schema) -> Vec<String> {
     let mut out: Vec<String> = s
@@ -126,22 +115,13 @@ fn canonical(ty: &CqlType, frozen: bool) -> CqlType {
 
 #[test]
 fn every_corpus_schema_imports_and_exports_the_same_tables() {
-    let files = corpus();
+    let files = crate::support::corpus_files();
     assert_eq!(files.len(), 25);
     let mut report = String::new();
     // Each keyspace of a file is a project of its own.
-    let runs: Vec<(PathBuf, Option<String>)> = files
-        .iter()
-        .flat_map(|f| {
-            let text = std::fs::read_to_string(f).expect("readable");
-            let names: Vec<Option<String>> = parse(&text)
-                .keyspaces
-                .iter()
-                .map(|k| Some(k.name.clone()))
-                .collect();
-            let names = if names.len() > 1 { names } else { vec![None] };
-            names.into_iter().map(move |k| (f.clone(), k))
-        })
+    let runs: Vec<(PathBuf, Option<String>)> = crate::support::corpus_keyspaces()
+        .into_iter()
+        .map(|(f, _, k)| (f, k))
         .collect();
     assert!(
         runs.len() > files.len(),

@@ -175,6 +175,42 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The real-world schemas of `../shared/cql-corpus`, sorted by name.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cql-corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cql"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Each keyspace of each corpus schema, a project of its own: the file,
+/// its text, and the keyspace to import (`None` when the file holds one).
+pub fn corpus_keyspaces() -> Vec<(PathBuf, String, Option<String>)> {
+    let mut out = Vec::new();
+    for f in corpus_files() {
+        let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let names: Vec<String> = cqlmodel::lifecycle::import::parse(&text)
+            .keyspaces
+            .iter()
+            .map(|k| k.name.clone())
+            .collect();
+        if names.len() > 1 {
+            out.extend(
+                names
+                    .into_iter()
+                    .map(|k| (f.clone(), text.clone(), Some(k))),
+            );
+        } else {
+            out.push((f, text, None));
+        }
+    }
+    out
+}
+
 /// One sample project by file name; a missing sample fails the test.
 pub fn sample(name: &str) -> cqlmodel::model::Project {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
