@@ -26,14 +26,18 @@ fn q(s: &str) -> String {
 }
 
 /// A table's shape for a load test: partitions, and rows per partition as
-/// a whole-number uniform distribution whose mean is the estimate's
-/// (within half a row) and whose top is the worst case where it can be.
+/// a whole-number distribution whose mean is the estimate's and whose top
+/// is the worst case where it can be.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
     pub partitions: u64,
     pub rows: u64,
     pub cluster_min: u64,
     pub cluster_max: u64,
+    /// The normal curve (mean, standard deviation) cassandra-stress draws
+    /// from and clamps to `cluster_min..=cluster_max`, where a uniform range
+    /// cannot carry the estimate's mean (its means are whole or half rows).
+    pub gaussian: Option<(f64, f64)>,
 }
 
 impl Shape {
@@ -52,17 +56,39 @@ impl Shape {
             (1, twice - 1)
         };
         let rows = e.map_or(1.0, |e| e.rows).round().max(1.0) as u64;
-        Shape {
+        let uniform = Shape {
             partitions,
             rows,
             cluster_min,
             cluster_max,
+            gaussian: None,
+        };
+        // Within 0.5 % (always so from 100 rows on) the plain range stays.
+        if (uniform.mean_rows() - nr).abs() <= 0.005 * nr {
+            return uniform;
+        }
+        let lo = cluster_min.min(nr.floor() as u64).max(1);
+        let hi = (worst.round() as u64).max(nr.ceil() as u64);
+        // Spread over the range, but no wider than Nr itself so the sums
+        // below stay short whatever the worst case.
+        let sd = ((hi - lo) as f64 / 6.0).min(nr).max(0.25);
+        let mean = solve_gaussian_mean(lo, hi, sd, nr);
+        Shape {
+            cluster_min: lo,
+            cluster_max: hi,
+            gaussian: Some((round6(mean), round6(sd))),
+            ..uniform
         }
     }
 
     /// cassandra-stress's distribution of rows per partition.
     pub fn cluster_distribution(&self) -> String {
-        if self.cluster_min == self.cluster_max {
+        if let Some((mean, sd)) = self.gaussian {
+            format!(
+                "gaussian({}..{},{mean},{sd})",
+                self.cluster_min, self.cluster_max
+            )
+        } else if self.cluster_min == self.cluster_max {
             format!("fixed({})", self.cluster_min)
         } else {
             format!("uniform({}..{})", self.cluster_min, self.cluster_max)
@@ -71,8 +97,66 @@ impl Shape {
 
     /// The mean rows per partition the cluster distribution declares.
     pub fn mean_rows(&self) -> f64 {
-        (self.cluster_min + self.cluster_max) as f64 / 2.0
+        match self.gaussian {
+            Some((mean, sd)) => clamped_floor_mean(self.cluster_min, self.cluster_max, mean, sd),
+            None => (self.cluster_min + self.cluster_max) as f64 / 2.0,
+        }
     }
+}
+
+fn round6(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
+}
+
+/// The mean of what cassandra-stress's `gaussian(lo..hi,mean,sd)` yields:
+/// it draws X from the normal curve, truncates it to a whole number and
+/// clamps it to `lo..=hi` (`DistributionBoundApache`), so the value is at
+/// least k exactly when X ≥ k for lo < k ≤ hi, and its mean is
+/// lo + Σ P(X ≥ k).
+fn clamped_floor_mean(lo: u64, hi: u64, mean: f64, sd: f64) -> f64 {
+    // Terms further than 40 standard deviations are 1 below and 0 above.
+    let first = lo + 1;
+    let below = ((mean - 40.0 * sd).floor().max(first as f64) as u64).min(hi + 1);
+    let above = ((mean + 40.0 * sd).ceil().max(0.0) as u64).min(hi);
+    let mut sum = (below - first) as f64;
+    for k in below..=above {
+        sum += upper_tail((k as f64 - mean) / sd);
+    }
+    lo as f64 + sum
+}
+
+/// The mean of the normal curve for which `clamped_floor_mean` is `target`
+/// (lo < target < hi): the mean rises with it, so bisect.
+fn solve_gaussian_mean(lo: u64, hi: u64, sd: f64, target: f64) -> f64 {
+    let (mut a, mut b) = (lo as f64 - 40.0 * sd, hi as f64 + 40.0 * sd);
+    for _ in 0..100 {
+        let m = f64::midpoint(a, b);
+        if clamped_floor_mean(lo, hi, m, sd) < target {
+            a = m;
+        } else {
+            b = m;
+        }
+    }
+    f64::midpoint(a, b)
+}
+
+/// P(Z ≥ z) for a standard normal Z: erfc(z/√2)/2, with erfc from the
+/// Chebyshev fit of Numerical Recipes (`erfcc`, fractional error below
+/// 1.2e-7, far inside the 1 % a load test's shape needs).
+fn upper_tail(z: f64) -> f64 {
+    let x = z / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * x.abs());
+    let poly = -x * x - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * poly.exp();
+    let erfc = if x >= 0.0 { erfc } else { 2.0 - erfc };
+    erfc / 2.0
 }
 
 /// The project's user types as CQL, in dependency order: a cassandra-stress
@@ -218,43 +302,83 @@ pub fn cassandra_stress(project: &Project, a: &Analysis, cost: &Cost) -> Vec<(St
             })
         );
         let writes = cost.tables.get(i).map_or(0.0, |tc| tc.writes);
-        let mut rates = vec![writes];
-        rates.extend(names.iter().map(|(_, r, _)| *r));
-        let rs = ratios(&rates);
-        let mut ops = vec![format!("insert={}", rs[0].max(1))];
-        for ((n, _, _), r) in names.iter().zip(&rs[1..]) {
-            ops.push(format!("{n}={}", r.max(&1)));
-        }
-        let total: f64 = rates.iter().sum();
-        let cl = names.first().map_or("LOCAL_QUORUM", |(_, _, c)| c);
+        let reads: f64 = names.iter().map(|(_, r, _)| *r).sum();
         let _ = writeln!(
             script,
-            "\n# {}: {} writes/s and {} reads/s on average{}",
+            "\n# {}: {} writes/s and {} reads/s on average",
             safe_comment(&t.name),
             fmt_rate(writes),
-            fmt_rate(total - writes),
-            if names.iter().any(|(_, _, c)| c != &cl) {
-                "; its queries differ in consistency level, the run takes the first's"
-            } else {
-                ""
-            }
+            fmt_rate(reads),
         );
         let _ = writeln!(
             script,
             "cassandra-stress user profile={file} 'ops(insert=1)' n={} -pop seq=1..{} -insert select-ratio='fixed(1)/1' -node \"$NODES\"",
             shape.partitions, shape.partitions
         );
-        let _ = writeln!(
-            script,
-            "cassandra-stress user profile={file} 'ops({})' duration=10m cl={cl} -pop 'dist=uniform(1..{})' -rate threads=32 'throttle={}/s' -node \"$NODES\"",
-            ops.join(","),
-            shape.partitions,
-            total.ceil().max(1.0)
-        );
+        let runs = runs_by_consistency(writes, &names);
+        if runs.len() > 1 {
+            script.push_str(
+                "# One run per consistency level (cassandra-stress takes one cl= per run),\n# side by side, each throttled to its share of the mix.\n",
+            );
+        }
+        for (n, run) in runs.iter().enumerate() {
+            let rates: Vec<f64> = run.ops.iter().map(|(_, r)| *r).collect();
+            let ops: Vec<String> = run
+                .ops
+                .iter()
+                .zip(ratios(&rates))
+                .map(|((op, _), r)| format!("{op}={}", r.max(1)))
+                .collect();
+            let total: f64 = rates.iter().sum();
+            let _ = write!(
+                script,
+                "cassandra-stress user profile={file} 'ops({})' duration=10m cl={} -pop 'dist=uniform(1..{})' -rate threads=32 'throttle={}/s' -node \"$NODES\"",
+                ops.join(","),
+                run.consistency,
+                shape.partitions,
+                total.ceil().max(1.0)
+            );
+            if runs.len() > 1 {
+                let _ = writeln!(script, " &\nRUN{n}=$!");
+            } else {
+                script.push('\n');
+            }
+        }
+        if runs.len() > 1 {
+            let waits: Vec<String> = (0..runs.len()).map(|n| format!("wait $RUN{n}")).collect();
+            let _ = writeln!(script, "{}", waits.join("; "));
+        }
         files.push((file, y));
     }
     files.push(("stress.sh".into(), script));
     files
+}
+
+/// One cassandra-stress run of a table's mix: the ops (name, requests per
+/// second) that share a consistency level.
+struct Run {
+    consistency: &'static str,
+    ops: Vec<(String, f64)>,
+}
+
+/// The table's mix split by consistency level, as cassandra-stress sets one
+/// `cl=` per run. Inserts go with `LOCAL_QUORUM`: the model states read
+/// levels only, and a write reaches every replica whatever its level.
+fn runs_by_consistency(writes: f64, queries: &[(String, f64, &'static str)]) -> Vec<Run> {
+    let mut runs = vec![Run {
+        consistency: "LOCAL_QUORUM",
+        ops: vec![("insert".to_string(), writes)],
+    }];
+    for (name, rate, cl) in queries {
+        match runs.iter_mut().find(|r| r.consistency == *cl) {
+            Some(run) => run.ops.push((name.clone(), *rate)),
+            None => runs.push(Run {
+                consistency: cl,
+                ops: vec![(name.clone(), *rate)],
+            }),
+        }
+    }
+    runs
 }
 
 fn fmt_rate(v: f64) -> String {
