@@ -457,20 +457,21 @@ impl<'g, 'p> Estimator<'g, 'p> {
         label: &dyn std::fmt::Display,
         notes: &mut Vec<String>,
     ) -> f64 {
-        self.size_inner(ty, attr, label, notes, 0)
+        self.size_inner(ty, attr, label, notes, &mut Vec::new())
     }
 
-    fn size_inner(
-        &self,
-        ty: &CqlType,
+    /// `within` holds the user types being sized, outermost first: a type
+    /// that contains itself (refused by validation, but estimated while the
+    /// designer is mid-edit) counts as a default-sized value where it
+    /// recurs, so the size stays finite.
+    fn size_inner<'t>(
+        &'t self,
+        ty: &'t CqlType,
         attr: Option<&Attribute>,
         label: &dyn std::fmt::Display,
         notes: &mut Vec<String>,
-        depth: usize,
+        within: &mut Vec<&'t str>,
     ) -> f64 {
-        if depth > 16 {
-            return DEFAULT_TEXT_BYTES;
-        }
         match ty {
             CqlType::Native(n) => match n.fixed_size() {
                 Some(s) => s,
@@ -487,31 +488,37 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     }
                 }
             },
-            CqlType::Frozen(t) => self.size_inner(t, attr, label, notes, depth + 1),
+            CqlType::Frozen(t) => self.size_inner(t, attr, label, notes, within),
             CqlType::List(t) | CqlType::Set(t) => {
                 let n = self.elements(attr, label, notes);
-                n * self.size_inner(t, None, label, notes, depth + 1)
+                n * self.size_inner(t, None, label, notes, within)
             }
             CqlType::Map(k, v) => {
                 let n = self.elements(attr, label, notes);
-                n * (self.size_inner(k, None, label, notes, depth + 1)
-                    + self.size_inner(v, None, label, notes, depth + 1))
+                n * (self.size_inner(k, None, label, notes, within)
+                    + self.size_inner(v, None, label, notes, within))
             }
             CqlType::Tuple(ts) => ts
                 .iter()
-                .map(|t| self.size_inner(t, None, label, notes, depth + 1))
+                .map(|t| self.size_inner(t, None, label, notes, within))
                 .sum(),
-            CqlType::Vector(t, n) => {
-                f64::from(*n) * self.size_inner(t, None, label, notes, depth + 1)
+            CqlType::Vector(t, n) => f64::from(*n) * self.size_inner(t, None, label, notes, within),
+            CqlType::Udt(name) => {
+                let found = self.graph.project.types.iter().find(|t| &t.name == name);
+                match found {
+                    Some(u) if !within.contains(&name.as_str()) => {
+                        within.push(name.as_str());
+                        let size = u
+                            .fields
+                            .iter()
+                            .map(|f| self.size_inner(&f.ty, None, label, notes, within))
+                            .sum();
+                        within.pop();
+                        size
+                    }
+                    _ => DEFAULT_TEXT_BYTES,
+                }
             }
-            CqlType::Udt(name) => match self.graph.project.types.iter().find(|t| &t.name == name) {
-                Some(u) => u
-                    .fields
-                    .iter()
-                    .map(|f| self.size_inner(&f.ty, None, label, notes, depth + 1))
-                    .sum(),
-                None => DEFAULT_TEXT_BYTES,
-            },
         }
     }
 

@@ -795,3 +795,63 @@ fn time_ordered_rows_on_defaults_accumulate() {
     // The largest cell outside the key: the 8-byte value.
     close("largest cell", e.largest_cell, 8.0);
 }
+
+/// A user type that contains itself is refused by validation, but the
+/// library's `analyze` takes any parsed project: where the type recurs it
+/// counts as one default-sized (16-byte) value, so the size is finite and
+/// does not depend on an arbitrary nesting depth.
+#[test]
+fn a_type_that_contains_itself_counts_once_where_it_recurs() {
+    let text = r#"Project(format: 1, name: "Cycle", keyspace: Keyspace(name: "c", replication: Simple(1)),
+  types: [
+    UserType(name: "client_info", fields: [
+      Field(name: "browser", type: "text"),
+      Field(name: "ip", type: "inet"),
+      Field(name: "via", type: "frozen<hop>"),
+    ]),
+    UserType(name: "hop", fields: [
+      Field(name: "back", type: "frozen<client_info>"),
+      Field(name: "n", type: "int"),
+    ]),
+  ],
+  entities: [
+    Entity(name: "Visitor", key: ["visitor_id"], attributes: [
+      Attribute(name: "visitor_id", type: "uuid"),
+      Attribute(name: "client", type: "frozen<client_info>"),
+    ], count: Some(10)),
+  ],
+  queries: [
+    Query(id: "Q1", text: "A visitor", rows: "Visitor", equality: ["visitor_id"],
+      returns: ["client"]),
+  ],
+)"#;
+    let unvalidated = |t: &str| cqlmodel::model::load::parse(t).expect("the test project parses");
+    let a = analyze(&unvalidated(text));
+    let e = &a.estimates[0];
+    // client_info = browser 16 (default text) + ip 4 + hop, where hop =
+    // back (client_info again: 16) + n 4 = 20; so 40 bytes.
+    close("largest cell", e.largest_cell, 40.0);
+    // Without the cycle (back a text) the same figure: the recurrence is
+    // one default-sized value, no more.
+    let a = analyze(&project(&text.replace(
+        "frozen<client_info>\"),\n      Field(name: \"n\"",
+        "text\"),\n      Field(name: \"n\"",
+    )));
+    close("largest cell, no cycle", a.estimates[0].largest_cell, 40.0);
+    // A type used twice side by side is not a cycle: both count whole.
+    let twice = text
+        .replace(
+            "Field(name: \"back\", type: \"frozen<client_info>\")",
+            "Field(name: \"back\", type: \"text\")",
+        )
+        .replace(
+            "Field(name: \"via\", type: \"frozen<hop>\"),",
+            "Field(name: \"via\", type: \"frozen<hop>\"),\n      Field(name: \"via2\", type: \"frozen<hop>\"),",
+        );
+    let a = analyze(&project(&twice));
+    close(
+        "largest cell, a type twice",
+        a.estimates[0].largest_cell,
+        16.0 + 4.0 + 20.0 + 20.0,
+    );
+}
