@@ -53,13 +53,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Exact tables per design when the corpus landed (all tables; 43 of 65).
+/// Exact tables per design when the corpus landed (all tables; 46 of 71).
 const EXACT_FLOOR: &[(&str, usize)] = &[
     ("cart", 3),
     ("clickstream", 1),
     ("hotel", 8),
     ("investment", 3),
     ("killrvideo", 9),
+    ("killrweather", 3),
     ("logs", 0),
     ("messaging", 2),
     ("music", 7),
@@ -73,7 +74,7 @@ const EXACT_FLOOR: &[(&str, usize)] = &[
 const ORDER_DEPENDENT_CEILING: usize = 15;
 
 /// Findings an expert would dismiss, over the whole corpus, when it landed.
-const DISMISSABLE_CEILING: usize = 22;
+const DISMISSABLE_CEILING: usize = 25;
 
 fn experts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/experts")
