@@ -23,6 +23,7 @@ mod drift_properties;
 mod estimate_formulas;
 mod estimate_properties;
 mod estimate_static;
+mod expert_designs;
 mod fuzz;
 mod golden_hintless;
 mod golden_samples;
