@@ -42,7 +42,6 @@ pub enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Compare candidate primary keys of a query's table, query by query.
     /// What the design costs the cluster under the project's workload:
     /// per query, per table and per design, with every assumption.
     Cost {
@@ -59,6 +58,7 @@ pub enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Compare candidate primary keys of a query's table, query by query.
     Alternatives {
         file: PathBuf,
         /// The query whose table's candidates to compare (e.g. Q1).

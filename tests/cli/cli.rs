@@ -224,3 +224,34 @@ fn a_constant_with_a_control_character_is_refused_with_its_line() {
     assert!(err.contains("line "), "{err}");
     assert!(!err.contains('\u{1b}'), "{err:?}");
 }
+
+/// Every subcommand in `--help` says what it does, in its own words: a
+/// doc comment that drifts onto the wrong variant shows as one command
+/// with two descriptions and one with none.
+#[test]
+fn every_command_in_help_has_its_own_description() {
+    let (code, out, err) = run(&["--help"]);
+    assert_eq!(code, 0, "{err}");
+    let commands: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert!(commands.len() >= 10, "{out}");
+    for line in &commands {
+        let mut words = line.split_whitespace();
+        let name = words.next().unwrap_or_default();
+        assert!(words.next().is_some(), "`{name}` has no description:\n{out}");
+    }
+    let line = |name: &str| {
+        commands
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in\n{out}"))
+            .to_string()
+    };
+    assert!(line("alternatives").contains("candidate primary keys"), "{out}");
+    assert!(!line("cost").contains("candidate"), "{out}");
+    assert!(line("cost").contains("costs the cluster"), "{out}");
+}
