@@ -242,7 +242,10 @@ fn every_command_in_help_has_its_own_description() {
     for line in &commands {
         let mut words = line.split_whitespace();
         let name = words.next().unwrap_or_default();
-        assert!(words.next().is_some(), "`{name}` has no description:\n{out}");
+        assert!(
+            words.next().is_some(),
+            "`{name}` has no description:\n{out}"
+        );
     }
     let line = |name: &str| {
         commands
@@ -251,7 +254,10 @@ fn every_command_in_help_has_its_own_description() {
             .unwrap_or_else(|| panic!("no {name} in\n{out}"))
             .to_string()
     };
-    assert!(line("alternatives").contains("candidate primary keys"), "{out}");
+    assert!(
+        line("alternatives").contains("candidate primary keys"),
+        "{out}"
+    );
     assert!(!line("cost").contains("candidate"), "{out}");
     assert!(line("cost").contains("costs the cluster"), "{out}");
 }
