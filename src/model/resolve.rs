@@ -418,19 +418,49 @@ impl<'p> Graph<'p> {
     }
 
     /// Per entity, the 1:n relationships into it from another entity with
-    /// that entity, sorted by relationship name (made once per schema).
+    /// that entity, sorted by relationship name (made once per schema);
+    /// steps on a cycle of 1:n steps are left out.
     pub(crate) fn parents(&self) -> &Parents {
         self.schema.parents.get_or_init(|| {
             let project = self.project;
-            let mut into: Vec<(usize, (usize, usize))> = project
+            let steps: Vec<(usize, (usize, usize))> = project
                 .relationships
                 .iter()
                 .enumerate()
-                .filter(|(_, rel)| rel.cardinality == Cardinality::OneToMany && rel.from != rel.to)
+                .filter(|(_, rel)| rel.cardinality == Cardinality::OneToMany)
                 .filter_map(|(r, _)| match self.schema.ends.get(r) {
                     Some(&(Some(f), Some(t))) => Some((t, (r, f))),
                     _ => None,
                 })
+                .collect();
+            // A step on a cycle of 1:n steps (a self-reference, or A has
+            // many B while B has many A) counts nothing: following it
+            // multiplies the same instances by its ratio again and again.
+            // An entity with a stated count ends the cycle: its count does
+            // not go through its parents.
+            let leads_back = |child: usize, parent: usize| {
+                let mut seen = vec![parent];
+                let mut i = 0;
+                while let Some(&at) = seen.get(i) {
+                    if at == child {
+                        return true;
+                    }
+                    i += 1;
+                    if project.entities.get(at).is_some_and(|e| e.count.is_some()) {
+                        continue;
+                    }
+                    for &(t, (_, f)) in &steps {
+                        if t == at && !seen.contains(&f) {
+                            seen.push(f);
+                        }
+                    }
+                }
+                false
+            };
+            let mut into: Vec<(usize, (usize, usize))> = steps
+                .iter()
+                .copied()
+                .filter(|&(t, (_, f))| !leads_back(t, f))
                 .collect();
             // By name first (stably), so each entity's group is in name order.
             let rels = &project.relationships;
