@@ -471,6 +471,11 @@ pub struct Query {
     pub equality: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
+    /// Equalities on a calendar part of a time (`day of ts`: the readings
+    /// of one day): the table's partition key gets that part as a bucket
+    /// column, which the SELECT binds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calendar: Vec<CalendarPart>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub order: Vec<Order>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -500,6 +505,22 @@ pub struct Query {
     /// The consistency level it reads at (`LOCAL_QUORUM` when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistency: Option<workload::Consistency>,
+}
+
+/// A calendar part (`period`) of a time attribute (`attr`: a timestamp,
+/// timeuuid or date) the query searches by equality: `day of ts`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarPart {
+    pub period: Period,
+    pub attr: String,
+}
+
+impl CalendarPart {
+    /// `day of ts`, as written in the file: callers sanitize.
+    pub fn text(&self) -> String {
+        format!("{} of {}", self.period.name(), self.attr)
+    }
 }
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
@@ -594,6 +615,7 @@ impl Query {
             rows: rows.to_string(),
             equality: vec![],
             range: None,
+            calendar: vec![],
             order: vec![],
             limit: None,
             returns: vec![],

@@ -1,0 +1,227 @@
+//! A query that searches by a calendar part of a time (`day of ts`): the
+//! file syntax and its validation, the bucket the derivation makes of it,
+//! the SELECT that binds it and the estimates that count a partition per
+//! bucket, all worked out by hand on a small weather project.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
+
+use super::support;
+use cqlmodel::analysis::{analyze, Analysis};
+use cqlmodel::derive::{Role, Rule, Table};
+use cqlmodel::model::load::from_str;
+use cqlmodel::model::Project;
+
+/// 100 stations, a reading a minute each (1,440 a day, never more), kept
+/// 730 days.
+const WEATHER: &str = r#"Project(format: 1, name: "Weather", keyspace: Keyspace(name: "w", replication: Simple(1)),
+  entities: [
+    Entity(name: "Station", key: ["station_id"], attributes: [
+      Attribute(name: "station_id", type: "text", size: Some(10)),
+      Attribute(name: "name", type: "text", size: Some(30)),
+    ], count: Some(100)),
+    Entity(name: "Reading", owner: Some("records"), key: ["ts"], attributes: [
+      Attribute(name: "ts", type: "timestamp"),
+      Attribute(name: "temperature", type: "float"),
+    ], retention_days: Some(730), ttl: true),
+  ],
+  relationships: [
+    Relationship(name: "records", from: "Station", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 1440, max: Some(1440), per: Some(Day)))),
+  ],
+  queries: [QUERIES],
+)"#;
+
+/// A station's readings of one day, in time order.
+const PER_DAY: &str = r#"Query(id: "Q2", text: "A station's readings of one day", rows: "Reading",
+      equality: ["Station.station_id"], calendar: [(period: Day, attr: "ts")],
+      order: [Order(attr: "ts", dir: Asc)], returns: ["ts", "temperature"])"#;
+
+fn project(queries: &str) -> Project {
+    from_str(&WEATHER.replace("QUERIES", queries)).unwrap_or_else(|e| panic!("loads: {e}"))
+}
+
+fn refused(queries: &str) -> String {
+    match from_str(&WEATHER.replace("QUERIES", queries)) {
+        Ok(_) => panic!("loaded: {queries}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn layout(t: &Table) -> Vec<String> {
+    t.columns
+        .iter()
+        .map(|c| format!("{} {}", c.role.marker(), c.name).trim().to_string())
+        .collect()
+}
+
+fn table_of<'a>(a: &'a Analysis, query: &str) -> (usize, &'a Table) {
+    let i = a
+        .model
+        .tables
+        .iter()
+        .position(|t| t.queries.iter().any(|q| q.as_str() == query))
+        .unwrap_or_else(|| panic!("no table of {query}"));
+    (i, &a.model.tables[i])
+}
+
+fn close(what: &str, got: f64, want: f64) {
+    assert!(
+        (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+        "{what}: got {got}, want {want}"
+    );
+}
+
+/// The part is written `(period: Day, attr: "ts")`, saved back the same
+/// way, and left out of a query that has none (older files load and save
+/// unchanged).
+#[test]
+fn the_calendar_part_reads_and_saves_as_written() {
+    let p = project(PER_DAY);
+    let q = &p.queries[0];
+    assert_eq!(q.calendar.len(), 1);
+    assert_eq!(q.calendar[0].period, cqlmodel::model::Period::Day);
+    assert_eq!(q.calendar[0].attr, "ts");
+    assert_eq!(q.calendar[0].text(), "day of ts");
+    let saved = cqlmodel::model::load::to_string(&p);
+    assert!(saved.contains("calendar: ["), "{saved}");
+    assert!(saved.contains("period: Day"), "{saved}");
+    let again = from_str(&saved).expect("reloads");
+    assert_eq!(again.queries[0].calendar, q.calendar);
+    let plain = project(
+        r#"Query(id: "Q1", text: "t", rows: "Reading", equality: ["Station.station_id"], returns: ["ts"])"#,
+    );
+    let saved = cqlmodel::model::load::to_string(&plain);
+    assert!(!saved.contains("calendar"), "{saved}");
+}
+
+/// A calendar part of a number, of an unknown attribute, the hour of a
+/// date and a part on an aggregate query are refused, each with its path.
+#[test]
+fn a_calendar_part_of_no_time_is_refused_with_its_path() {
+    let err = refused(
+        r#"Query(id: "Q1", text: "t", rows: "Reading", equality: ["Station.station_id"],
+          calendar: [(period: Day, attr: "temperature")], returns: ["ts"])"#,
+    );
+    assert!(err.contains("queries[0].calendar[0].attr"), "{err}");
+    assert!(
+        err.contains(
+            "the day of a float attribute: a calendar part is of a timestamp, timeuuid or date"
+        ),
+        "{err}"
+    );
+    let err = refused(
+        r#"Query(id: "Q1", text: "t", rows: "Reading", calendar: [(period: Week, attr: "tss")], returns: ["ts"])"#,
+    );
+    assert!(err.contains("queries[0].calendar[0].attr"), "{err}");
+    let err = refused(
+        r#"Query(id: "Q1", text: "t", rows: "Reading", calendar: [(period: Month, attr: "ts"), (period: Day, attr: "ts")], returns: ["ts"])"#,
+    );
+    assert!(err.contains("queries[0].calendar[1].attr"), "{err}");
+    assert!(err.contains("already searched by a calendar part"), "{err}");
+}
+
+/// `((station_id, day), ts)`: the station by MR2, the day of `ts` a bucket
+/// after it in the partition key, `ts` the clustering key the rows' key
+/// appends; the SELECT binds the day by equality, like any computed bucket.
+#[test]
+fn the_day_of_a_time_is_a_bucket_in_the_partition_key() {
+    let a = analyze(&project(PER_DAY));
+    assert!(a.model.problems.is_empty(), "{:?}", a.model.problems);
+    let (_, t) = table_of(&a, "Q2");
+    assert_eq!(layout(t), ["K station_id", "K day", "C↑ ts", "temperature"]);
+    assert_eq!(t.name, "readings_by_station_day");
+    let day = t.column("day").expect("a day column");
+    assert_eq!(day.rule, Rule::Calendar);
+    assert_eq!(day.role, Role::Partition);
+    assert_eq!(day.ty.to_string(), "date");
+    let plan = &a.model.plans[0];
+    assert!(plan.access.is_direct(), "{:?}", plan.access);
+    assert_eq!(
+        plan.select.as_str(),
+        format!(
+            "SELECT ts, temperature FROM w.{} WHERE station_id = ? AND day = ? ORDER BY ts ASC;",
+            t.name
+        )
+    );
+    assert_eq!(plan.computed, ["day"]);
+}
+
+/// Rows: 100 stations · 1,440 a day · 730 days = 105,120,000. Partitions:
+/// 100 stations · 730 days = 73,000, so Nr = 1,440 (and at worst, the
+/// stated maximum). Nc = 4, Npk = 3 (`station_id`, day, ts): Nv = 1,440 ·
+/// (4 − 3) = 1,440. St = 10 (`station_id`) + 4 (day, a date) + 1,440 · (8 ts
+/// + 4 temperature) + 8 · 1,440 = 28,814.
+#[test]
+fn estimates_count_a_partition_per_day() {
+    let a = analyze(&project(PER_DAY));
+    let (i, _) = table_of(&a, "Q2");
+    let e = &a.estimates[i];
+    close("rows", e.rows, 100.0 * 1440.0 * 730.0);
+    close("partitions", e.partitions, 100.0 * 730.0);
+    close("Nr", e.rows_per_partition, 1440.0);
+    close("Nr worst", e.rows_per_partition_max, 1440.0);
+    assert_eq!((e.columns, e.key_columns, e.static_columns), (4, 3, 0));
+    close("Nv", e.values, 1440.0);
+    close(
+        "St",
+        e.partition_bytes,
+        10.0 + 4.0 + 1440.0 * (8.0 + 4.0) + 8.0 * 1440.0,
+    );
+    close("St", e.partition_bytes, 28_814.0);
+}
+
+/// The hour of a timestamp is a timestamp column (truncated to the hour),
+/// 24 partitions a day: Nr = 60.
+#[test]
+fn an_hour_is_a_timestamp_bucket_of_sixty_readings() {
+    let a = analyze(&project(
+        r#"Query(id: "Q4", text: "A station's readings of one hour", rows: "Reading",
+          equality: ["Station.station_id"], calendar: [(period: Hour, attr: "ts")], returns: ["temperature"])"#,
+    ));
+    let (i, t) = table_of(&a, "Q4");
+    assert_eq!(
+        layout(t),
+        ["K station_id", "K hour", "C↑ ts", "temperature"]
+    );
+    assert_eq!(
+        t.column("hour").map(|c| c.ty.to_string()).as_deref(),
+        Some("timestamp")
+    );
+    close(
+        "partitions",
+        a.estimates[i].partitions,
+        100.0 * 730.0 * 24.0,
+    );
+    close("Nr", a.estimates[i].rows_per_partition, 60.0);
+}
+
+/// With a range query on the same readings, the per-day query keeps its
+/// own bucketed table (a range of the station's whole partition would
+/// answer it, but reads a slice of 1,051,200 rows); the schema and both
+/// SELECTs, run after it, pass cqlcheck.
+#[test]
+fn the_per_day_table_stands_apart_and_its_cql_passes_cqlcheck() {
+    let q1 = r#"Query(id: "Q1", text: "A station's readings between two times", rows: "Reading",
+      equality: ["Station.station_id"], range: Some(Range(attr: "ts", op: Between)),
+      order: [Order(attr: "ts", dir: Desc)], returns: ["ts", "temperature"]),"#;
+    let p = project(&format!("{q1}{PER_DAY}"));
+    let a = analyze(&p);
+    assert!(a.model.problems.is_empty(), "{:?}", a.model.problems);
+    let names: Vec<&str> = a.model.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["readings_by_station_ts", "readings_by_station_day"]);
+    let (_, t) = table_of(&a, "Q2");
+    assert_eq!(t.queries.len(), 1, "{:?}", t.queries);
+    let Some(tool) = support::cqlcheck() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("calendar.cql");
+    // cqlsh's grammar has no bind markers: each becomes a literal.
+    let selects = cqlmodel::output::cql::selects(&a.model).replace('?', "'2026-05-09'");
+    assert_eq!(selects.matches("SELECT ").count(), 2);
+    let text = format!("{}\n{selects}", cqlmodel::output::cql::script(&p, &a.model));
+    std::fs::write(&file, &text).expect("write");
+    if let Err(said) = support::cqlcheck_file(&tool, &file) {
+        panic!("cqlcheck refused\n{said}\n{text}");
+    }
+}
