@@ -9,7 +9,8 @@ use super::support;
 use cqlmodel::analysis::{analyze, Analysis};
 use cqlmodel::derive::{Role, Rule, Table};
 use cqlmodel::model::load::from_str;
-use cqlmodel::model::Project;
+use cqlmodel::model::{Period, Project};
+use cqlmodel::review::diagnose::Refinement;
 
 /// 100 stations, a reading a minute each (1,440 a day, never more), kept
 /// 730 days.
@@ -79,7 +80,7 @@ fn the_calendar_part_reads_and_saves_as_written() {
     let p = project(PER_DAY);
     let q = &p.queries[0];
     assert_eq!(q.calendar.len(), 1);
-    assert_eq!(q.calendar[0].period, cqlmodel::model::Period::Day);
+    assert_eq!(q.calendar[0].period, Period::Day);
     assert_eq!(q.calendar[0].attr, "ts");
     assert_eq!(q.calendar[0].text(), "day of ts");
     let saved = cqlmodel::model::load::to_string(&p);
@@ -224,4 +225,195 @@ fn the_per_day_table_stands_apart_and_its_cql_passes_cqlcheck() {
     if let Err(said) = support::cqlcheck_file(&tool, &file) {
         panic!("cqlcheck refused\n{said}\n{text}");
     }
+}
+
+const Q1_RANGE: &str = r#"Query(id: "Q1", text: "A station's readings between two times", rows: "Reading",
+      equality: ["Station.station_id"], range: Some(Range(attr: "ts", op: Between)),
+      order: [Order(attr: "ts", dir: Desc)], returns: ["ts", "temperature"]),"#;
+
+fn preview_reads(p: &Project, r: &Refinement) -> Vec<(String, String, f64, f64)> {
+    let pv = cqlmodel::edit::refine::preview(p, r);
+    assert!(pv.error.is_none(), "{:?}", pv.error);
+    pv.reads
+        .into_iter()
+        .map(|x| (x.query, x.what, x.before, x.after))
+        .collect()
+}
+
+fn bucket(query: &str, period: Period) -> Refinement {
+    Refinement::AddBucket {
+        query: query.into(),
+        column: period.name().into(),
+        source: "ts".into(),
+        period,
+    }
+}
+
+/// Buckets one calendar part overlaps, by hand: within a bucket as long
+/// or longer, one (a week across months or years, two); else as many as
+/// the longest part holds (24 hours, 7 days, 31 days, 744 hours, 366
+/// days, 12 months; a month over weeks six: 31 days starting on a Sunday
+/// touch six Monday weeks).
+#[test]
+fn a_calendar_part_overlaps_buckets_counted_by_hand() {
+    use cqlmodel::edit::refine::calendar_reads as n;
+    use Period::{Day, Hour, Month, Week, Year};
+    for (part, bucket, want) in [
+        (Day, Day, 1.0),
+        (Day, Month, 1.0),
+        (Hour, Year, 1.0),
+        (Day, Week, 1.0),
+        (Week, Month, 2.0),
+        (Week, Year, 2.0),
+        (Day, Hour, 24.0),
+        (Week, Day, 7.0),
+        (Month, Day, 31.0),
+        (Month, Hour, 744.0),
+        (Year, Day, 366.0),
+        (Year, Month, 12.0),
+        (Month, Week, 6.0),
+        (Year, Week, 54.0),
+    ] {
+        close(&format!("{part:?} over {bucket:?}"), n(part, bucket), want);
+    }
+}
+
+/// The review of the range query's table (1,051,200 readings a station)
+/// proposes the day the per-day query names, not the coarsest bucket that
+/// fits (a month: 43,800); the per-day table draws no partition finding.
+#[test]
+fn the_review_proposes_the_bucket_a_query_names() {
+    let p = project(&format!("{Q1_RANGE}{PER_DAY}"));
+    let a = analyze(&p);
+    let large: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.starts_with("partition") || d.rule == "unbounded-partition")
+        .collect();
+    assert_eq!(large.len(), 1, "{large:?}");
+    let d = large[0];
+    assert_eq!(
+        d.subject,
+        cqlmodel::review::diagnose::Subject::Table("readings_by_station_ts".into())
+    );
+    assert_eq!(
+        d.fix(),
+        "Add a day bucket of ts to the partition key (the period Q2 searches by, which keeps the worst case under the thresholds)."
+    );
+    assert_eq!(d.refinement.as_deref(), Some(&bucket("Q1", Period::Day)));
+    // Without the per-day query, the coarsest that fits, as before.
+    let alone = analyze(&project(Q1_RANGE));
+    let d = alone
+        .diagnostics
+        .iter()
+        .find(|d| d.rule == "partition-too-large")
+        .expect("the range table is too large");
+    assert!(
+        d.fix().starts_with("Add a month bucket of ts"),
+        "{}",
+        d.fix()
+    );
+}
+
+/// The bucket menu of the range query's table starts with the period a
+/// query names: the day, proposed and preselected; a year, which does not
+/// fit, still comes first but the proposal stays on the month.
+#[test]
+fn the_bucket_menu_starts_with_the_period_a_query_names() {
+    use cqlmodel::edit::refine::menu::{menu, Kind};
+    let p = project(&format!("{Q1_RANGE}{PER_DAY}"));
+    let a = analyze(&p);
+    let (_, t) = table_of(&a, "Q1");
+    let m = menu(&p, &a.model, t, Some(Kind::Bucket)).expect("a bucket menu");
+    assert_eq!(m.entries[0], bucket("Q1", Period::Day));
+    assert_eq!(m.cursor, 0);
+    assert_eq!(
+        m.labels[0],
+        "Bucket the partitions by day of ts (new column day) (proposed; Q2 searches by day)"
+    );
+    assert_eq!(m.entries.len(), Period::ALL.len());
+
+    let per_year = PER_DAY.replace("Day", "Year").replace("Q2", "Q5");
+    let p = project(&format!("{Q1_RANGE}{per_year}"));
+    let a = analyze(&p);
+    let (_, t) = table_of(&a, "Q1");
+    let m = menu(&p, &a.model, t, Some(Kind::Bucket)).expect("a bucket menu");
+    let periods: Vec<Period> = m
+        .entries
+        .iter()
+        .map(|r| match r {
+            Refinement::AddBucket { period, .. } => *period,
+            other => panic!("not a bucket: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        periods,
+        [
+            Period::Year,
+            Period::Month,
+            Period::Hour,
+            Period::Day,
+            Period::Week
+        ]
+    );
+    assert_eq!(m.cursor, 1);
+    assert!(
+        m.labels[0].ends_with("(Q5 searches by year)"),
+        "{}",
+        m.labels[0]
+    );
+    assert!(m.labels[1].ends_with("(proposed)"), "{}", m.labels[1]);
+}
+
+/// The preview's partitions one read touches: the per-day query served by
+/// the range query's table reads one partition before a bucket and one
+/// after a day or month bucket (a day lies in one month), 24 after an hour
+/// bucket; the range query's one-day slice touches two day buckets when
+/// unaligned. On its own table, 4 shards make it read 4.
+#[test]
+fn the_preview_says_a_one_day_read_touches_one_partition() {
+    let served = format!(
+        "{Q1_RANGE}{PER_DAY}],\n  decisions: [Decision(query: \"Q2\", served_by: Some(\"Q1\"))"
+    );
+    let p = project(&served);
+    let a = analyze(&p);
+    let (_, t) = table_of(&a, "Q2");
+    assert_eq!(t.name, "readings_by_station_ts");
+    assert!(
+        a.model.plans[1].select.contains("ts >= ? AND ts <= ?"),
+        "{}",
+        a.model.plans[1].select
+    );
+
+    let day = preview_reads(&p, &bucket("Q1", Period::Day));
+    let q2: Vec<_> = day.iter().filter(|r| r.0 == "Q2").collect();
+    assert_eq!(q2.len(), 1, "{day:?}");
+    assert_eq!(q2[0].1, "a read of one day");
+    close("Q2 before", q2[0].2, 1.0);
+    close("Q2 after a day bucket", q2[0].3, 1.0);
+    let q1_day = day
+        .iter()
+        .find(|r| r.0 == "Q1" && r.1 == "a range of one day")
+        .expect("Q1's one-day range");
+    close("Q1 one-day range over days", q1_day.3, 2.0);
+    let month = preview_reads(&p, &bucket("Q1", Period::Month));
+    let q2 = month.iter().find(|r| r.0 == "Q2").expect("Q2's reads");
+    close("Q2 after a month bucket", q2.3, 1.0);
+    let hour = preview_reads(&p, &bucket("Q1", Period::Hour));
+    let q2 = hour.iter().find(|r| r.0 == "Q2").expect("Q2's reads");
+    close("Q2 after an hour bucket", q2.3, 24.0);
+
+    let own = project(PER_DAY);
+    let shard = preview_reads(
+        &own,
+        &Refinement::AddShard {
+            query: "Q2".into(),
+            column: "shard".into(),
+            count: 4,
+        },
+    );
+    assert_eq!(
+        shard,
+        [("Q2".to_string(), "a read of one day".to_string(), 1.0, 4.0)]
+    );
 }

@@ -47,6 +47,9 @@ pub fn menu(
         .iter()
         .any(|c| matches!(c.role, Role::Clustering(_)));
     let mut proposed = None;
+    // The period a query of these rows searches the bucketed time by
+    // (`day of ts`), with that query: its bucket comes first.
+    let mut named: Option<(Period, String)> = None;
     if let Some(pos) = list
         .iter()
         .position(|r| matches!(r, Refinement::AddBucket { .. }))
@@ -61,7 +64,12 @@ pub fn menu(
             if existing_bucket != Some(period) {
                 proposed = Some(list[pos].clone());
             }
-            let others: Vec<Refinement> = Period::ALL
+            named = crate::review::diagnose::named_period(
+                &crate::model::resolve::Graph::new(p),
+                table,
+                &source,
+            );
+            let mut others: Vec<Refinement> = Period::ALL
                 .into_iter()
                 .filter(|p| *p != period)
                 .map(|p| Refinement::AddBucket {
@@ -71,7 +79,22 @@ pub fn menu(
                     period: p,
                 })
                 .collect();
-            list.splice((pos + 1)..=pos, others);
+            let first = named.as_ref().and_then(|(n, _)| {
+                others
+                    .iter()
+                    .position(|r| matches!(r, Refinement::AddBucket { period, .. } if period == n))
+            });
+            match first {
+                // Named but too coarse to be proposed: first all the same.
+                Some(i) => {
+                    let entry = others.remove(i);
+                    list.insert(pos, entry);
+                    list.splice((pos + 2)..=(pos + 1), others);
+                }
+                None => {
+                    list.splice((pos + 1)..=pos, others);
+                }
+            }
         }
     }
     if let Some(pos) = list
@@ -118,18 +141,26 @@ pub fn menu(
         };
         return Err(format!("{} has {what}", table.name));
     }
+    let named_by = |r: &Refinement| match (r, &named) {
+        (Refinement::AddBucket { period, .. }, Some((n, q))) if period == n => {
+            Some(format!("{q} searches by {}", n.name()))
+        }
+        _ => None,
+    };
     let labels = list
         .iter()
         .map(|r| {
+            let mut notes: Vec<String> = Vec::new();
             if Some(r) == proposed.as_ref() {
-                format!("{} (proposed)", menu_label(r))
+                notes.push("proposed".into());
+            } else if let (Refinement::AddBucket { .. }, Some(old)) = (r, existing_bucket) {
+                notes.push(format!("replaces the {} bucket", old.name()));
+            }
+            notes.extend(named_by(r));
+            if notes.is_empty() {
+                menu_label(r)
             } else {
-                match (r, existing_bucket) {
-                    (Refinement::AddBucket { .. }, Some(old)) => {
-                        format!("{} (replaces the {} bucket)", menu_label(r), old.name())
-                    }
-                    _ => menu_label(r),
-                }
+                format!("{} ({})", menu_label(r), notes.join("; "))
             }
         })
         .collect();
