@@ -521,6 +521,18 @@ impl CalendarPart {
     pub fn text(&self) -> String {
         format!("{} of {}", self.period.name(), self.attr)
     }
+
+    /// The part [`CalendarPart::text`] wrote, or `None` for anything else
+    /// (an attribute reference never starts with a period and ` of `).
+    pub fn parse(text: &str) -> Option<CalendarPart> {
+        Period::ALL.into_iter().find_map(|period| {
+            let attr = text.strip_prefix(period.name())?.strip_prefix(" of ")?;
+            (!attr.is_empty()).then(|| CalendarPart {
+                period,
+                attr: attr.to_string(),
+            })
+        })
+    }
 }
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
@@ -575,6 +587,19 @@ pub struct Window {
 }
 
 impl Query {
+    /// What the query searches by equality, in words: its attributes, then
+    /// its calendar parts (`Station.station_id, day of ts`); none when it
+    /// has neither. As written in the file: callers sanitize.
+    pub fn equality_text(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .equality
+            .iter()
+            .cloned()
+            .chain(self.calendar.iter().map(CalendarPart::text))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// The query's constants and aggregates in words (`element =
     /// 'checkout_button'; count, max of price per day of placed_at`), or
     /// none. Values as written in the file: callers sanitize.
