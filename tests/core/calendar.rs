@@ -417,3 +417,33 @@ fn the_preview_says_a_one_day_read_touches_one_partition() {
         [("Q2".to_string(), "a read of one day".to_string(), 1.0, 4.0)]
     );
 }
+
+/// Changing the rows of the per-day query to stations drops its calendar
+/// part (`ts` is no attribute a station reaches), says so beforehand, and
+/// the project stays valid; renaming `ts` renames the part.
+#[test]
+fn new_rows_drop_the_part_and_renames_follow_it() {
+    use cqlmodel::edit::{apply, rows, Edit, Item};
+    let p = project(PER_DAY);
+    let gone = rows::dropped(&p, 0, "Station");
+    assert!(
+        gone.iter()
+            .any(|d| d.part == "calendar" && d.reference == "ts"),
+        "{gone:?}"
+    );
+    let mut moved = p.clone();
+    apply(&mut moved, &Edit::SetRows(0, "Station".into())).expect("rows change");
+    assert!(moved.queries[0].calendar.is_empty());
+    assert!(cqlmodel::model::load::validate(&moved).is_empty());
+
+    let mut renamed = p.clone();
+    apply(
+        &mut renamed,
+        &Edit::Rename(Item::Attribute(1, 0), "at".into()),
+    )
+    .expect("rename");
+    assert_eq!(renamed.queries[0].calendar[0].attr, "at");
+    let a = analyze(&renamed);
+    let (_, t) = table_of(&a, "Q2");
+    assert_eq!(layout(t), ["K station_id", "K day", "C↑ at", "temperature"]);
+}
