@@ -447,3 +447,25 @@ fn new_rows_drop_the_part_and_renames_follow_it() {
     let (_, t) = table_of(&a, "Q2");
     assert_eq!(layout(t), ["K station_id", "K day", "C↑ at", "temperature"]);
 }
+
+/// A hand-written candidate key that leaves the day out keeps it in the
+/// partition key after its own columns, as it keeps a designer's bucket:
+/// the query still binds it.
+#[test]
+fn a_candidate_key_keeps_the_calendar_bucket() {
+    let p = project(&format!(
+        "{PER_DAY}],\n  decisions: [Decision(query: \"Q2\", candidates: [Candidate(name: \"by_station\", \
+         partition: [\"station_id\"], clustering: [Order(attr: \"ts\", dir: Desc)])], use_candidate: Some(\"by_station\"))"
+    ));
+    let a = analyze(&p);
+    assert!(a.model.problems.is_empty(), "{:?}", a.model.problems);
+    let (_, t) = table_of(&a, "Q2");
+    assert_eq!(layout(t), ["K station_id", "K day", "C↓ ts", "temperature"]);
+    assert!(
+        a.model.plans[0]
+            .select
+            .contains("WHERE station_id = ? AND day = ?"),
+        "{}",
+        a.model.plans[0].select
+    );
+}
