@@ -469,3 +469,36 @@ fn a_candidate_key_keeps_the_calendar_bucket() {
         a.model.plans[0].select
     );
 }
+
+/// On the per-day table itself the day is the query's, not a designer's
+/// bucket: the menu offers the other periods to add beside it (none
+/// "replaces" it, the day is not offered again), and the preview of an
+/// hour bucket says a one-day read then touches 24 partitions.
+#[test]
+fn the_per_day_tables_menu_adds_periods_beside_its_day() {
+    use cqlmodel::edit::refine::menu::{menu, Kind};
+    let p = project(PER_DAY);
+    let a = analyze(&p);
+    let (_, t) = table_of(&a, "Q2");
+    let m = menu(&p, &a.model, t, Some(Kind::Bucket)).expect("a bucket menu");
+    let periods: Vec<Period> = m
+        .entries
+        .iter()
+        .map(|r| match r {
+            Refinement::AddBucket { period, .. } => *period,
+            other => panic!("not a bucket: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        periods,
+        [Period::Hour, Period::Week, Period::Month, Period::Year]
+    );
+    for l in &m.labels {
+        assert!(!l.contains("replaces") && !l.contains("(proposed"), "{l}");
+    }
+    let hour = preview_reads(&p, &bucket("Q2", Period::Hour));
+    assert_eq!(
+        hour,
+        [("Q2".to_string(), "a read of one day".to_string(), 1.0, 24.0)]
+    );
+}

@@ -1,7 +1,7 @@
 //! The refinement menu of a table: what to offer, in which order, under
 //! which labels, and which entry is proposed. The workbench only shows it.
 
-use crate::derive::{LogicalModel, Role, Source, Table};
+use crate::derive::{LogicalModel, Role, Rule, Source, Table};
 use crate::model::{Period, Project};
 use crate::review::diagnose::Refinement;
 
@@ -37,10 +37,21 @@ pub fn menu(
     let mut list = super::options_in(p, model, &table.origin);
     // A bucket already in the key is offered only as a change of period:
     // adding it again changes nothing but the column's name.
+    // A query's calendar part is no designer's bucket: another period
+    // joins it (the preview counts what the query then reads), and its own
+    // period is not offered again.
     let existing_bucket = table.partition_key().find_map(|c| match &c.source {
-        Source::Bucket { period, .. } => Some(*period),
+        Source::Bucket { period, .. } if c.rule != Rule::Calendar => Some(*period),
         _ => None,
     });
+    let calendar: Vec<Period> = table
+        .partition_key()
+        .filter(|c| c.rule == Rule::Calendar)
+        .filter_map(|c| match &c.source {
+            Source::Bucket { period, .. } => Some(*period),
+            _ => None,
+        })
+        .collect();
     // A partition of one row has nothing to spread over shards.
     let one_row = !table
         .columns
@@ -61,7 +72,7 @@ pub fn menu(
             ..
         } = list[pos].clone()
         {
-            if existing_bucket != Some(period) {
+            if existing_bucket != Some(period) && !calendar.contains(&period) {
                 proposed = Some(list[pos].clone());
             }
             named = crate::review::diagnose::named_period(
@@ -120,7 +131,9 @@ pub fn menu(
         }
     }
     list.retain(|r| match r {
-        Refinement::AddBucket { period, .. } => existing_bucket != Some(*period),
+        Refinement::AddBucket { period, .. } => {
+            existing_bucket != Some(*period) && !calendar.contains(period)
+        }
         Refinement::AddShard { .. } => !one_row,
         _ => true,
     });
@@ -131,7 +144,7 @@ pub fn menu(
     });
     if list.is_empty() {
         let what = match only {
-            Some(Kind::Bucket) if existing_bucket.is_some() => {
+            Some(Kind::Bucket) if existing_bucket.is_some() || !calendar.is_empty() => {
                 "its bucket already and no other period to offer"
             }
             Some(Kind::Bucket) => "no date or time column to bucket by",
