@@ -502,3 +502,38 @@ fn the_per_day_tables_menu_adds_periods_beside_its_day() {
         [("Q2".to_string(), "a read of one day".to_string(), 1.0, 24.0)]
     );
 }
+
+/// A timeuuid's month: a `month` date bucket (the first day of the month
+/// of the time it encodes), 24 of them over 730 days (730 / 30.4375 =
+/// 23.98, so Nr = 1,440 · 30.4375 = 43,830 readings).
+#[test]
+fn a_timeuuid_has_calendar_parts_too() {
+    let text = WEATHER
+        .replace(r#"Attribute(name: "ts", type: "timestamp")"#, r#"Attribute(name: "ts", type: "timeuuid")"#)
+        .replace(
+            "QUERIES",
+            r#"Query(id: "Q6", text: "A station's readings of one month", rows: "Reading",
+              equality: ["Station.station_id"], calendar: [(period: Month, attr: "ts")], returns: ["temperature"])"#,
+        );
+    let p = from_str(&text).unwrap_or_else(|e| panic!("loads: {e}"));
+    let a = analyze(&p);
+    assert!(a.model.problems.is_empty(), "{:?}", a.model.problems);
+    let (i, t) = table_of(&a, "Q6");
+    assert_eq!(
+        layout(t),
+        ["K station_id", "K month", "C↑ ts", "temperature"]
+    );
+    assert_eq!(
+        t.column("month").map(|c| c.ty.to_string()).as_deref(),
+        Some("date")
+    );
+    close(
+        "partitions",
+        a.estimates[i].partitions,
+        100.0 * 730.0 / 30.4375,
+    );
+    close("Nr", a.estimates[i].rows_per_partition, 1440.0 * 30.4375);
+    assert!(a.model.plans[0]
+        .select
+        .ends_with("WHERE station_id = ? AND month = ?;"));
+}
