@@ -2,16 +2,16 @@
 //! mapping rules (equality first, then range and order, the rows' key,
 //! then what the query returns), with the designer's decisions applied.
 
-use super::columns::{attr_column_name, attr_source};
+use super::columns::{attr_column_name, attr_source, unique_column_name};
 use super::draft::{signature, Built, Draft};
 use super::estimate::Estimator;
 use super::finish::finish;
-use super::types::{Column, Role, Rule, Table};
+use super::types::{Column, Role, Rule, Source, Table};
 use super::{naming_rules, placement, serve, summary};
 use crate::model::load::Problem;
 use crate::model::name::Name;
 use crate::model::resolve::{encoded_by, normalize, Graph, Reached};
-use crate::model::{Decision, Dir, Query};
+use crate::model::{CqlType, Decision, Dir, Native, Period, Query};
 use std::sync::Arc;
 
 /// Step 1 of derivation for one query; `est` is a lazily made estimator
@@ -79,6 +79,11 @@ pub(crate) fn build<'g, 'p>(
     let constants = resolve_each(
         q.constants.iter().map(|k| k.attr.as_str()),
         &|j| format!("queries[{qi}].constants[{j}].attr"),
+        &mut resolve,
+    );
+    let calendar = resolve_each(
+        q.calendar.iter().map(|x| x.attr.as_str()),
+        &|j| format!("queries[{qi}].calendar[{j}].attr"),
         &mut resolve,
     );
     if !q.aggregates.is_empty() {
@@ -203,6 +208,18 @@ pub(crate) fn build<'g, 'p>(
     for r in &returns {
         add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
     }
+    // MR2 on a calendar part: the time it is of is kept (the application
+    // computes the bucket from it), and the part is a bucket column of the
+    // partition key, after the equality attributes.
+    for (r, part) in calendar.iter().zip(&q.calendar) {
+        add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+        let Some(i) = ids.iter().position(|x| x.as_ref() == Some(r)) else {
+            continue;
+        };
+        let bucket = calendar_column(&t, &t.columns[i].name, part.period);
+        t.columns.push(bucket);
+        ids.push(None);
+    }
 
     // Equality attributes: the partition key or leading clustering
     // columns, by the estimates of the finished table.
@@ -251,6 +268,7 @@ pub(crate) fn build<'g, 'p>(
     let searched: Vec<&Reached> = equality.iter().chain(&constants).collect();
     let complete = equality.len() == q.equality.len()
         && constants.len() == q.constants.len()
+        && calendar.len() == q.calendar.len()
         && range.is_some() == q.range.is_some()
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
@@ -261,7 +279,7 @@ pub(crate) fn build<'g, 'p>(
     let resolved = complete.then(|| {
         let order = order.into_iter().map(|(r, _)| r).collect();
         std::sync::Arc::new(serve::Resolved::new(
-            equality, constants, range, order, returns,
+            equality, constants, range, order, returns, calendar,
         ))
     });
     Some(Draft {
@@ -275,6 +293,29 @@ pub(crate) fn build<'g, 'p>(
         signature_hash: 0,
         serial: 0,
     })
+}
+
+/// The partition key column of a query's equality on the `period` of the
+/// time held in column `time`: named after the period (`day`), a date (a
+/// timestamp truncated to the hour for an hour), computed by the
+/// application like a designer's bucket.
+fn calendar_column(t: &Table, time: &Name, period: Period) -> Column {
+    Column {
+        name: unique_column_name(t, period.name().into()),
+        ty: CqlType::Native(if period == Period::Hour {
+            Native::Timestamp
+        } else {
+            Native::Date
+        }),
+        role: Role::Partition,
+        rule: Rule::Calendar,
+        why: None,
+        query: t.origin.clone(),
+        source: Source::Bucket {
+            source: time.to_string(),
+            period,
+        },
+    }
 }
 
 /// Each of a query's references `texts` resolved by `resolve`, the ones

@@ -140,9 +140,10 @@ pub(crate) fn apply_decision(
             }
             if ok {
                 // A bucket or shard the candidate leaves out stays in the
-                // partition key after the candidate's columns.
+                // partition key after the candidate's columns (a query's
+                // calendar part too: the query binds it).
                 for col in &mut t.columns {
-                    if !matches!(col.rule, Rule::Bucket | Rule::Shard) {
+                    if !matches!(col.rule, Rule::Bucket | Rule::Shard | Rule::Calendar) {
                         col.role = Role::Regular;
                     }
                 }

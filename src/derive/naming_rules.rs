@@ -35,7 +35,17 @@ pub fn table_names(
     range: Option<&Reached>,
     table: &Table,
 ) -> Vec<String> {
-    let tokens = search_tokens(graph, root, equality, range);
+    let mut tokens = search_tokens(graph, root, equality, range);
+    // A calendar part searched names its bucket (`readings_by_station_day`).
+    let mut parts = table
+        .columns
+        .iter()
+        .filter(|c| c.rule == Rule::Calendar)
+        .map(|c| Cow::Owned(snake_case(&c.name)))
+        .peekable();
+    if parts.peek().is_some() {
+        tokens.get_or_insert_with(Vec::new).extend(parts);
+    }
 
     let short = graph.short_str(root);
     let mut out = Vec::with_capacity(3);

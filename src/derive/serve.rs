@@ -212,8 +212,8 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(Name, Dir)>) {
 /// next derivation's sharing reads them): one list, part after part.
 #[derive(Clone, Debug, Default)]
 pub struct Resolved {
-    /// Equality, constants, order and returns.
-    parts: Parts<Reached, 4>,
+    /// Equality, constants, order, returns and the times of calendar parts.
+    parts: Parts<Reached, 5>,
     pub range: Option<Reached>,
 }
 
@@ -225,9 +225,12 @@ impl Resolved {
         range: Option<Reached>,
         order: Vec<Reached>,
         returns: Vec<Reached>,
+        calendar: Vec<Reached>,
     ) -> Resolved {
-        let mut parts = Parts::builder(eq.len() + constants.len() + order.len() + returns.len());
-        for list in [eq, constants, order, returns] {
+        let mut parts = Parts::builder(
+            eq.len() + constants.len() + order.len() + returns.len() + calendar.len(),
+        );
+        for list in [eq, constants, order, returns, calendar] {
             parts.items().extend(list);
             parts.end_part();
         }
@@ -258,6 +261,11 @@ impl Resolved {
     pub fn returns(&self) -> &[Reached] {
         self.part(3)
     }
+
+    /// The times the query's calendar parts are of, in its order.
+    pub fn calendar(&self) -> &[Reached] {
+        self.part(4)
+    }
 }
 
 pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Resolved, String> {
@@ -275,7 +283,14 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
         .map(|o| r(&o.attr).map(|x| crate::model::resolve::encoded_by(graph, x)))
         .collect::<Result<_, _>>()?;
     let returns: Vec<Reached> = q.returns.iter().map(|e| r(e)).collect::<Result<_, _>>()?;
-    Ok(Resolved::new(eq, constants, range, order, returns))
+    let calendar: Vec<Reached> = q
+        .calendar
+        .iter()
+        .map(|x| r(&x.attr))
+        .collect::<Result<_, _>>()?;
+    Ok(Resolved::new(
+        eq, constants, range, order, returns, calendar,
+    ))
 }
 
 /// Where a table holds each attribute: the position of the column holding
@@ -351,6 +366,9 @@ pub(crate) fn request_returning(
     if let (Some(r), Some(range)) = (&res.range, &q.range) {
         req.range = Some((col(r, &range.attr)?, range.op));
     }
+    for (r, part) in res.calendar().iter().zip(&q.calendar) {
+        calendar_request(&mut req, table, col(r, &part.attr)?, part)?;
+    }
     for (r, o) in res.order().iter().zip(&q.order) {
         let c = col(r, &o.attr)?;
         // Ordering by an equality-restricted column orders nothing.
@@ -391,6 +409,42 @@ pub(crate) fn request_returning(
         }
     }
     Ok(req)
+}
+
+/// A calendar part of the time in column `time` in a request: the bucket
+/// of that period of that time, bound by equality; without one, the slice
+/// of the time the part covers (a range, as a one-day read of an
+/// unbucketed table is); a query that ranges over something already cannot
+/// say the slice.
+fn calendar_request(
+    req: &mut Request,
+    table: &Table,
+    time: Name,
+    part: &crate::model::CalendarPart,
+) -> Result<(), String> {
+    let bucket = table.partition_key().find(|c| {
+        matches!(&c.source, Source::Bucket { source, period }
+            if *period == part.period && source.as_str() == time.as_str())
+    });
+    match bucket {
+        Some(c) => {
+            if !req.eq.contains(&c.name) {
+                req.eq.push(c.name.clone());
+            }
+        }
+        None if req.range.is_none() => {
+            req.range = Some((time, crate::model::RangeOp::Between));
+        }
+        None => {
+            return Err(format!(
+                "the {} of {time} needs a {} bucket in the partition key of {}: the query ranges over another column",
+                part.period.name(),
+                part.period.name(),
+                table.name
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// The table a query is planned against, with its columns' identities.

@@ -33,6 +33,12 @@ pub(super) fn answers(
     if g.root != host.root {
         return false;
     }
+    // A query by a calendar part keeps the bucket derived from it: another
+    // table would read the slice as a range of a larger partition, and a
+    // bucketed table hosts nothing (see `can_host`).
+    if !res.calendar().is_empty() {
+        return false;
+    }
     // Most pairs fail here, before any column name is looked up.
     let held = |r: &Reached| host.ids.iter().any(|x| x.as_ref() == Some(r));
     let key_held = res
@@ -40,6 +46,7 @@ pub(super) fn answers(
         .iter()
         .chain(&res.range)
         .chain(res.order())
+        .chain(res.calendar())
         .all(held);
     if !key_held || !res.returns().iter().all(held) {
         return false;

@@ -38,6 +38,9 @@ pub enum Rule {
     Returned,
     /// A designer's time bucket in the partition key.
     Bucket,
+    /// MR2: an equality on a calendar part of a time (the day of `ts`),
+    /// a bucket column in the partition key.
+    Calendar,
     /// A designer's shard number in the partition key.
     Shard,
     /// A partition key column added because the query searches nothing.
@@ -70,6 +73,7 @@ impl Rule {
             Rule::Identifier => "MR5 unique identifier of the rows → clustering (uniqueness)",
             Rule::Returned => "returned attribute",
             Rule::Bucket => "decision: time bucket",
+            Rule::Calendar => "MR2 equality on a calendar part of a time → partition key (bucket)",
             Rule::Shard => "decision: shard",
             Rule::WholeTable => "no equality search: one constant partition",
             Rule::Collection => "decision: rows pushed up into a collection",

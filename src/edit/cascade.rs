@@ -35,6 +35,7 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
         if let Some(w) = q.window.as_mut() {
             fix(&mut w.attr);
         }
+        q.calendar.iter_mut().for_each(|x| fix(&mut x.attr));
     }
     for t in &mut p.workflow.transitions {
         let Some(root) = snapshot.query(&t.from).and_then(|q| graph.node(&q.rows)) else {

@@ -44,6 +44,7 @@ pub fn links(p: &Project, model: &LogicalModel, selected: Option<Item>) -> Links
             .equality
             .iter()
             .chain(q.range.iter().map(|r| &r.attr))
+            .chain(q.calendar.iter().map(|x| &x.attr))
             .chain(q.order.iter().map(|o| &o.attr))
             .chain(q.returns.iter());
         for s in refs {

@@ -38,6 +38,9 @@ pub enum Edit {
     Move(Item, bool),
     SetRows(usize, String),
     SetEquality(usize, Vec<String>),
+    /// A query's equality attributes and calendar parts together, as the
+    /// `=` picker sets them.
+    SetSearch(usize, Vec<String>, Vec<crate::model::CalendarPart>),
     SetRange(usize, Option<String>),
     SetOrder(usize, Vec<(String, Dir)>),
     SetReturns(usize, Vec<String>),
@@ -122,6 +125,10 @@ pub fn apply(p: &mut Project, e: &Edit) -> Result<Edit, String> {
             *q,
             p.queries.get(*q).ok_or("no such query")?.equality.clone(),
         ),
+        Edit::SetSearch(q, ..) => {
+            let query = p.queries.get(*q).ok_or("no such query")?;
+            Edit::SetSearch(*q, query.equality.clone(), query.calendar.clone())
+        }
         Edit::SetOrder(q, _) => Edit::SetOrder(
             *q,
             p.queries
@@ -318,6 +325,11 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 .ok_or("no such query")?
                 .equality
                 .clone_from(v);
+        }
+        Edit::SetSearch(q, eq, calendar) => {
+            let query = p.queries.get_mut(*q).ok_or("no such query")?;
+            query.equality.clone_from(eq);
+            query.calendar.clone_from(calendar);
         }
         Edit::SetRange(q, r) => {
             p.queries.get_mut(*q).ok_or("no such query")?.range = r.as_ref().map(|a| Range {
@@ -537,6 +549,14 @@ mod tests {
             Edit::Move(Item::Transition(0), false),
             Edit::SetRows(0, "Room".into()),
             Edit::SetEquality(0, vec![]),
+            Edit::SetSearch(
+                0,
+                vec!["name".into()],
+                vec![crate::model::CalendarPart {
+                    period: crate::model::Period::Day,
+                    attr: "name".into(),
+                }],
+            ),
             Edit::SetRange(0, Some("name".into())),
             Edit::SetOrder(0, vec![("name".into(), Dir::Desc)]),
             Edit::SetReturns(0, vec!["name".into()]),

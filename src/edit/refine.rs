@@ -574,6 +574,31 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
         let Some(q) = project.query(qid) else {
             continue;
         };
+        // A read by a calendar part asks the buckets its period overlaps.
+        if !q.calendar.is_empty() {
+            for part in &q.calendar {
+                let by = |tab: Option<&Table>| {
+                    tab.map_or(1.0, |tab| {
+                        tab.partition_key()
+                            .map(|c| match &c.source {
+                                Source::Shard { count } => f64::from(*count),
+                                Source::Bucket { period, .. } => {
+                                    calendar_reads(part.period, *period)
+                                }
+                                _ => 1.0,
+                            })
+                            .product()
+                    })
+                };
+                out.push(Reads {
+                    query: qid.to_string(),
+                    what: format!("a read of one {}", part.period.name()),
+                    before: by(old),
+                    after: by(Some(t)),
+                });
+            }
+            continue;
+        }
         let slices = q.range.is_some() || !q.order.is_empty();
         match bucket {
             Some(_) if slices => {
@@ -600,6 +625,38 @@ fn reads(project: &Project, before: &Analysis, after: &Analysis, t: &Table) -> V
         }
     }
     out
+}
+
+/// Buckets of `bucket` one calendar `part` overlaps at most: one when the
+/// part lies within a bucket (a day in a day, week, month or year bucket),
+/// else as many as the longest part holds (31 days in a month, 366 in a
+/// year, 744 hours in a month). Weeks cross months and years: a week may
+/// span two month buckets, a month six week buckets.
+pub fn calendar_reads(part: Period, bucket: Period) -> f64 {
+    use Period::{Day, Hour, Month, Week, Year};
+    // In hours, so the quotients are exact.
+    let longest = |p: Period| -> f64 {
+        match p {
+            Hour => 1.0,
+            Day => 24.0,
+            Week => 168.0,
+            Month => 744.0,
+            Year => 8784.0,
+        }
+    };
+    let crosses = matches!((part, bucket), (Week, Month | Year) | (Month | Year, Week));
+    match (part, bucket) {
+        _ if bucket.days() >= part.days() => {
+            if crosses {
+                2.0
+            } else {
+                1.0
+            }
+        }
+        (Year, Month) => 12.0,
+        _ if crosses => (longest(part) / longest(bucket)).ceil() + 1.0,
+        _ => (longest(part) / longest(bucket)).ceil(),
+    }
 }
 
 /// The coarsest bucket (year, month, week, day, hour) that keeps the worst
@@ -651,7 +708,10 @@ pub fn options_in(project: &Project, model: &LogicalModel, query: &str) -> Vec<R
     if let Some(source) = crate::review::diagnose::bucket_source(t) {
         let graph = Graph::new(project);
         let est = Estimator::new(&graph);
-        let period = choose_bucket_for(&est, t, &project.thresholds).unwrap_or(Period::Day);
+        // The period a query names (`day of ts`) when it fits, else the
+        // coarsest that does.
+        let period = crate::review::diagnose::proposed_bucket(&graph, &est, t, &project.thresholds)
+            .map_or(Period::Day, |(p, _)| p);
         out.push(Refinement::AddBucket {
             query: q.clone(),
             column: crate::review::diagnose::partition_extra_name(t, period.name()),

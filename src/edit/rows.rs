@@ -12,7 +12,7 @@ use crate::model::Project;
 /// A reference the new rows cannot read, with the query part it was in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dropped {
-    /// `equality`, `range`, `order`, `returns` or `feeds` (what a
+    /// `equality`, `range`, `calendar`, `order`, `returns` or `feeds` (what a
     /// transition from the query hands on, read from its rows too).
     pub part: &'static str,
     pub reference: String,
@@ -53,6 +53,9 @@ pub fn dropped(p: &Project, q: usize, rows: &str) -> Vec<Dropped> {
     if let Some(r) = &query.range {
         check("range", &r.attr);
     }
+    for x in &query.calendar {
+        check("calendar", &x.attr);
+    }
     for o in &query.order {
         check("order", &o.attr);
     }
@@ -85,6 +88,12 @@ pub(crate) fn set(p: &mut Project, q: usize, rows: &str) -> Result<(), String> {
     let ok = |text: &str| resolves(&graph, root, text).is_ok();
     let equality: Vec<String> = query.equality.iter().filter(|e| ok(e)).cloned().collect();
     let range = query.range.clone().filter(|r| ok(&r.attr));
+    let calendar: Vec<_> = query
+        .calendar
+        .iter()
+        .filter(|x| ok(&x.attr))
+        .cloned()
+        .collect();
     let order: Vec<_> = query
         .order
         .iter()
@@ -112,6 +121,7 @@ pub(crate) fn set(p: &mut Project, q: usize, rows: &str) -> Result<(), String> {
     query.rows = rows.to_string();
     query.equality = equality;
     query.range = range;
+    query.calendar = calendar;
     query.order = order;
     query.returns = returns;
     Ok(())

@@ -471,6 +471,11 @@ pub struct Query {
     pub equality: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
+    /// Equalities on a calendar part of a time (`day of ts`: the readings
+    /// of one day): the table's partition key gets that part as a bucket
+    /// column, which the SELECT binds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calendar: Vec<CalendarPart>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub order: Vec<Order>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -500,6 +505,34 @@ pub struct Query {
     /// The consistency level it reads at (`LOCAL_QUORUM` when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistency: Option<workload::Consistency>,
+}
+
+/// A calendar part (`period`) of a time attribute (`attr`: a timestamp,
+/// timeuuid or date) the query searches by equality: `day of ts`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarPart {
+    pub period: Period,
+    pub attr: String,
+}
+
+impl CalendarPart {
+    /// `day of ts`, as written in the file: callers sanitize.
+    pub fn text(&self) -> String {
+        format!("{} of {}", self.period.name(), self.attr)
+    }
+
+    /// The part [`CalendarPart::text`] wrote, or `None` for anything else
+    /// (an attribute reference never starts with a period and ` of `).
+    pub fn parse(text: &str) -> Option<CalendarPart> {
+        Period::ALL.into_iter().find_map(|period| {
+            let attr = text.strip_prefix(period.name())?.strip_prefix(" of ")?;
+            (!attr.is_empty()).then(|| CalendarPart {
+                period,
+                attr: attr.to_string(),
+            })
+        })
+    }
 }
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
@@ -554,6 +587,19 @@ pub struct Window {
 }
 
 impl Query {
+    /// What the query searches by equality, in words: its attributes, then
+    /// its calendar parts (`Station.station_id, day of ts`); none when it
+    /// has neither. As written in the file: callers sanitize.
+    pub fn equality_text(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .equality
+            .iter()
+            .cloned()
+            .chain(self.calendar.iter().map(CalendarPart::text))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// The query's constants and aggregates in words (`element =
     /// 'checkout_button'; count, max of price per day of placed_at`), or
     /// none. Values as written in the file: callers sanitize.
@@ -594,6 +640,7 @@ impl Query {
             rows: rows.to_string(),
             equality: vec![],
             range: None,
+            calendar: vec![],
             order: vec![],
             limit: None,
             returns: vec![],

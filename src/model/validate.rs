@@ -179,6 +179,7 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     check_notes(&scope, &mut c);
     check_waivers(project, &mut c);
     check_query_extensions(project, &scope.graph, &mut c);
+    check_calendar_parts(project, &scope.graph, &mut c);
     check_workload(project, &mut c);
     c.problems
 }
@@ -1274,6 +1275,63 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
     }
 }
 
+/// Calendar parts of every query: each names a timestamp, timeuuid or
+/// date attribute (a date has no hour), once, and an aggregate query says
+/// its period with `window` instead.
+fn check_calendar_parts(project: &Project, graph: &Graph, c: &mut Checker) {
+    use super::types::Native;
+    for (i, q) in project.queries.iter().enumerate() {
+        if q.calendar.is_empty() {
+            continue;
+        }
+        let path = format!("queries[{i}]");
+        let Some(root) = graph.node(&q.rows) else {
+            continue;
+        };
+        if !q.aggregates.is_empty() {
+            c.add(
+                format!("{path}.calendar"),
+                "an aggregate query groups by a period of a time with window, not calendar",
+            );
+            continue;
+        }
+        let mut seen: Vec<super::resolve::Reached> = Vec::new();
+        for (j, part) in q.calendar.iter().enumerate() {
+            let p = format!("{path}.calendar[{j}].attr");
+            let r = match graph.resolve(root, &part.attr) {
+                Ok(r) => r,
+                Err(m) => {
+                    c.add(p, m);
+                    continue;
+                }
+            };
+            match graph.attr(r.attr).ty.native() {
+                Some(Native::Timestamp | Native::Timeuuid) => {}
+                Some(Native::Date) if part.period != super::Period::Hour => {}
+                Some(Native::Date) => {
+                    c.add(p, "a date has no hour: search its day or a longer period");
+                    continue;
+                }
+                _ => {
+                    let ty = &graph.attr(r.attr).ty;
+                    c.add(
+                        p,
+                        format!(
+                            "the {} of a {ty} attribute: a calendar part is of a timestamp, timeuuid or date",
+                            part.period.name()
+                        ),
+                    );
+                    continue;
+                }
+            }
+            if seen.contains(&r) {
+                c.add(p, "this time is already searched by a calendar part");
+            }
+            seen.push(r);
+        }
+    }
+}
+
 /// Names and references in a query's constants, aggregates and window.
 fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     const REF: usize = 4 * MAX_NAME;
@@ -1291,5 +1349,8 @@ fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     }
     if let Some(w) = &q.window {
         c.ident(|| format!("{p}.window.attr"), &w.attr, REF);
+    }
+    for (k, x) in q.calendar.iter().enumerate() {
+        c.ident(|| format!("{p}.calendar[{k}].attr"), &x.attr, REF);
     }
 }

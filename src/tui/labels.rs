@@ -76,7 +76,9 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
                 format!("{} rows: {r}; dropped {}", q(i), list.join("; "))
             }
         }
-        Edit::SetEquality(i, _) => format!("{} equality search", q(i)),
+        Edit::SetEquality(i, _) | Edit::SetSearch(i, ..) => {
+            format!("{} equality search", q(i))
+        }
         Edit::SetRange(i, _) => format!("{} range search", q(i)),
         Edit::SetOrder(i, _) => format!("{} ordering", q(i)),
         Edit::SetReturns(i, _) => format!("{} returned attributes", q(i)),

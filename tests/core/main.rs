@@ -12,6 +12,7 @@ mod support;
 mod oracle;
 
 mod alternatives_devices;
+mod calendar;
 mod cost;
 mod cql_quoting;
 mod cql_validity;

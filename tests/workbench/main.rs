@@ -12,6 +12,7 @@ mod support;
 mod highlight;
 mod tui_add_hints;
 mod tui_background;
+mod tui_calendar;
 mod tui_cost;
 mod tui_detail_welcome;
 mod tui_diagnostics_filter;

@@ -1,7 +1,7 @@
 //! The refinement menu of a table: what to offer, in which order, under
 //! which labels, and which entry is proposed. The workbench only shows it.
 
-use crate::derive::{LogicalModel, Role, Source, Table};
+use crate::derive::{LogicalModel, Role, Rule, Source, Table};
 use crate::model::{Period, Project};
 use crate::review::diagnose::Refinement;
 
@@ -37,16 +37,30 @@ pub fn menu(
     let mut list = super::options_in(p, model, &table.origin);
     // A bucket already in the key is offered only as a change of period:
     // adding it again changes nothing but the column's name.
+    // A query's calendar part is no designer's bucket: another period
+    // joins it (the preview counts what the query then reads), and its own
+    // period is not offered again.
     let existing_bucket = table.partition_key().find_map(|c| match &c.source {
-        Source::Bucket { period, .. } => Some(*period),
+        Source::Bucket { period, .. } if c.rule != Rule::Calendar => Some(*period),
         _ => None,
     });
+    let calendar: Vec<Period> = table
+        .partition_key()
+        .filter(|c| c.rule == Rule::Calendar)
+        .filter_map(|c| match &c.source {
+            Source::Bucket { period, .. } => Some(*period),
+            _ => None,
+        })
+        .collect();
     // A partition of one row has nothing to spread over shards.
     let one_row = !table
         .columns
         .iter()
         .any(|c| matches!(c.role, Role::Clustering(_)));
     let mut proposed = None;
+    // The period a query of these rows searches the bucketed time by
+    // (`day of ts`), with that query: its bucket comes first.
+    let mut named: Option<(Period, String)> = None;
     if let Some(pos) = list
         .iter()
         .position(|r| matches!(r, Refinement::AddBucket { .. }))
@@ -58,10 +72,15 @@ pub fn menu(
             ..
         } = list[pos].clone()
         {
-            if existing_bucket != Some(period) {
+            if existing_bucket != Some(period) && !calendar.contains(&period) {
                 proposed = Some(list[pos].clone());
             }
-            let others: Vec<Refinement> = Period::ALL
+            named = crate::review::diagnose::named_period(
+                &crate::model::resolve::Graph::new(p),
+                table,
+                &source,
+            );
+            let mut others: Vec<Refinement> = Period::ALL
                 .into_iter()
                 .filter(|p| *p != period)
                 .map(|p| Refinement::AddBucket {
@@ -71,7 +90,22 @@ pub fn menu(
                     period: p,
                 })
                 .collect();
-            list.splice((pos + 1)..=pos, others);
+            let first = named.as_ref().and_then(|(n, _)| {
+                others
+                    .iter()
+                    .position(|r| matches!(r, Refinement::AddBucket { period, .. } if period == n))
+            });
+            match first {
+                // Named but too coarse to be proposed: first all the same.
+                Some(i) => {
+                    let entry = others.remove(i);
+                    list.insert(pos, entry);
+                    list.splice((pos + 2)..=(pos + 1), others);
+                }
+                None => {
+                    list.splice((pos + 1)..=pos, others);
+                }
+            }
         }
     }
     if let Some(pos) = list
@@ -97,7 +131,9 @@ pub fn menu(
         }
     }
     list.retain(|r| match r {
-        Refinement::AddBucket { period, .. } => existing_bucket != Some(*period),
+        Refinement::AddBucket { period, .. } => {
+            existing_bucket != Some(*period) && !calendar.contains(period)
+        }
         Refinement::AddShard { .. } => !one_row,
         _ => true,
     });
@@ -108,7 +144,7 @@ pub fn menu(
     });
     if list.is_empty() {
         let what = match only {
-            Some(Kind::Bucket) if existing_bucket.is_some() => {
+            Some(Kind::Bucket) if existing_bucket.is_some() || !calendar.is_empty() => {
                 "its bucket already and no other period to offer"
             }
             Some(Kind::Bucket) => "no date or time column to bucket by",
@@ -118,18 +154,26 @@ pub fn menu(
         };
         return Err(format!("{} has {what}", table.name));
     }
+    let named_by = |r: &Refinement| match (r, &named) {
+        (Refinement::AddBucket { period, .. }, Some((n, q))) if period == n => {
+            Some(format!("{q} searches by {}", n.name()))
+        }
+        _ => None,
+    };
     let labels = list
         .iter()
         .map(|r| {
+            let mut notes: Vec<String> = Vec::new();
             if Some(r) == proposed.as_ref() {
-                format!("{} (proposed)", menu_label(r))
+                notes.push("proposed".into());
+            } else if let (Refinement::AddBucket { .. }, Some(old)) = (r, existing_bucket) {
+                notes.push(format!("replaces the {} bucket", old.name()));
+            }
+            notes.extend(named_by(r));
+            if notes.is_empty() {
+                menu_label(r)
             } else {
-                match (r, existing_bucket) {
-                    (Refinement::AddBucket { .. }, Some(old)) => {
-                        format!("{} (replaces the {} bucket)", menu_label(r), old.name())
-                    }
-                    _ => menu_label(r),
-                }
+                format!("{} ({})", menu_label(r), notes.join("; "))
             }
         })
         .collect();

@@ -366,8 +366,8 @@ pub(crate) fn by_severity(a: &Analysis) -> Vec<(usize, &Diagnostic)> {
 /// What a query searches by, in words.
 pub(crate) fn search_text(q: &crate::model::Query) -> String {
     let mut parts = vec![];
-    if !q.equality.is_empty() {
-        parts.push(format!("= {}", q.equality.join(", ")));
+    if let Some(eq) = q.equality_text() {
+        parts.push(format!("= {eq}"));
     }
     if let Some(r) = &q.range {
         parts.push(format!("range on {}", r.attr));

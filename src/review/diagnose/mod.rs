@@ -23,7 +23,8 @@ mod writes;
 pub use keys::missing_key;
 pub use partition::fits;
 pub(crate) use partition::{
-    bucket_source, choose_bucket_for, extra_name as partition_extra_name, DEFAULT_SHARDS,
+    bucket_source, choose_bucket_for, extra_name as partition_extra_name, named_period,
+    proposed_bucket, DEFAULT_SHARDS,
 };
 pub use schema::INVALID_CQL;
 

@@ -6,7 +6,7 @@ use super::{column_subject, Ctx, Diagnostic, Refinement, Subject};
 use crate::derive::estimate::{group_digits, human_bytes, Estimate, Estimator};
 use crate::derive::{serve, Access, Column, KeyShape, Role, Rule, Source, Table};
 use crate::model::quantity::count;
-use crate::model::resolve::Reached;
+use crate::model::resolve::{normalize, Graph, Reached};
 use crate::model::{CqlType, Native, Period, Thresholds};
 
 /// Cassandra refuses a partition past this many cells.
@@ -110,11 +110,17 @@ fn size(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds, out: &mut Vec<Diagn
 fn split_fix(ctx: &Ctx, t: &Table, e: &Estimate, th: &Thresholds) -> (String, Option<Refinement>) {
     if let Some(source) = followable_bucket_source(ctx, t) {
         if !time_partitioned(t) {
-            if let Some(period) = choose_bucket_for(&ctx.est, t, th) {
+            if let Some((period, named)) = proposed_bucket(ctx.graph, &ctx.est, t, th) {
                 let column = extra_name(t, period.name());
+                let why = match named {
+                    Some(q) => format!(
+                        "the period {q} searches by, which keeps the worst case under the thresholds"
+                    ),
+                    None => "the coarsest that keeps the worst case under the thresholds".into(),
+                };
                 return (
                     format!(
-                        "Add {} bucket of {source} to the partition key (the coarsest that keeps the worst case under the thresholds).",
+                        "Add {} bucket of {source} to the partition key ({why}).",
                         a_period(period)
                     ),
                     Some(Refinement::AddBucket {
@@ -251,8 +257,8 @@ fn unbounded(ctx: &Ctx, t: &Table, e: &Estimate, out: &mut Vec<Diagnostic>) {
         "State a retention with a TTL on the rows' entity, or add a time bucket to the partition key if the queries can name it.".into(),
     );
     if let Some(source) = followable_bucket_source(ctx, t) {
-        let period =
-            choose_bucket_for(&ctx.est, t, &ctx.project.thresholds).unwrap_or(Period::Hour);
+        let period = proposed_bucket(ctx.graph, &ctx.est, t, &ctx.project.thresholds)
+            .map_or(Period::Hour, |(p, _)| p);
         let about = match e.growth_per_day {
             Some(per_day) => format!(
                 " (about {} rows per partition)",
@@ -686,6 +692,53 @@ pub(crate) fn with_bucket(t: &Table, source: &str, period: Period) -> Table {
         },
     );
     t2
+}
+
+/// The calendar part a query over the table's rows searches the time in
+/// column `source` by (`day of ts`), with that query's id: the table's own
+/// queries first, then the others in project order. A bucket of that
+/// period is the one the queries themselves name.
+pub(crate) fn named_period(graph: &Graph, t: &Table, source: &str) -> Option<(Period, String)> {
+    let Source::Attr { reached, .. } = &t.column(source)?.source else {
+        return None;
+    };
+    let root = graph.node(&t.rows)?;
+    let own = t.queries.iter().filter_map(|q| graph.query(q));
+    let others = graph
+        .project
+        .queries
+        .iter()
+        .map(|q| &**q)
+        .filter(|q| !t.queries.iter().any(|x| x.as_str() == q.id));
+    own.chain(others)
+        .filter(|q| graph.node(&q.rows) == Some(root))
+        .find_map(|q| {
+            q.calendar.iter().find_map(|part| {
+                let r = graph.resolve(root, &part.attr).ok().map(normalize)?;
+                (r == *reached).then(|| (part.period, q.id.clone()))
+            })
+        })
+}
+
+/// The bucket to propose for a table: the period its queries name (see
+/// [`named_period`]) when it keeps the worst case under the thresholds,
+/// with the query naming it; else the coarsest that does.
+pub(crate) fn proposed_bucket(
+    graph: &Graph,
+    est: &Estimator,
+    t: &Table,
+    th: &Thresholds,
+) -> Option<(Period, Option<String>)> {
+    let source = bucket_source(t)?;
+    if let Some((period, query)) = named_period(graph, t, &source) {
+        let mut base = t.clone();
+        base.columns
+            .retain(|c| !matches!(c.source, Source::Bucket { .. }));
+        if fits(&est.table(&with_bucket(&base, &source, period)), th) {
+            return Some((period, Some(query)));
+        }
+    }
+    choose_bucket_for(est, t, th).map(|p| (p, None))
 }
 
 /// The coarsest bucket (year down to hour) that keeps the worst case of a

@@ -709,6 +709,7 @@ mod tests {
                     attr: "h".into(),
                     op: RangeOp::Gt,
                 }),
+                calendar: vec![],
                 order: vec![],
                 limit: None,
                 returns,

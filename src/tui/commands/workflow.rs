@@ -131,11 +131,63 @@ pub(crate) fn pick_attributes(app: &mut App, equality: bool) {
                 Pick::Returns(q),
             )
         };
-        let items = offered(app, q, &current);
+        let (items, current) = if equality {
+            let parts: Vec<String> = query
+                .calendar
+                .iter()
+                .map(crate::model::CalendarPart::text)
+                .collect();
+            let mut items = with_calendar_parts(app, q, offered(app, q, &current));
+            // As `offered` does: a part in use is kept, first if need be.
+            for part in parts.iter().rev() {
+                if !items.contains(part) {
+                    items.insert(0, part.clone());
+                }
+            }
+            let mut current = current;
+            current.extend(parts);
+            (items, current)
+        } else {
+            (offered(app, q, &current), current)
+        };
         let picked = positions(&items, &current);
         app.popups
             .push(Popup::Picker(Picker::multi(title, items, picked, purpose)));
     }
+}
+
+/// The offered references with, after each time attribute, the calendar
+/// parts a query can search it by (`hour of ts` … `year of ts`; a date has
+/// no hour).
+fn with_calendar_parts(app: &App, qi: usize, items: Vec<String>) -> Vec<String> {
+    use crate::model::{CalendarPart, Native, Period};
+    let p = &app.project;
+    let graph = Graph::new(p);
+    let Some(root) = p.queries.get(qi).and_then(|q| graph.node(&q.rows)) else {
+        return items;
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let native = graph
+            .resolve(root, &item)
+            .ok()
+            .and_then(|r| graph.attr(r.attr).ty.native());
+        let periods: &[Period] = match native {
+            Some(Native::Timestamp | Native::Timeuuid) => &Period::ALL,
+            Some(Native::Date) => &Period::ALL[1..],
+            _ => &[],
+        };
+        let parts = periods.iter().map(|&period| {
+            CalendarPart {
+                period,
+                attr: item.clone(),
+            }
+            .text()
+        });
+        out.push(item.clone());
+        out.extend(parts);
+    }
+    out
 }
 
 /// The range search attribute, or none.

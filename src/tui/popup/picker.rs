@@ -248,7 +248,20 @@ impl Picker {
                     .collect(),
             ),
             (Pick::Feeds(t), _) => Edit::SetFeeds(*t, picked),
-            (Pick::Equality(q), _) => Edit::SetEquality(*q, picked),
+            // Calendar parts (`day of ts`) are picked among the attributes.
+            (Pick::Equality(q), _) => {
+                let (calendar, equality): (Vec<String>, Vec<String>) = picked
+                    .into_iter()
+                    .partition(|x| crate::model::CalendarPart::parse(x).is_some());
+                Edit::SetSearch(
+                    *q,
+                    equality,
+                    calendar
+                        .iter()
+                        .filter_map(|x| crate::model::CalendarPart::parse(x))
+                        .collect(),
+                )
+            }
             (Pick::Returns(q), _) => Edit::SetReturns(*q, picked),
             (Pick::Order(q), _) => {
                 let dirs = self.dirs.clone().unwrap_or_default();

@@ -272,8 +272,8 @@ pub(crate) fn row_line(app: &App, row: &Row, width: usize) -> Line<'static> {
                 return Line::default();
             };
             let mut parts = vec![safe(&q.rows)];
-            if !q.equality.is_empty() {
-                parts.push(format!("= {}", safe(&q.equality.join(", "))));
+            if let Some(eq) = q.equality_text() {
+                parts.push(format!("= {}", safe(&eq)));
             }
             if let Some(r) = &q.range {
                 parts.push(format!("⋚ {}", safe(&r.attr)));
