@@ -65,7 +65,7 @@ const EXACT_FLOOR: &[(&str, usize)] = &[
     ("messaging", 2),
     ("music", 7),
     ("orders", 3),
-    ("sensor", 2),
+    ("sensor", 3),
     ("timeseries", 5),
 ];
 
