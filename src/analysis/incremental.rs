@@ -35,10 +35,11 @@
 
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{merge_hints_reusing, Answered, Hint};
+use crate::derive::share::{merge_hints_reusing, Hint};
+use crate::derive::writes::write_paths;
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, LastModel, Plan,
-    PlanInput, PlansByTable, SameTable, Table, TableWrites,
+    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, Plan,
+    PlansByTable, SameTable, Table, TableWrites,
 };
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
@@ -137,8 +138,6 @@ struct Cache {
     /// The graph's queries half, taken over by the next graph while the
     /// query ids stay where they are.
     queries: Arc<QueryIndex>,
-    /// Which built tables answer which built queries (sharing).
-    answered: Answered,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
@@ -558,12 +557,11 @@ impl IncrementalAnalysis {
         let mut cache = self.cache.take();
         // Moved out: a reused build goes on to the next cache, shared with
         // this derivation (a build's draft is an `Arc`); each table's part
-        // of the write paths is patched; sharing adds to its answers.
-        let (mut old_builds, mut old_writes_by_table, old_answered) = match cache.as_mut() {
+        // of the write paths is patched.
+        let (mut old_builds, mut old_writes_by_table) = match cache.as_mut() {
             Some(c) => (
                 std::mem::take(&mut c.builds),
                 std::mem::take(&mut c.writes_by_table),
-                Some(std::mem::take(&mut c.answered)),
             ),
             None => Default::default(),
         };
@@ -636,39 +634,58 @@ impl IncrementalAnalysis {
             built.push(b);
         }
 
-        // 2. Sharing, names, plans (reused per query), write paths.
-        let plans_reused = AtomicUsize::new(0);
-        // Whether a new table equals the last analysis' table at its
-        // position: a table that came out the same is that very table
-        // (`derive::settle_tables`), so this is a look at two pointers
-        // (the comparison of values is for those that differ).
-        let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
-            old.as_ref()
-                .is_some_and(|(_, prev, _)| prev.model.tables.get(ti) == Some(t))
-        };
-        let reuse_plan = |input: PlanInput| -> Option<Plan> {
-            let (c, prev, _) = old.as_ref()?;
-            let qi = input.index_in_project;
-            if !unchanged(qi) {
-                return None;
+        // 2. Sharing, merges and names over the builds.
+        let unique = unique_ids_after(cache.as_ref().map(|c| (&c.project, c.unique)), project);
+        let mut assembly = assemble(&graph, &decisions, &own, built);
+        // A table that came out equal to the one at its position last time
+        // is that very table: the analyses share it, and every later
+        // comparison of the two is a look at two pointers.
+        if let Some((_, prev, _)) = &old {
+            for (t, last) in assembly.tables.iter_mut().zip(prev.model.tables.iter()) {
+                if t == last {
+                    t.clone_from(last);
+                }
             }
-            let plan = prev.model.plans.get(qi)?;
-            let same_table = plan.table == Some(input.index)
-                && plan.query == input.query.id
-                && c.roots.get(input.index) == Some(&input.root)
-                && c.ids.get(input.index) == Some(input.ids)
-                && same_table_as_before(input.index, input.table);
-            same_table.then(|| {
-                plans_reused.fetch_add(1, Ordering::Relaxed);
-                plan.clone()
+        }
+        let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
+            old.as_ref().is_some_and(|(_, prev, _)| {
+                prev.model
+                    .tables
+                    .get(ti)
+                    .is_some_and(|l| Shared::same(l, t))
             })
         };
-        // Sharing finds a build's query by its id: answers about builds are
-        // reused only between projects whose query ids are unique.
-        let unique = unique_ids_after(cache.as_ref().map(|c| (&c.project, c.unique)), project);
-        let answered = old_answered
-            .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
-            .unwrap_or_default();
+
+        // 3. Plans: a query's plan is kept while the query and its table
+        // (the very one, at its position, with the same column identities
+        // and rows' node) are unchanged.
+        let reuse_plan = |qi: usize, q: &Query| -> Option<Plan> {
+            let (c, prev, _) = old.as_ref()?;
+            let ti = assembly.table_of(q).filter(|_| unchanged(qi))?;
+            let plan = prev.model.plans.get(qi)?;
+            let same = plan.table == Some(ti)
+                && plan.query == q.id
+                && c.roots.get(ti) == assembly.roots.get(ti)
+                && c.ids.get(ti) == assembly.ids.get(ti)
+                && same_table_as_before(ti, &assembly.tables[ti]);
+            same.then(|| plan.clone())
+        };
+        let plans: Vec<Plan> = project
+            .queries
+            .iter()
+            .enumerate()
+            .map(|(qi, q)| {
+                reuse_plan(qi, q)
+                    .inspect(|_| reused.plans += 1)
+                    .unwrap_or_else(|| {
+                        reused.planned += 1;
+                        assembly.plan(&graph, qi, q)
+                    })
+            })
+            .collect();
+
+        // 4. Write paths: each unchanged table's part is kept and only the
+        // paths a changed table is listed in are listed again.
         let same_writes = |ti: usize, t: &Shared<Table>, ids: &Shared<_>, root: NodeId| {
             old.as_ref().is_some_and(|(c, _, _)| {
                 c.roots.get(ti) == Some(&root)
@@ -676,22 +693,19 @@ impl IncrementalAnalysis {
                     && same_table_as_before(ti, t)
             })
         };
-        let last = old.as_ref().map(|(c, prev, _)| LastModel {
-            tables: prev.model.tables.as_slice(),
-            writes: earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes),
+        let earlier = old.as_ref().and_then(|(c, prev, _)| {
+            earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes)
         });
-        let assembled = assemble(
+        let (writes, writes_by_table) = write_paths(
             &graph,
-            &decisions,
-            &own,
-            built,
-            &reuse_plan,
-            Some(answered),
-            last,
+            earlier,
+            &assembly.tables,
+            &assembly.ids,
+            &assembly.roots,
         );
-        let model = assembled.model;
-        reused.plans = plans_reused.into_inner();
-        reused.planned = model.plans.len() - reused.plans;
+        let ids = std::mem::take(&mut assembly.ids);
+        let roots = std::mem::take(&mut assembly.roots);
+        let model = assembly.into_model(plans, writes);
 
         // 3. Estimates: a table unchanged in an unchanged schema keeps its
         // estimate.
@@ -812,12 +826,11 @@ impl IncrementalAnalysis {
         self.cache = Some(Cache {
             schema: graph.schema_index(),
             queries: graph.query_index(),
-            answered: assembled.answered,
             project: project.clone(),
             builds,
-            ids: assembled.ids,
-            roots: assembled.roots,
-            writes_by_table: assembled.writes_by_table,
+            ids,
+            roots,
+            writes_by_table,
             findings,
             schema_findings: schema,
             hints,
@@ -844,33 +857,6 @@ mod tests {
         let mut next = p.clone();
         apply(&mut next, e).expect("the edit applies");
         next
-    }
-
-    /// Sharing's answers are carried from edit to edit; those about builds
-    /// that are gone are dropped once they outnumber the live ones, so a
-    /// long session does not grow them without end. (A schema edit
-    /// rebuilds every query: each one leaves all the earlier pairs stale.)
-    #[test]
-    fn sharing_answers_about_builds_gone_are_dropped() {
-        let p = hotel();
-        let mut inc = IncrementalAnalysis::new();
-        let mut last = inc.analyze(&p);
-        let mut most = 0;
-        let mut next = p.clone();
-        for i in 0..300 {
-            next = p.clone();
-            next.entities[0].count = Some(f64::from(i % 2 + 7));
-            last = inc.reanalyze(&next, &last);
-            let held = inc.cache.as_ref().map_or(0, |c| c.answered.len());
-            most = most.max(held);
-        }
-        assert!(most > 0, "the hotel's tables answer each other's queries");
-        let queries = p.queries.len();
-        assert!(
-            most <= 2 * queries * queries + 1024,
-            "{most} answers held for {queries} queries"
-        );
-        assert_eq!(last, analyze(&next));
     }
 
     /// Unique ids are known from the last project when the ids stay where

@@ -61,28 +61,6 @@ fn can_host(d: &Draft) -> bool {
             .all(|c| !matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
 }
 
-/// Whether a build's table answers another build's query ([`answers`]),
-/// by the two builds' serial numbers. What the answer reads is fixed when
-/// the builds are made, so it holds for copies of the same builds: the
-/// next derivation after an edit reuses it for every pair of kept builds
-/// instead of matching their columns again. Carried from derivation to
-/// derivation (an edit adds the pairs of its new builds only), and pruned
-/// of builds gone once those outnumber the live pairs.
-#[derive(Default)]
-pub(crate) struct Answered(HashMap<(u64, u64), bool>);
-
-impl Answered {
-    /// How many pairs it holds.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-}
-
-/// Pairs an [`Answered`] may hold beyond twice the live ones before it is
-/// pruned (a small project is never pruned for nothing).
-const ANSWERED_SLACK: usize = 1024;
-
 /// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
 /// host's table. A query with any decision keeps its own table (the
 /// designer shaped it; `separate` says so explicitly), and so does a queue
@@ -91,9 +69,6 @@ const ANSWERED_SLACK: usize = 1024;
 /// built for.
 /// `companions[i]`: the drafts merged into draft `i` because their queries
 /// need an identical table; `i` moves only when the host answers them too.
-/// With `earlier` (the answers earlier derivations gave, see
-/// [`Answered`]) also the answers this one gave, for the next; `None`
-/// neither reads nor keeps any.
 pub(super) fn hosts(
     project: &Project,
     drafts: &[std::sync::Arc<Draft>],
@@ -101,29 +76,10 @@ pub(super) fn hosts(
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
     companions: &HashMap<usize, Vec<usize>>,
-    earlier: Option<Answered>,
-) -> (Vec<(usize, usize)>, Answered) {
-    let keeps = earlier.is_some();
+) -> Vec<(usize, usize)> {
     let shapes: Vec<std::cell::OnceCell<KeyShape>> =
         drafts.iter().map(|_| std::cell::OnceCell::new()).collect();
-    let mut given = earlier.unwrap_or_default();
-    let mut pairs = 0usize;
-    // A pair of builds numbered when made (never 0) may have an answer
-    // from an earlier derivation; each answer given is kept for the next.
-    let mut answer = |q: &Query, g: usize, h: usize| -> bool {
-        if !keeps {
-            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
-        }
-        pairs += 1;
-        let key = (drafts[g].serial, drafts[h].serial);
-        if key.0 == 0 || key.1 == 0 {
-            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
-        }
-        *given
-            .0
-            .entry(key)
-            .or_insert_with(|| answers(q, &drafts[g], &drafts[h], &shapes[h]))
-    };
+    let answer = |q: &Query, g: usize, h: usize| answers(q, &drafts[g], &drafts[h], &shapes[h]);
     // What the pairs below ask of each draft, looked up once: the pairs
     // visit every draft many times, and a draft is large.
     let query: Vec<&Query> = query_at.iter().map(|&qi| &*project.queries[qi]).collect();
@@ -170,13 +126,6 @@ pub(super) fn hosts(
             }
         }
     }
-    if keeps && given.0.len() > 2 * pairs + ANSWERED_SLACK {
-        let live: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> =
-            drafts.iter().map(|d| d.serial).collect();
-        given
-            .0
-            .retain(|(g, h), _| live.contains(g) && live.contains(h));
-    }
     let origin = |i: usize| drafts[i].table.origin.as_str();
     // A draft stands for its companions too (the queries with an
     // identical table, folded into the first one in file order): it ranks
@@ -217,7 +166,7 @@ pub(super) fn hosts(
         }
     }
     out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
-    (out, given)
+    out
 }
 
 /// A query that could share another query's table if that table held the

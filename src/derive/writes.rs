@@ -184,23 +184,36 @@ fn job_queries(graph: &Graph, tables: &[Shared<Table>]) -> Vec<bool> {
 /// One pass over the tables, with every lookup indexed: linear in the size
 /// of the model. With `earlier`, an edit that changed a few tables in
 /// place re-lists only the paths those tables touch (before or after) and
-/// shares the rest with the last derivation. `frame_made` is [`frame`] of
-/// the graph when made beforehand (on another core while the tables are
-/// settled).
+/// shares the rest with the last derivation.
 pub(crate) fn write_paths(
     graph: &Graph,
-    frame_made: Option<Vec<WritePath>>,
     earlier: Option<EarlierWrites>,
     tables: &[Shared<Table>],
-    ids: &[&Shared<Vec<Option<Reached>>>],
+    ids: &[Shared<Vec<Option<Reached>>>],
+    roots: &[NodeId],
+) -> (Vec<Shared<WritePath>>, Vec<TableWrites>) {
+    let (paths, by_table) = listed(graph, earlier, tables, ids, roots);
+    #[cfg(test)]
+    {
+        let ids: Vec<&[Option<Reached>]> = ids.iter().map(|i| i.as_slice()).collect();
+        tests::assert_matches_reference(graph, tables, &ids, roots, &paths);
+    }
+    (paths, by_table)
+}
+
+/// [`write_paths`], unchecked.
+fn listed(
+    graph: &Graph,
+    earlier: Option<EarlierWrites>,
+    tables: &[Shared<Table>],
+    ids: &[Shared<Vec<Option<Reached>>>],
     roots: &[NodeId],
 ) -> (Vec<Shared<WritePath>>, Vec<TableWrites>) {
     let job = job_queries(graph, tables);
-    let made = |ti: usize| TableWrites::new(graph, &tables[ti], ids[ti], roots[ti], job[ti]);
+    let made = |ti: usize| TableWrites::new(graph, &tables[ti], &ids[ti], roots[ti], job[ti]);
     let Some(earlier) = earlier else {
         let by_table: Vec<TableWrites> = (0..tables.len()).map(made).collect();
-        let empty = frame_made.unwrap_or_else(|| empty_paths(graph));
-        let paths = fill(empty, tables, &by_table);
+        let paths = fill(empty_paths(graph), tables, &by_table);
         return (paths.into_iter().map(Shared::new).collect(), by_table);
     };
     let EarlierWrites {
@@ -220,7 +233,7 @@ pub(crate) fn write_paths(
     for (ti, t) in tables.iter().enumerate() {
         // (`same` is false past the last derivation's tables, whose parts
         // are the placeholders above.)
-        let kept = by_table[ti].job_query == job[ti] && same(ti, t, ids[ti], roots[ti]);
+        let kept = by_table[ti].job_query == job[ti] && same(ti, t, &ids[ti], roots[ti]);
         if kept {
             continue;
         }
@@ -234,7 +247,9 @@ pub(crate) fn write_paths(
     if !in_place {
         // Tables came, went or moved: every path is listed again (each
         // table's part reused where it stayed in place).
-        let paths = fill(frame(graph, Some(earlier_paths)), tables, &by_table);
+        // (The paths' names are the last ones: the lists are the same.)
+        let frame = earlier_paths.iter().map(|w| emptied(w)).collect();
+        let paths = fill(frame, tables, &by_table);
         return (paths.into_iter().map(Shared::new).collect(), by_table);
     }
     touched.sort_unstable();
@@ -302,16 +317,6 @@ fn emptied(w: &WritePath) -> WritePath {
             .collect(),
         job: vec![],
         summaries: vec![],
-    }
-}
-
-/// [`empty_paths`], its names taken from `earlier` (the write paths of a
-/// project with the very same entity and relationship lists) when given:
-/// an edit of a query re-derives write paths without making a name.
-pub(crate) fn frame(graph: &Graph, earlier: Option<&[Shared<WritePath>]>) -> Vec<WritePath> {
-    match earlier {
-        Some(earlier) => earlier.iter().map(|w| emptied(w)).collect(),
-        None => empty_paths(graph),
     }
 }
 
