@@ -2,6 +2,7 @@
 //! diagnose.
 
 pub mod incremental;
+mod writes;
 
 use crate::derive::estimate::{estimate_in, Estimate};
 use crate::derive::{derive_in, LogicalModel};

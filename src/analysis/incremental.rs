@@ -25,21 +25,30 @@
 //!   or removed;
 //! - which plans read each table: kept for the next edit's comparison.
 //!
-//! Sharing, `served_by` merges, names, write paths and the diagnostics
-//! that read across tables, queries or the workflow are cross-table
-//! steps: they re-run on every update over the reused pieces.
+//! - a table itself: one equal to the last one at its position is that
+//!   very table (shared), so later comparisons look at two pointers;
+//! - a table's part of the write paths while the table is the last one;
+//!   only the paths a changed table is listed in are listed again.
+//!
+//! Sharing, `served_by` merges, names and the diagnostics that read across
+//! tables, queries or the workflow are cross-table steps: they re-run on
+//! every update over the reused pieces. `derive` and `review` know nothing
+//! of this: they are plain functions over values (a query's build, the
+//! assembly of the tables, a query's plan, the write paths, a table's
+//! estimate, findings and merge hint), and this module alone decides what
+//! to keep and keeps it.
 //! An edit of the schema changes what resolution, row identity and the
 //! estimates read from anywhere in the graph (paths are searched, counts
 //! flow through parents), so it rebuilds every query's table; the plans
 //! and estimates of tables that come out identical are still reused.
 
+use super::writes::{write_paths_reusing, EarlierWrites};
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{merge_hints_reusing, Hint};
-use crate::derive::writes::write_paths;
+use crate::derive::share::{hint_for, tables_by_rows, Hint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, Plan,
-    PlansByTable, SameTable, Table, TableWrites,
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlansByTable, Table,
+    TableWrites,
 };
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
@@ -48,7 +57,6 @@ use crate::review::diagnose::{
     Rules, SchemaFindings, Scope, TableFindings,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Each query's decision, by query id.
@@ -372,14 +380,12 @@ fn earlier_writes<'a>(
     prev: &'a Analysis,
     project: &Project,
     parts: &mut Vec<TableWrites>,
-    same: &'a SameTable<'a>,
 ) -> Option<EarlierWrites<'a>> {
     let same_lists = Shared::same(&c.project.entities, &project.entities)
         && Shared::same(&c.project.relationships, &project.relationships);
     same_lists.then(|| EarlierWrites {
         paths: prev.model.writes.as_slice(),
-        tables: std::mem::take(parts),
-        same,
+        parts: std::mem::take(parts),
     })
 }
 
@@ -396,6 +402,57 @@ fn earlier_inputs<'a>(
         findings: &prev.diagnostics,
         dirty,
     })
+}
+
+/// Each table's merge hint, with whether it was kept from `last` (the
+/// last analysis' hints): a hint reads its guest's rows' tables and its
+/// query's, so it is kept while both groups are stable (`stable`). Only
+/// the groups the hints still to work out read are listed (after an
+/// edit, one or two among thousands).
+fn hints_reusing(
+    graph: &Graph,
+    model: &crate::derive::LogicalModel,
+    last: Option<&Vec<Hint>>,
+    stable: &StableRows,
+) -> Vec<(Hint, bool)> {
+    let kept: Vec<Option<Hint>> = model
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(gi, t)| {
+            // The guest is in its own rows' group: that group being stable
+            // covers the guest too.
+            let same = stable.contains(&t.rows) && stable.contains(query_rows(graph, t));
+            last.filter(|_| same).and_then(|l| l.get(gi)).cloned()
+        })
+        .collect();
+    let todo: HashSet<&str> = model
+        .tables
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| k.is_none())
+        .map(|(t, _)| query_rows(graph, t))
+        .collect();
+    let by_rows = if todo.len() * 4 < model.tables.len() {
+        tables_by_rows(model, |rows| todo.contains(rows))
+    } else {
+        tables_by_rows(model, |_| true)
+    };
+    kept.into_iter()
+        .enumerate()
+        .map(|(gi, k)| match k {
+            Some(h) => (h, true),
+            None => (hint_for(graph, model, &by_rows, gi).map(Arc::new), false),
+        })
+        .collect()
+}
+
+/// The rows of the query table `t` was built for (its own rows when the
+/// query is gone).
+fn query_rows<'a>(graph: &'a Graph, t: &'a Table) -> &'a str {
+    graph
+        .query(&t.origin)
+        .map_or(t.rows.as_str(), |q| q.rows.as_str())
 }
 
 /// Whether the rule of `d` is run again on an edit of the workflow alone.
@@ -589,7 +646,7 @@ impl IncrementalAnalysis {
         let unchanged = |qi: usize| unchanged_at.get(qi).copied().unwrap_or(false);
 
         // 1. Each query's own table: reused when its inputs are unchanged,
-        // otherwise built (on every core when many are, as `derive_in`).
+        // otherwise built.
         let kept: Vec<Option<Built>> = own
             .iter()
             .map(|&(qi, _)| {
@@ -686,19 +743,20 @@ impl IncrementalAnalysis {
 
         // 4. Write paths: each unchanged table's part is kept and only the
         // paths a changed table is listed in are listed again.
-        let same_writes = |ti: usize, t: &Shared<Table>, ids: &Shared<_>, root: NodeId| {
+        let same_writes = |ti: usize| {
             old.as_ref().is_some_and(|(c, _, _)| {
-                c.roots.get(ti) == Some(&root)
-                    && c.ids.get(ti) == Some(ids)
-                    && same_table_as_before(ti, t)
+                c.roots.get(ti) == assembly.roots.get(ti)
+                    && c.ids.get(ti) == assembly.ids.get(ti)
+                    && same_table_as_before(ti, &assembly.tables[ti])
             })
         };
-        let earlier = old.as_ref().and_then(|(c, prev, _)| {
-            earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes)
-        });
-        let (writes, writes_by_table) = write_paths(
+        let earlier = old
+            .as_ref()
+            .and_then(|(c, prev, _)| earlier_writes(c, prev, project, &mut old_writes_by_table));
+        let (writes, writes_by_table) = write_paths_reusing(
             &graph,
             earlier,
+            same_writes,
             &assembly.tables,
             &assembly.ids,
             &assembly.roots,
@@ -707,10 +765,9 @@ impl IncrementalAnalysis {
         let roots = std::mem::take(&mut assembly.roots);
         let model = assembly.into_model(plans, writes);
 
-        // 3. Estimates: a table unchanged in an unchanged schema keeps its
-        // estimate.
-        // Whether each table is the one at its position last time (the
-        // findings below ask again).
+        // 5. Estimates: a table unchanged in an unchanged schema keeps its
+        // estimate. Whether each table is the one at its position last
+        // time (the findings below ask again):
         let same_table_at: Vec<bool> = model
             .tables
             .iter()
@@ -721,19 +778,13 @@ impl IncrementalAnalysis {
             .as_ref()
             .filter(|_| same_schema)
             .map(|(_, prev, _)| *prev);
-        // The estimates, and which tables are stable for the review, on
-        // two cores on large projects.
-        // Plans are parallel to the queries: positions of either.
         // The last analysis' users were kept (the stamp says it is that one).
         let no_users = PlansByTable::default();
         let old_users = old.as_ref().map_or(&no_users, |(c, _, _)| &c.users);
         let comparable = old
             .as_ref()
             .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
-        // The estimates on this thread: when many are made anew (a schema
-        // edit, the first analysis) they are mapped with the helpers, which
-        // this thread could not do for work nested in a helper's.
-        // 4. Diagnostics: each table's own findings are reused when
+        // 6. Diagnostics: each table's own findings are reused when
         // the table, its position and estimate, the schema, and the
         // queries that use or name it (with their decisions) are
         // unchanged; the rules that read across tables, queries and
@@ -760,36 +811,20 @@ impl IncrementalAnalysis {
             _ => StableRows::Only(HashSet::default()),
         };
         let estimates = estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused);
-        let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
             let (c, prev, _) = old.as_ref()?;
             let same = stable.get(i).copied().unwrap_or(false)
                 && prev.estimates.get(i) == estimates.get(i);
-            let kept = c.findings.get(i).filter(|_| same).cloned();
-            if kept.is_some() {
-                findings_reused.fetch_add(1, Ordering::Relaxed);
-            }
-            kept
+            c.findings.get(i).filter(|_| same).cloned()
         };
-        let group_stable = |rows: &str| rows_stable.contains(rows);
-        let hints_reused = AtomicUsize::new(0);
-        let reuse_hint = |gi: usize| -> Option<Hint> {
-            let (c, _, _) = old.as_ref()?;
-            let t = model.tables.get(gi)?;
-            // The guest is in its own rows' group: that group being stable
-            // covers the guest too.
-            let kept = group_stable(&t.rows)
-                && group_stable(
-                    graph
-                        .query(&t.origin)
-                        .map_or(t.rows.as_str(), |q| q.rows.as_str()),
-                );
-            let hint = kept.then(|| c.hints.get(gi).cloned()).flatten();
-            if hint.is_some() {
-                hints_reused.fetch_add(1, Ordering::Relaxed);
-            }
-            hint
-        };
+        let hints = hints_reusing(
+            &graph,
+            &model,
+            old.as_ref().map(|(c, _, _)| &c.hints),
+            &rows_stable,
+        );
+        reused.hints = hints.iter().filter(|(_, kept)| *kept).count();
+        let hints: Vec<Hint> = hints.into_iter().map(|(h, _)| h).collect();
         // Contradicting counts read the schema alone.
         let kept_schema = old
             .as_ref()
@@ -801,10 +836,13 @@ impl IncrementalAnalysis {
         // whose inputs did not change) and the model's run again.
         let rules = Rules::new(&graph, &model, &estimates, &users);
         let findings: Vec<TableFindings> = (0..model.tables.len())
-            .map(|i| reuse_findings(i).unwrap_or_else(|| rules.table(i)))
+            .map(|i| {
+                reuse_findings(i)
+                    .inspect(|_| reused.findings += 1)
+                    .unwrap_or_else(|| rules.table(i))
+            })
             .collect();
         let schema = kept_schema.unwrap_or_else(|| schema_findings(&graph));
-        let hints = merge_hints_reusing(&graph, &model, &reuse_hint);
         let earlier = {
             let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
             earlier_inputs(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
@@ -813,8 +851,6 @@ impl IncrementalAnalysis {
         others.extend(rules.workflow(earlier.as_ref()));
         let diagnostics = in_report_order(&findings, &schema, &others);
         drop(rules);
-        reused.findings = findings_reused.into_inner();
-        reused.hints = hints_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;
 
         let analysis = Analysis {

@@ -29,8 +29,8 @@ pub(crate) use build::build_query;
 pub(crate) use decisions::{decisions_by_query, own_queries};
 pub(crate) use draft::Built;
 pub use types::*;
+pub(crate) use writes::TableWrites;
 pub use writes::{AttrWrites, WritePath};
-pub(crate) use writes::{EarlierWrites, SameTable, TableWrites};
 
 pub fn derive(project: &Project) -> LogicalModel {
     derive_in(&Graph::new(project))
@@ -57,13 +57,7 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
         .collect();
     let assembly = assemble(graph, &decisions, &own, built);
     let plans = assembly.plans(graph);
-    let (writes, _) = writes::write_paths(
-        graph,
-        None,
-        &assembly.tables,
-        &assembly.ids,
-        &assembly.roots,
-    );
+    let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
     assembly.into_model(plans, writes)
 }
 

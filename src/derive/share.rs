@@ -188,7 +188,7 @@ pub struct MergeHint {
 /// the table's rows stay the same): the one lacking the fewest, then by
 /// query id.
 pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
-    merge_hints_reusing(graph, model, &|_| None)
+    hints_by_table(graph, model)
         .into_iter()
         .flatten()
         .map(std::sync::Arc::unwrap_or_clone)
@@ -199,48 +199,34 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
 /// hands most of them on from the last one.
 pub(crate) type Hint = Option<std::sync::Arc<MergeHint>>;
 
-/// [`merge_hints`] per table (`None` for a table that is no guest),
-/// taking a table's hint from `reuse` when it has it: the hint reads the
-/// guest's table and query and the tables of the same rows with their
-/// queries and decisions, besides the schema.
-pub(crate) fn merge_hints_reusing(
-    graph: &Graph,
-    model: &LogicalModel,
-    reuse: &(dyn Fn(usize) -> Option<Hint> + Sync),
-) -> Vec<Hint> {
-    let reused: Vec<Option<Hint>> = (0..model.tables.len()).map(reuse).collect();
-    // Only the groups of rows the hints still to work out read are made
-    // (after an edit, one or two among thousands).
-    let todo = reused.iter().filter(|h| h.is_none()).count();
-    let wanted: Option<std::collections::HashSet<&str, rustc_hash::FxBuildHasher>> =
-        (todo * 4 < model.tables.len()).then(|| {
-            reused
-                .iter()
-                .zip(&model.tables)
-                .filter(|(h, _)| h.is_none())
-                .filter_map(|(_, t)| graph.query(&t.origin))
-                .map(|q| q.rows.as_str())
-                .collect()
-        });
-    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
-    if todo > 0 {
-        for (i, t) in model.tables.iter().enumerate() {
-            if wanted.as_ref().is_none_or(|w| w.contains(t.rows.as_str())) {
-                by_rows.entry(t.rows.as_str()).or_default().push(i);
-            }
-        }
-    }
-    reused
-        .into_iter()
-        .enumerate()
-        .map(|(gi, kept)| {
-            kept.unwrap_or_else(|| hint_for(graph, model, &by_rows, gi).map(std::sync::Arc::new))
-        })
+/// [`merge_hints`] per table (`None` for a table that is no guest).
+pub(crate) fn hints_by_table(graph: &Graph, model: &LogicalModel) -> Vec<Hint> {
+    let by_rows = tables_by_rows(model, |_| true);
+    (0..model.tables.len())
+        .map(|gi| hint_for(graph, model, &by_rows, gi).map(std::sync::Arc::new))
         .collect()
 }
 
-/// The merge hint for the query that table `gi` was built for, if any.
-fn hint_for(
+/// The positions of the tables of each rows (entity or relationship)
+/// that `wanted` names: where [`hint_for`] looks for hosts.
+pub(crate) fn tables_by_rows(
+    model: &LogicalModel,
+    wanted: impl Fn(&str) -> bool,
+) -> HashMap<&str, Vec<usize>> {
+    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
+    for (i, t) in model.tables.iter().enumerate() {
+        if wanted(t.rows.as_str()) {
+            by_rows.entry(t.rows.as_str()).or_default().push(i);
+        }
+    }
+    by_rows
+}
+
+/// The merge hint for the query that table `gi` was built for, if any,
+/// among the tables `by_rows` lists for its rows ([`tables_by_rows`]): it
+/// reads the guest's table and query and those tables with their queries
+/// and decisions, besides the schema.
+pub(crate) fn hint_for(
     graph: &Graph,
     model: &LogicalModel,
     by_rows: &HashMap<&str, Vec<usize>>,

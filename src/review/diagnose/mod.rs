@@ -28,7 +28,7 @@ pub(crate) use partition::{
 pub use schema::INVALID_CQL;
 
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{merge_hints_reusing, Hint};
+use crate::derive::share::{hints_by_table, Hint};
 use crate::derive::{LogicalModel, PlansByTable, Source, Table};
 use crate::model::name::Name;
 use crate::model::resolve::Graph;
@@ -741,7 +741,7 @@ pub(crate) fn diagnose_in(
     let users = model.plans_by_table();
     let rules = Rules::new(graph, model, estimates, &users);
     let tables: Vec<TableFindings> = (0..model.tables.len()).map(|i| rules.table(i)).collect();
-    let hints = merge_hints_reusing(graph, model, &|_| None);
+    let hints = hints_by_table(graph, model);
     let mut others = rules.model(&hints);
     others.extend(rules.workflow(None));
     in_report_order(&tables, &schema_findings(graph), &others)
@@ -1102,7 +1102,7 @@ mod tests {
             let estimates = crate::derive::estimate::estimate_in(&graph, &model);
             let users = model.plans_by_table();
             let rules = Rules::new(&graph, &model, &estimates, &users);
-            let hints = merge_hints_reusing(&graph, &model, &|_| None);
+            let hints = hints_by_table(&graph, &model);
             let groups: [(Scope, Vec<Diagnostic>); 4] = [
                 (
                     Scope::Table,
