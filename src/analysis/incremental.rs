@@ -45,7 +45,7 @@
 use super::writes::{write_paths_reusing, EarlierWrites};
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{hint_for, tables_by_rows, Hint};
+use crate::derive::share::{hint_for, tables_by_rows, Answers, Hint};
 use crate::derive::{
     assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlansByTable, Table,
     TableWrites,
@@ -138,6 +138,8 @@ struct Cache {
     hints: Vec<Hint>,
     /// The plans reading each of the analysis' tables.
     users: PlansByTable,
+    /// Which built tables answer which built queries (sharing).
+    answered: Answered,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
     /// The graph's schema half: the next analysis starts from it while the
@@ -156,6 +158,45 @@ impl Cache {
     /// still hold.
     fn graph<'p>(&self, project: &'p Project) -> Graph<'p> {
         Graph::reusing(project, &self.schema).taking_queries(&self.project, &self.queries)
+    }
+}
+
+/// Sharing's answers (does this build's table answer that build's
+/// query?) by pair of builds, carried from edit to edit: an edit asks
+/// only about the pairs of its new builds. Pruned of builds gone once
+/// those outnumber the live pairs.
+#[derive(Default)]
+struct Answered {
+    pairs: HashMap<(u64, u64), bool>,
+    /// Pairs asked about in the last derivation.
+    asked: usize,
+}
+
+/// Pairs an [`Answered`] may hold beyond twice the live ones before it is
+/// pruned (a small project is never pruned for nothing).
+const ANSWERED_SLACK: usize = 1024;
+
+impl Answers for Answered {
+    fn answer(&mut self, builds: (u64, u64), work_out: impl FnOnce() -> bool) -> bool {
+        self.asked += 1;
+        *self.pairs.entry(builds).or_insert_with(work_out)
+    }
+}
+
+impl Answered {
+    /// Drops the answers about builds not in `live` once they outnumber
+    /// the pairs the last derivation asked about.
+    fn prune(&mut self, live: &[Option<Built>]) {
+        if self.pairs.len() > 2 * self.asked + ANSWERED_SLACK {
+            let live: HashSet<u64> = live
+                .iter()
+                .flatten()
+                .filter_map(|b| b.draft.as_ref().map(|d| d.serial))
+                .collect();
+            self.pairs
+                .retain(|(g, h), _| live.contains(g) && live.contains(h));
+        }
+        self.asked = 0;
     }
 }
 
@@ -614,11 +655,12 @@ impl IncrementalAnalysis {
         let mut cache = self.cache.take();
         // Moved out: a reused build goes on to the next cache, shared with
         // this derivation (a build's draft is an `Arc`); each table's part
-        // of the write paths is patched.
-        let (mut old_builds, mut old_writes_by_table) = match cache.as_mut() {
+        // of the write paths is patched; sharing adds to its answers.
+        let (mut old_builds, mut old_writes_by_table, old_answered) = match cache.as_mut() {
             Some(c) => (
                 std::mem::take(&mut c.builds),
                 std::mem::take(&mut c.writes_by_table),
+                Some(std::mem::take(&mut c.answered)),
             ),
             None => Default::default(),
         };
@@ -691,19 +733,25 @@ impl IncrementalAnalysis {
             built.push(b);
         }
 
-        // 2. Sharing, merges and names over the builds.
+        // 2. Sharing, merges and names over the builds. Sharing finds a
+        // build's query by its id: answers about builds are reused only
+        // between projects whose query ids are unique.
         let unique = unique_ids_after(cache.as_ref().map(|c| (&c.project, c.unique)), project);
-        let mut assembly = assemble(&graph, &decisions, &own, built);
-        // A table that came out equal to the one at its position last time
-        // is that very table: the analyses share it, and every later
+        let mut answered = old_answered
+            .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
+            .unwrap_or_default();
+        let named = assemble(&graph, &decisions, &own, built, &mut answered);
+        answered.prune(&builds);
+        // A table that comes out equal to the one at its position last
+        // time is that very table: the analyses share it, and every later
         // comparison of the two is a look at two pointers.
-        if let Some((_, prev, _)) = &old {
-            for (t, last) in assembly.tables.iter_mut().zip(prev.model.tables.iter()) {
-                if t == last {
-                    t.clone_from(last);
-                }
-            }
-        }
+        let last_tables = old.as_ref().map_or(&[][..], |(_, prev, _)| &prev.model.tables);
+        let given = last_tables
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| named.makes(ti, t).then(|| t.clone()))
+            .collect();
+        let mut assembly = named.made(given);
         let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
             old.as_ref().is_some_and(|(_, prev, _)| {
                 prev.model
@@ -863,6 +911,7 @@ impl IncrementalAnalysis {
             schema: graph.schema_index(),
             queries: graph.query_index(),
             project: project.clone(),
+            answered,
             builds,
             ids,
             roots,
@@ -893,6 +942,33 @@ mod tests {
         let mut next = p.clone();
         apply(&mut next, e).expect("the edit applies");
         next
+    }
+
+    /// Sharing's answers are carried from edit to edit; those about builds
+    /// that are gone are dropped once they outnumber the live ones, so a
+    /// long session does not grow them without end. (A schema edit
+    /// rebuilds every query: each one leaves all the earlier pairs stale.)
+    #[test]
+    fn sharing_answers_about_builds_gone_are_dropped() {
+        let p = hotel();
+        let mut inc = IncrementalAnalysis::new();
+        let mut last = inc.analyze(&p);
+        let mut most = 0;
+        let mut next = p.clone();
+        for i in 0..300 {
+            next = p.clone();
+            next.entities[0].count = Some(f64::from(i % 2 + 7));
+            last = inc.reanalyze(&next, &last);
+            let held = inc.cache.as_ref().map_or(0, |c| c.answered.pairs.len());
+            most = most.max(held);
+        }
+        assert!(most > 0, "the hotel's tables answer each other's queries");
+        let queries = p.queries.len();
+        assert!(
+            most <= 2 * queries * queries + 1024,
+            "{most} answers held for {queries} queries"
+        );
+        assert_eq!(last, analyze(&next));
     }
 
     /// Unique ids are known from the last project when the ids stay where

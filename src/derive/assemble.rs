@@ -94,14 +94,98 @@ impl Assembly<'_> {
     }
 }
 
+/// Steps 2 to 4 done, the tables not made yet: which draft each keeps,
+/// what it gains and its name. [`Named::made`] makes them; a caller
+/// holding a table equal to one ([`Named::makes`]) may hand it in.
+pub(crate) struct Named<'a> {
+    problems: Vec<Problem>,
+    drafts: Vec<Arc<Draft>>,
+    settled: Settled,
+    draft_of: HashMap<&'a str, usize>,
+    own_draft: HashMap<&'a str, usize>,
+}
+
+impl<'a> Named<'a> {
+    /// Whether table `ti` as it will be made is `t`: every field compared
+    /// (the destructuring names them all, so a new field is a
+    /// compile-time question here).
+    pub(crate) fn makes(&self, ti: usize, t: &Table) -> bool {
+        let Some(&i) = self.settled.kept.get(ti) else {
+            return false;
+        };
+        let (built, joined) = (&self.drafts[i].table, &self.settled.joined[i]);
+        let Table {
+            name,
+            rows,
+            queries,
+            columns,
+            indexes,
+            ttl_seconds,
+            physical,
+            dropped,
+            candidate,
+            origin,
+            collected,
+        } = t;
+        self.settled.names[i].as_ref() == Some(name)
+            && queries.len() == built.queries.len() + joined.len()
+            && queries.iter().eq(built.queries.iter().chain(joined))
+            && *columns == built.columns
+            && *rows == built.rows
+            && *origin == built.origin
+            && *ttl_seconds == built.ttl_seconds
+            && *physical == built.physical
+            && *candidate == built.candidate
+            && *indexes == built.indexes
+            && *dropped == built.dropped
+            && *collected == built.collected
+    }
+
+    /// The tables made, each `given[ti]` where one is given (a table
+    /// [`Named::makes`] says it makes).
+    pub(crate) fn made(self, given: Vec<Option<Shared<Table>>>) -> Assembly<'a> {
+        let Named {
+            problems,
+            mut drafts,
+            settled,
+            draft_of,
+            own_draft,
+        } = self;
+        let (tables, index_of) = settle_tables(&mut drafts, settled, given);
+        let ids = index_of
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_some())
+            .map(|(i, _)| drafts[i].ids.clone())
+            .collect();
+        let roots = index_of
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_some())
+            .map(|(i, _)| drafts[i].root)
+            .collect();
+        Assembly {
+            tables,
+            problems,
+            ids,
+            roots,
+            drafts,
+            draft_of,
+            index_of,
+            own_draft,
+        }
+    }
+}
+
 /// Steps 2 to 4 of derivation over the built drafts (`built` parallel to
-/// `own`): sharing, `served_by`, names; the tables made.
+/// `own`): sharing, `served_by`, names.
 pub(crate) fn assemble<'a>(
     graph: &Graph<'a>,
     decisions: &HashMap<&str, &Decision>,
     own: &[(usize, &'a Query)],
     built: Vec<Built>,
-) -> Assembly<'a> {
+    answers: &mut impl share::Answers,
+) -> Named<'a> {
     let mut problems = Vec::new();
     let mut drafts: Vec<Arc<Draft>> = Vec::with_capacity(own.len());
     // Sized up front: growing maps of a thousand entries rehash often.
@@ -129,29 +213,20 @@ pub(crate) fn assemble<'a>(
     // a copy of the table, not a second one made key by key.
     let own_draft = draft_of.clone();
 
-    let Settled {
-        kept,
-        names,
-        joined,
-    } = share_and_name(
+    let settled = share_and_name(
         graph,
         decisions,
         &mut drafts,
         &query_at,
         &mut draft_of,
         &mut problems,
+        answers,
     );
-    let (tables, index_of) = settle_tables(&mut drafts, &kept, joined, names);
-    let ids = kept.iter().map(|&i| drafts[i].ids.clone()).collect();
-    let roots = kept.iter().map(|&i| drafts[i].root).collect();
-    Assembly {
-        tables,
+    Named {
         problems,
-        ids,
-        roots,
         drafts,
+        settled,
         draft_of,
-        index_of,
         own_draft,
     }
 }
@@ -175,6 +250,7 @@ fn share_and_name<'a>(
     query_at: &[usize],
     draft_of: &mut HashMap<&'a str, usize>,
     problems: &mut Vec<Problem>,
+    answers: &mut impl share::Answers,
 ) -> Settled {
     let project = graph.project;
     // 2. Queries that need exactly the same table share it.
@@ -236,6 +312,7 @@ fn share_and_name<'a>(
         &candidates,
         decisions,
         &companions,
+        answers,
     );
     // A host is never a guest, so the drafts merged into a guest move to
     // its host in one step, once every guest is known.
@@ -384,19 +461,28 @@ fn share_and_name<'a>(
     }
 }
 
-/// After steps 2 to 4 of derivation: the tables of the drafts kept
-/// (`kept`, by draft position), each with the queries it gained
-/// (`joined`) and its name (`names`), and each draft's table position.
+/// The tables of the drafts kept (`settled.kept`, by draft position),
+/// each with the queries it gained and its name, or `given` at its
+/// position; and each draft's table position.
 fn settle_tables(
     drafts: &mut [Arc<Draft>],
-    kept: &[usize],
-    mut joined: Vec<Vec<Name>>,
-    mut names: Vec<Option<Name>>,
+    settled: Settled,
+    given: Vec<Option<Shared<Table>>>,
 ) -> (Vec<Shared<Table>>, Vec<Option<usize>>) {
+    let Settled {
+        kept,
+        mut names,
+        mut joined,
+    } = settled;
+    let mut given = given.into_iter();
     let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
     let mut tables: Vec<Shared<Table>> = Vec::with_capacity(kept.len());
-    for &i in kept {
+    for i in kept {
         index_of[i] = Some(tables.len());
+        if let Some(same) = given.next().flatten() {
+            tables.push(same);
+            continue;
+        }
         // A draft kept for the next edit stays as built: its table is
         // copied (its columns and queries shared).
         let mut t = match Arc::get_mut(&mut drafts[i]) {

@@ -23,10 +23,12 @@ pub(crate) fn build_query<'g, 'p>(
     decision: Option<&Decision>,
     est: &mut Option<Estimator<'g, 'p>>,
 ) -> Built {
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut problems = Vec::new();
     let draft = build(graph, q, qi, decision, est, &mut problems).map(|mut d| {
         d.signature_hash =
             std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, signature(&d));
+        d.serial = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Arc::new(d)
     });
     Built { draft, problems }
@@ -271,6 +273,7 @@ pub(crate) fn build<'g, 'p>(
         resolved,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
+        serial: 0,
     })
 }
 

@@ -30,6 +30,10 @@ pub(crate) struct Draft {
     /// the next edit is not hashed again). Sharing compares signatures
     /// whenever hashes meet, so a stale hash costs time, never a result.
     pub(crate) signature_hash: u64,
+    /// The build's number, unique in the process (0 until [`build_query`]
+    /// numbers it): copies of one build share it, so what is true of two
+    /// builds (see `share::Answers`) holds for their copies.
+    pub(crate) serial: u64,
 }
 
 /// One query's own table before sharing and naming, with what its

@@ -55,7 +55,7 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
             )
         })
         .collect();
-    let assembly = assemble(graph, &decisions, &own, built);
+    let assembly = assemble(graph, &decisions, &own, built, &mut ()).made(Vec::new());
     let plans = assembly.plans(graph);
     let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
     assembly.into_model(plans, writes)

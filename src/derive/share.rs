@@ -61,6 +61,20 @@ fn can_host(d: &Draft) -> bool {
             .all(|c| !matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
 }
 
+/// Where [`hosts`] learns whether a build's table answers another build's
+/// query ([`answers`]), asked by the two builds' serial numbers: the
+/// answer reads the two builds only, so it holds for copies of them, and
+/// a caller may keep it for the next derivation. `()` works each one out.
+pub(crate) trait Answers {
+    fn answer(&mut self, builds: (u64, u64), work_out: impl FnOnce() -> bool) -> bool;
+}
+
+impl Answers for () {
+    fn answer(&mut self, _: (u64, u64), work_out: impl FnOnce() -> bool) -> bool {
+        work_out()
+    }
+}
+
 /// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
 /// host's table. A query with any decision keeps its own table (the
 /// designer shaped it; `separate` says so explicitly), and so does a queue
@@ -76,10 +90,17 @@ pub(super) fn hosts(
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
     companions: &HashMap<usize, Vec<usize>>,
+    given: &mut impl Answers,
 ) -> Vec<(usize, usize)> {
     let shapes: Vec<std::cell::OnceCell<KeyShape>> =
         drafts.iter().map(|_| std::cell::OnceCell::new()).collect();
-    let answer = |q: &Query, g: usize, h: usize| answers(q, &drafts[g], &drafts[h], &shapes[h]);
+    let mut answer = |q: &Query, g: usize, h: usize| {
+        let work_out = || answers(q, &drafts[g], &drafts[h], &shapes[h]);
+        match (drafts[g].serial, drafts[h].serial) {
+            (0, _) | (_, 0) => work_out(),
+            pair => given.answer(pair, work_out),
+        }
+    };
     // What the pairs below ask of each draft, looked up once: the pairs
     // visit every draft many times, and a draft is large.
     let query: Vec<&Query> = query_at.iter().map(|&qi| &*project.queries[qi]).collect();

@@ -213,6 +213,7 @@ pub(super) fn build(
         resolved: None,
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
+        serial: 0,
     }
 }
 
