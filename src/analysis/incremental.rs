@@ -745,7 +745,9 @@ impl IncrementalAnalysis {
         // A table that comes out equal to the one at its position last
         // time is that very table: the analyses share it, and every later
         // comparison of the two is a look at two pointers.
-        let last_tables = old.as_ref().map_or(&[][..], |(_, prev, _)| &prev.model.tables);
+        let last_tables = old
+            .as_ref()
+            .map_or(&[][..], |(_, prev, _)| &prev.model.tables);
         let given = last_tables
             .iter()
             .enumerate()
