@@ -2,6 +2,7 @@
 //! diagnose.
 
 pub mod incremental;
+mod inputs;
 mod writes;
 
 use crate::derive::estimate::{estimate_in, Estimate};

@@ -42,6 +42,7 @@
 //! flow through parents), so it rebuilds every query's table; the plans
 //! and estimates of tables that come out identical are still reused.
 
+use super::inputs::workflow_findings;
 use super::writes::{write_paths_reusing, EarlierWrites};
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
@@ -53,8 +54,8 @@ use crate::derive::{
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::review::diagnose::{
-    changed_inputs, in_report_order, report_order, rule, schema_findings, Diagnostic, Earlier,
-    Rules, SchemaFindings, Scope, TableFindings,
+    in_report_order, report_order, rule, schema_findings, Diagnostic, Rules, SchemaFindings, Scope,
+    TableFindings,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
@@ -430,21 +431,6 @@ fn earlier_writes<'a>(
     })
 }
 
-/// What the input-gap rule may take from the last review (`last`: the
-/// last project, with unique query ids, and its analysis): the findings
-/// of the queries whose inputs did not change.
-fn earlier_inputs<'a>(
-    graph: &Graph,
-    last: Option<(&Project, &'a Analysis)>,
-) -> Option<Earlier<'a>> {
-    let (old, prev) = last?;
-    let dirty = changed_inputs(old, graph.project)?;
-    Some(Earlier {
-        findings: &prev.diagnostics,
-        dirty,
-    })
-}
-
 /// Each table's merge hint, with whether it was kept from `last` (the
 /// last analysis' hints): a hint reads its guest's rows' tables and its
 /// query's, so it is kept while both groups are stable (`stable`). Only
@@ -503,15 +489,10 @@ fn workflow_scoped(d: &Diagnostic) -> bool {
 
 /// The review after an edit that changed the workflow and nothing else
 /// the rules read: `previous` is the review of the same model, estimates
-/// and schema. Only the [`Scope::Workflow`] rules run again; their
-/// findings are merged into the others in report order (no rule reports
-/// in both groups, so the result is the full review's).
-fn rediagnose_workflow(
-    rules: &Rules,
-    previous: &[Diagnostic],
-    earlier: Option<&Earlier>,
-) -> Vec<Diagnostic> {
-    let mut flow = rules.workflow(earlier);
+/// and schema, `flow` the [`Scope::Workflow`] rules' findings now; they
+/// replace that scope's and are merged into the others in report order
+/// (no rule reports in both groups, so the result is the full review's).
+fn rediagnose_workflow(previous: &[Diagnostic], mut flow: Vec<Diagnostic>) -> Vec<Diagnostic> {
     flow.sort_by(report_order);
     flow.dedup();
     let others = || previous.iter().filter(|d| !workflow_scoped(d));
@@ -603,9 +584,9 @@ impl IncrementalAnalysis {
         } else {
             let graph = c.graph(project);
             // Each query's input-gap finding is kept unless its inputs changed.
-            let earlier = earlier_inputs(&graph, Some((&c.project, prev)));
             let rules = Rules::new(&graph, &prev.model, &prev.estimates, &c.users);
-            rediagnose_workflow(&rules, &prev.diagnostics, earlier.as_ref())
+            let flow = workflow_findings(&rules, &graph, Some((&c.project, prev)));
+            rediagnose_workflow(&prev.diagnostics, flow)
         };
         let analysis = Analysis {
             model: std::sync::Arc::clone(&prev.model),
@@ -893,12 +874,13 @@ impl IncrementalAnalysis {
             })
             .collect();
         let schema = kept_schema.unwrap_or_else(|| schema_findings(&graph));
-        let earlier = {
-            let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
-            earlier_inputs(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
-        };
+        let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
         let mut others = rules.model(&hints);
-        others.extend(rules.workflow(earlier.as_ref()));
+        others.extend(workflow_findings(
+            &rules,
+            &graph,
+            last.map(|(c, prev, _)| (&c.project, *prev)),
+        ));
         let diagnostics = in_report_order(&findings, &schema, &others);
         drop(rules);
         reused.judged = model.tables.len() - reused.findings;

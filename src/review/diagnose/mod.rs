@@ -13,7 +13,7 @@ mod physical;
 mod schema;
 mod sharing;
 mod workflow;
-pub(crate) use workflow::{changed_inputs, Earlier};
+pub(crate) use workflow::states_workflow;
 mod waivers;
 pub use waivers::{apply as apply_waivers, STALE as STALE_WAIVER};
 mod words;
@@ -809,12 +809,12 @@ impl<'a> Rules<'a> {
         TableFindings(out.into())
     }
 
-    /// The [`Scope::Workflow`] rules; the input gaps of queries whose
-    /// inputs did not change are taken from `earlier`.
-    pub(crate) fn workflow(&self, earlier: Option<&Earlier>) -> Vec<Diagnostic> {
+    /// The [`Scope::Workflow`] rules, the input gaps of the queries
+    /// `only` marks (by position; all without it).
+    pub(crate) fn workflow(&self, only: Option<&[bool]>) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         workflow::check(&self.ctx, &mut out);
-        out.extend(workflow::input_gaps(self.ctx.graph, earlier));
+        out.extend(workflow::input_gaps(self.ctx.graph, only));
         out
     }
 
