@@ -2,6 +2,8 @@
 //! diagnose.
 
 pub mod incremental;
+mod inputs;
+mod writes;
 
 use crate::derive::estimate::{estimate_in, Estimate};
 use crate::derive::{derive_in, LogicalModel};

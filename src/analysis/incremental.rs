@@ -25,29 +25,39 @@
 //!   or removed;
 //! - which plans read each table: kept for the next edit's comparison.
 //!
-//! Sharing, `served_by` merges, names, write paths and the diagnostics
-//! that read across tables, queries or the workflow are cross-table
-//! steps: they re-run on every update over the reused pieces.
+//! - a table itself: one equal to the last one at its position is that
+//!   very table (shared), so later comparisons look at two pointers;
+//! - a table's part of the write paths while the table is the last one;
+//!   only the paths a changed table is listed in are listed again.
+//!
+//! Sharing, `served_by` merges, names and the diagnostics that read across
+//! tables, queries or the workflow are cross-table steps: they re-run on
+//! every update over the reused pieces. `derive` and `review` know nothing
+//! of this: they are plain functions over values (a query's build, the
+//! assembly of the tables, a query's plan, the write paths, a table's
+//! estimate, findings and merge hint), and this module alone decides what
+//! to keep and keeps it.
 //! An edit of the schema changes what resolution, row identity and the
 //! estimates read from anywhere in the graph (paths are searched, counts
 //! flow through parents), so it rebuilds every query's table; the plans
 //! and estimates of tables that come out identical are still reused.
 
+use super::inputs::workflow_findings;
+use super::writes::{write_paths_reusing, EarlierWrites};
 use super::Analysis;
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{merge_hints_reusing, Answered, Hint};
+use crate::derive::share::{hint_for, tables_by_rows, Answers, Hint};
 use crate::derive::{
-    assemble, build_query, decisions_by_query, own_queries, Built, EarlierWrites, LastModel, Plan,
-    PlanInput, PlansByTable, SameTable, Table, TableWrites,
+    assemble, build_query, decisions_by_query, own_queries, Built, Plan, PlansByTable, Table,
+    TableWrites,
 };
 use crate::model::resolve::{Graph, NodeId, QueryIndex, Reached, SchemaIndex};
 use crate::model::{Decision, Project, Query, Shared};
 use crate::review::diagnose::{
-    changed_inputs, in_report_order, report_order, rule, schema_findings, Diagnostic, Earlier,
-    Rules, SchemaFindings, Scope, TableFindings,
+    in_report_order, report_order, rule, schema_findings, Diagnostic, Rules, SchemaFindings, Scope,
+    TableFindings,
 };
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Each query's decision, by query id.
@@ -129,6 +139,8 @@ struct Cache {
     hints: Vec<Hint>,
     /// The plans reading each of the analysis' tables.
     users: PlansByTable,
+    /// Which built tables answer which built queries (sharing).
+    answered: Answered,
     /// The project's query ids and decisions' queries are unique.
     unique: bool,
     /// The graph's schema half: the next analysis starts from it while the
@@ -137,8 +149,6 @@ struct Cache {
     /// The graph's queries half, taken over by the next graph while the
     /// query ids stay where they are.
     queries: Arc<QueryIndex>,
-    /// Which built tables answer which built queries (sharing).
-    answered: Answered,
     /// The analysis handed out last, recognised by its vectors' buffers:
     /// reuse reads it, so it must be the one the caller passes back.
     stamp: Stamp,
@@ -149,6 +159,45 @@ impl Cache {
     /// still hold.
     fn graph<'p>(&self, project: &'p Project) -> Graph<'p> {
         Graph::reusing(project, &self.schema).taking_queries(&self.project, &self.queries)
+    }
+}
+
+/// Sharing's answers (does this build's table answer that build's
+/// query?) by pair of builds, carried from edit to edit: an edit asks
+/// only about the pairs of its new builds. Pruned of builds gone once
+/// those outnumber the live pairs.
+#[derive(Default)]
+struct Answered {
+    pairs: HashMap<(u64, u64), bool>,
+    /// Pairs asked about in the last derivation.
+    asked: usize,
+}
+
+/// Pairs an [`Answered`] may hold beyond twice the live ones before it is
+/// pruned (a small project is never pruned for nothing).
+const ANSWERED_SLACK: usize = 1024;
+
+impl Answers for Answered {
+    fn answer(&mut self, builds: (u64, u64), work_out: impl FnOnce() -> bool) -> bool {
+        self.asked += 1;
+        *self.pairs.entry(builds).or_insert_with(work_out)
+    }
+}
+
+impl Answered {
+    /// Drops the answers about builds not in `live` once they outnumber
+    /// the pairs the last derivation asked about.
+    fn prune(&mut self, live: &[Option<Built>]) {
+        if self.pairs.len() > 2 * self.asked + ANSWERED_SLACK {
+            let live: HashSet<u64> = live
+                .iter()
+                .flatten()
+                .filter_map(|b| b.draft.as_ref().map(|d| d.serial))
+                .collect();
+            self.pairs
+                .retain(|(g, h), _| live.contains(g) && live.contains(h));
+        }
+        self.asked = 0;
     }
 }
 
@@ -373,30 +422,64 @@ fn earlier_writes<'a>(
     prev: &'a Analysis,
     project: &Project,
     parts: &mut Vec<TableWrites>,
-    same: &'a SameTable<'a>,
 ) -> Option<EarlierWrites<'a>> {
     let same_lists = Shared::same(&c.project.entities, &project.entities)
         && Shared::same(&c.project.relationships, &project.relationships);
     same_lists.then(|| EarlierWrites {
         paths: prev.model.writes.as_slice(),
-        tables: std::mem::take(parts),
-        same,
+        parts: std::mem::take(parts),
     })
 }
 
-/// What the input-gap rule may take from the last review (`last`: the
-/// last project, with unique query ids, and its analysis): the findings
-/// of the queries whose inputs did not change.
-fn earlier_inputs<'a>(
+/// Each table's merge hint, with whether it was kept from `last` (the
+/// last analysis' hints): a hint reads its guest's rows' tables and its
+/// query's, so it is kept while both groups are stable (`stable`). Only
+/// the groups the hints still to work out read are listed (after an
+/// edit, one or two among thousands).
+fn hints_reusing(
     graph: &Graph,
-    last: Option<(&Project, &'a Analysis)>,
-) -> Option<Earlier<'a>> {
-    let (old, prev) = last?;
-    let dirty = changed_inputs(old, graph.project)?;
-    Some(Earlier {
-        findings: &prev.diagnostics,
-        dirty,
-    })
+    model: &crate::derive::LogicalModel,
+    last: Option<&Vec<Hint>>,
+    stable: &StableRows,
+) -> Vec<(Hint, bool)> {
+    let kept: Vec<Option<Hint>> = model
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(gi, t)| {
+            // The guest is in its own rows' group: that group being stable
+            // covers the guest too.
+            let same = stable.contains(&t.rows) && stable.contains(query_rows(graph, t));
+            last.filter(|_| same).and_then(|l| l.get(gi)).cloned()
+        })
+        .collect();
+    let todo: HashSet<&str> = model
+        .tables
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| k.is_none())
+        .map(|(t, _)| query_rows(graph, t))
+        .collect();
+    let by_rows = if todo.len() * 4 < model.tables.len() {
+        tables_by_rows(model, |rows| todo.contains(rows))
+    } else {
+        tables_by_rows(model, |_| true)
+    };
+    kept.into_iter()
+        .enumerate()
+        .map(|(gi, k)| match k {
+            Some(h) => (h, true),
+            None => (hint_for(graph, model, &by_rows, gi).map(Arc::new), false),
+        })
+        .collect()
+}
+
+/// The rows of the query table `t` was built for (its own rows when the
+/// query is gone).
+fn query_rows<'a>(graph: &'a Graph, t: &'a Table) -> &'a str {
+    graph
+        .query(&t.origin)
+        .map_or(t.rows.as_str(), |q| q.rows.as_str())
 }
 
 /// Whether the rule of `d` is run again on an edit of the workflow alone.
@@ -406,15 +489,10 @@ fn workflow_scoped(d: &Diagnostic) -> bool {
 
 /// The review after an edit that changed the workflow and nothing else
 /// the rules read: `previous` is the review of the same model, estimates
-/// and schema. Only the [`Scope::Workflow`] rules run again; their
-/// findings are merged into the others in report order (no rule reports
-/// in both groups, so the result is the full review's).
-fn rediagnose_workflow(
-    rules: &Rules,
-    previous: &[Diagnostic],
-    earlier: Option<&Earlier>,
-) -> Vec<Diagnostic> {
-    let mut flow = rules.workflow(earlier);
+/// and schema, `flow` the [`Scope::Workflow`] rules' findings now; they
+/// replace that scope's and are merged into the others in report order
+/// (no rule reports in both groups, so the result is the full review's).
+fn rediagnose_workflow(previous: &[Diagnostic], mut flow: Vec<Diagnostic>) -> Vec<Diagnostic> {
     flow.sort_by(report_order);
     flow.dedup();
     let others = || previous.iter().filter(|d| !workflow_scoped(d));
@@ -506,9 +584,9 @@ impl IncrementalAnalysis {
         } else {
             let graph = c.graph(project);
             // Each query's input-gap finding is kept unless its inputs changed.
-            let earlier = earlier_inputs(&graph, Some((&c.project, prev)));
             let rules = Rules::new(&graph, &prev.model, &prev.estimates, &c.users);
-            rediagnose_workflow(&rules, &prev.diagnostics, earlier.as_ref())
+            let flow = workflow_findings(&rules, &graph, Some((&c.project, prev)));
+            rediagnose_workflow(&prev.diagnostics, flow)
         };
         let analysis = Analysis {
             model: std::sync::Arc::clone(&prev.model),
@@ -591,7 +669,7 @@ impl IncrementalAnalysis {
         let unchanged = |qi: usize| unchanged_at.get(qi).copied().unwrap_or(false);
 
         // 1. Each query's own table: reused when its inputs are unchanged,
-        // otherwise built (on every core when many are, as `derive_in`).
+        // otherwise built.
         let kept: Vec<Option<Built>> = own
             .iter()
             .map(|&(qi, _)| {
@@ -636,67 +714,91 @@ impl IncrementalAnalysis {
             built.push(b);
         }
 
-        // 2. Sharing, names, plans (reused per query), write paths.
-        let plans_reused = AtomicUsize::new(0);
-        // Whether a new table equals the last analysis' table at its
-        // position: a table that came out the same is that very table
-        // (`derive::settle_tables`), so this is a look at two pointers
-        // (the comparison of values is for those that differ).
-        let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
-            old.as_ref()
-                .is_some_and(|(_, prev, _)| prev.model.tables.get(ti) == Some(t))
-        };
-        let reuse_plan = |input: PlanInput| -> Option<Plan> {
-            let (c, prev, _) = old.as_ref()?;
-            let qi = input.index_in_project;
-            if !unchanged(qi) {
-                return None;
-            }
-            let plan = prev.model.plans.get(qi)?;
-            let same_table = plan.table == Some(input.index)
-                && plan.query == input.query.id
-                && c.roots.get(input.index) == Some(&input.root)
-                && c.ids.get(input.index) == Some(input.ids)
-                && same_table_as_before(input.index, input.table);
-            same_table.then(|| {
-                plans_reused.fetch_add(1, Ordering::Relaxed);
-                plan.clone()
-            })
-        };
-        // Sharing finds a build's query by its id: answers about builds are
-        // reused only between projects whose query ids are unique.
+        // 2. Sharing, merges and names over the builds. Sharing finds a
+        // build's query by its id: answers about builds are reused only
+        // between projects whose query ids are unique.
         let unique = unique_ids_after(cache.as_ref().map(|c| (&c.project, c.unique)), project);
-        let answered = old_answered
+        let mut answered = old_answered
             .filter(|_| unique && cache.as_ref().is_some_and(|c| c.unique))
             .unwrap_or_default();
-        let same_writes = |ti: usize, t: &Shared<Table>, ids: &Shared<_>, root: NodeId| {
-            old.as_ref().is_some_and(|(c, _, _)| {
-                c.roots.get(ti) == Some(&root)
-                    && c.ids.get(ti) == Some(ids)
-                    && same_table_as_before(ti, t)
+        let named = assemble(&graph, &decisions, &own, built, &mut answered);
+        answered.prune(&builds);
+        // A table that comes out equal to the one at its position last
+        // time is that very table: the analyses share it, and every later
+        // comparison of the two is a look at two pointers.
+        let last_tables = old
+            .as_ref()
+            .map_or(&[][..], |(_, prev, _)| &prev.model.tables);
+        let given = last_tables
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| named.makes(ti, t).then(|| t.clone()))
+            .collect();
+        let mut assembly = named.made(given);
+        let same_table_as_before = |ti: usize, t: &Shared<Table>| -> bool {
+            old.as_ref().is_some_and(|(_, prev, _)| {
+                prev.model
+                    .tables
+                    .get(ti)
+                    .is_some_and(|l| Shared::same(l, t))
             })
         };
-        let last = old.as_ref().map(|(c, prev, _)| LastModel {
-            tables: prev.model.tables.as_slice(),
-            writes: earlier_writes(c, prev, project, &mut old_writes_by_table, &same_writes),
-        });
-        let assembled = assemble(
-            &graph,
-            &decisions,
-            &own,
-            built,
-            &reuse_plan,
-            Some(answered),
-            last,
-        );
-        let model = assembled.model;
-        reused.plans = plans_reused.into_inner();
-        reused.planned = model.plans.len() - reused.plans;
 
-        // 3. Estimates: a table unchanged in an unchanged schema keeps its
-        // estimate.
-        // Whether each table is the one at its position last time (the
-        // findings below ask again).
+        // 3. Plans: a query's plan is kept while the query and its table
+        // (the very one, at its position, with the same column identities
+        // and rows' node) are unchanged.
+        let reuse_plan = |qi: usize, q: &Query| -> Option<Plan> {
+            let (c, prev, _) = old.as_ref()?;
+            let ti = assembly.table_of(q).filter(|_| unchanged(qi))?;
+            let plan = prev.model.plans.get(qi)?;
+            let same = plan.table == Some(ti)
+                && plan.query == q.id
+                && c.roots.get(ti) == assembly.roots.get(ti)
+                && c.ids.get(ti) == assembly.ids.get(ti)
+                && same_table_as_before(ti, &assembly.tables[ti]);
+            same.then(|| plan.clone())
+        };
+        let plans: Vec<Plan> = project
+            .queries
+            .iter()
+            .enumerate()
+            .map(|(qi, q)| {
+                reuse_plan(qi, q)
+                    .inspect(|_| reused.plans += 1)
+                    .unwrap_or_else(|| {
+                        reused.planned += 1;
+                        assembly.plan(&graph, qi, q)
+                    })
+            })
+            .collect();
+
+        // 4. Write paths: each unchanged table's part is kept and only the
+        // paths a changed table is listed in are listed again.
+        let same_writes = |ti: usize| {
+            old.as_ref().is_some_and(|(c, _, _)| {
+                c.roots.get(ti) == assembly.roots.get(ti)
+                    && c.ids.get(ti) == assembly.ids.get(ti)
+                    && same_table_as_before(ti, &assembly.tables[ti])
+            })
+        };
+        let earlier = old
+            .as_ref()
+            .and_then(|(c, prev, _)| earlier_writes(c, prev, project, &mut old_writes_by_table));
+        let (writes, writes_by_table) = write_paths_reusing(
+            &graph,
+            earlier,
+            same_writes,
+            &assembly.tables,
+            &assembly.ids,
+            &assembly.roots,
+        );
+        let ids = std::mem::take(&mut assembly.ids);
+        let roots = std::mem::take(&mut assembly.roots);
+        let model = assembly.into_model(plans, writes);
+
+        // 5. Estimates: a table unchanged in an unchanged schema keeps its
+        // estimate. Whether each table is the one at its position last
+        // time (the findings below ask again):
         let same_table_at: Vec<bool> = model
             .tables
             .iter()
@@ -707,19 +809,13 @@ impl IncrementalAnalysis {
             .as_ref()
             .filter(|_| same_schema)
             .map(|(_, prev, _)| *prev);
-        // The estimates, and which tables are stable for the review, on
-        // two cores on large projects.
-        // Plans are parallel to the queries: positions of either.
         // The last analysis' users were kept (the stamp says it is that one).
         let no_users = PlansByTable::default();
         let old_users = old.as_ref().map_or(&no_users, |(c, _, _)| &c.users);
         let comparable = old
             .as_ref()
             .is_some_and(|(c, _, _)| same_schema && unique && c.unique);
-        // The estimates on this thread: when many are made anew (a schema
-        // edit, the first analysis) they are mapped with the helpers, which
-        // this thread could not do for work nested in a helper's.
-        // 4. Diagnostics: each table's own findings are reused when
+        // 6. Diagnostics: each table's own findings are reused when
         // the table, its position and estimate, the schema, and the
         // queries that use or name it (with their decisions) are
         // unchanged; the rules that read across tables, queries and
@@ -746,36 +842,20 @@ impl IncrementalAnalysis {
             _ => StableRows::Only(HashSet::default()),
         };
         let estimates = estimates_reusing(&graph, &model, earlier, &same_table_at, &mut reused);
-        let findings_reused = AtomicUsize::new(0);
         let reuse_findings = |i: usize| -> Option<TableFindings> {
             let (c, prev, _) = old.as_ref()?;
             let same = stable.get(i).copied().unwrap_or(false)
                 && prev.estimates.get(i) == estimates.get(i);
-            let kept = c.findings.get(i).filter(|_| same).cloned();
-            if kept.is_some() {
-                findings_reused.fetch_add(1, Ordering::Relaxed);
-            }
-            kept
+            c.findings.get(i).filter(|_| same).cloned()
         };
-        let group_stable = |rows: &str| rows_stable.contains(rows);
-        let hints_reused = AtomicUsize::new(0);
-        let reuse_hint = |gi: usize| -> Option<Hint> {
-            let (c, _, _) = old.as_ref()?;
-            let t = model.tables.get(gi)?;
-            // The guest is in its own rows' group: that group being stable
-            // covers the guest too.
-            let kept = group_stable(&t.rows)
-                && group_stable(
-                    graph
-                        .query(&t.origin)
-                        .map_or(t.rows.as_str(), |q| q.rows.as_str()),
-                );
-            let hint = kept.then(|| c.hints.get(gi).cloned()).flatten();
-            if hint.is_some() {
-                hints_reused.fetch_add(1, Ordering::Relaxed);
-            }
-            hint
-        };
+        let hints = hints_reusing(
+            &graph,
+            &model,
+            old.as_ref().map(|(c, _, _)| &c.hints),
+            &rows_stable,
+        );
+        reused.hints = hints.iter().filter(|(_, kept)| *kept).count();
+        let hints: Vec<Hint> = hints.into_iter().map(|(h, _)| h).collect();
         // Contradicting counts read the schema alone.
         let kept_schema = old
             .as_ref()
@@ -787,20 +867,22 @@ impl IncrementalAnalysis {
         // whose inputs did not change) and the model's run again.
         let rules = Rules::new(&graph, &model, &estimates, &users);
         let findings: Vec<TableFindings> = (0..model.tables.len())
-            .map(|i| reuse_findings(i).unwrap_or_else(|| rules.table(i)))
+            .map(|i| {
+                reuse_findings(i)
+                    .inspect(|_| reused.findings += 1)
+                    .unwrap_or_else(|| rules.table(i))
+            })
             .collect();
         let schema = kept_schema.unwrap_or_else(|| schema_findings(&graph));
-        let hints = merge_hints_reusing(&graph, &model, &reuse_hint);
-        let earlier = {
-            let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
-            earlier_inputs(&graph, last.map(|(c, prev, _)| (&c.project, *prev)))
-        };
+        let last = old.as_ref().filter(|(c, _, _)| unique && c.unique);
         let mut others = rules.model(&hints);
-        others.extend(rules.workflow(earlier.as_ref()));
+        others.extend(workflow_findings(
+            &rules,
+            &graph,
+            last.map(|(c, prev, _)| (&c.project, *prev)),
+        ));
         let diagnostics = in_report_order(&findings, &schema, &others);
         drop(rules);
-        reused.findings = findings_reused.into_inner();
-        reused.hints = hints_reused.into_inner();
         reused.judged = model.tables.len() - reused.findings;
 
         let analysis = Analysis {
@@ -812,12 +894,12 @@ impl IncrementalAnalysis {
         self.cache = Some(Cache {
             schema: graph.schema_index(),
             queries: graph.query_index(),
-            answered: assembled.answered,
             project: project.clone(),
+            answered,
             builds,
-            ids: assembled.ids,
-            roots: assembled.roots,
-            writes_by_table: assembled.writes_by_table,
+            ids,
+            roots,
+            writes_by_table,
             findings,
             schema_findings: schema,
             hints,
@@ -861,7 +943,7 @@ mod tests {
             next = p.clone();
             next.entities[0].count = Some(f64::from(i % 2 + 7));
             last = inc.reanalyze(&next, &last);
-            let held = inc.cache.as_ref().map_or(0, |c| c.answered.len());
+            let held = inc.cache.as_ref().map_or(0, |c| c.answered.pairs.len());
             most = most.max(held);
         }
         assert!(most > 0, "the hotel's tables answer each other's queries");

@@ -1,12 +1,13 @@
 //! Steps 2 to 5 of derivation over every query's build: identical tables
 //! shared, tables that answer other queries hosting them, the designer's
-//! merges, names, then each query's plan and the write paths.
+//! merges, names, then each query's plan. Plain functions over values:
+//! what an edit may keep from the last run is decided in `analysis/`.
 
 use super::columns::{attr_column_name, attr_source};
 use super::draft::{signature, Built, Draft, Signature};
 use super::types::{Access, Column, LogicalModel, Plan, Role, Rule, Select, Table};
-use super::writes::{EarlierWrites, TableWrites};
-use super::{serve, share, writes};
+use super::writes::WritePath;
+use super::{serve, share};
 use crate::model::load::Problem;
 use crate::model::name::Name;
 use crate::model::resolve::{normalize, Graph, NodeId, Reached};
@@ -14,60 +15,177 @@ use crate::model::{Decision, Query, Shared};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
-/// What a query's plan depends on besides the query: the table serving it,
-/// with its position and column identities.
-pub(crate) struct PlanInput<'a> {
-    pub query: &'a Query,
-    /// The query's position in the project.
-    pub index_in_project: usize,
-    /// The table's position in the model.
-    pub index: usize,
-    pub table: &'a Shared<Table>,
-    /// Shared with the draft: one kept from the last derivation compares
-    /// equal without a look at its items.
-    pub ids: &'a Shared<Vec<Option<Reached>>>,
-    pub root: NodeId,
-}
-
-/// What the derivation of the project before an edit left: its tables
-/// (a table that comes out the same is shared) and, while the entity and
-/// relationship lists are the very same, its write paths to patch.
-pub(crate) struct LastModel<'a> {
-    pub tables: &'a [Shared<Table>],
-    pub writes: Option<EarlierWrites<'a>>,
-}
-
-/// A derived model with the column identities and rows' node of each of
-/// its tables (parallel to `model.tables`), which incremental analysis
-/// compares to decide what to reuse.
-pub(crate) struct Assembled {
-    pub model: LogicalModel,
-    /// Which tables answer which queries, by build, for the next
-    /// derivation (see [`share::Answered`]).
-    pub answered: share::Answered,
+/// Every query's table after sharing, the designer's merges and names,
+/// with what planning a query reads ([`Assembly::plan`]).
+pub(crate) struct Assembly<'a> {
+    pub tables: Vec<Shared<Table>>,
+    pub problems: Vec<Problem>,
+    /// Parallel to `tables`: each one's column identities (shared with its
+    /// build) and rows' node.
     pub ids: Vec<Shared<Vec<Option<Reached>>>>,
     pub roots: Vec<NodeId>,
-    /// What each table added to the write paths, parallel to the tables.
-    pub writes_by_table: Vec<TableWrites>,
+    drafts: Vec<Arc<Draft>>,
+    /// Each query's draft after sharing, and each draft's table position.
+    draft_of: HashMap<&'a str, usize>,
+    index_of: Vec<Option<usize>>,
+    /// Each query's own draft (its resolved references).
+    own_draft: HashMap<&'a str, usize>,
 }
 
-/// Steps 2 on of derivation: sharing, `served_by`, names, plans and write
-/// paths over the built drafts (`built` parallel to `own`). `reuse_plan`
-/// may answer a query's plan from an earlier derivation; `None` plans it.
-pub(crate) fn assemble(
-    graph: &Graph,
+impl Assembly<'_> {
+    /// The position of the table serving `q`.
+    pub(crate) fn table_of(&self, q: &Query) -> Option<usize> {
+        let draft = *self.draft_of.get(q.id.as_str())?;
+        self.index_of.get(draft).copied().flatten()
+    }
+
+    /// Step 5 for the query `q` at `qi` in the project: the SELECT that
+    /// answers it from its table.
+    pub(crate) fn plan(&self, graph: &Graph, qi: usize, q: &Query) -> Plan {
+        let Some(ti) = self.table_of(q) else {
+            return Plan {
+                query: graph.query_name(qi),
+                table: None,
+                select: Select::default(),
+                access: Access::Impossible("no table serves this query".into()),
+                computed: vec![],
+                request: None,
+            };
+        };
+        let resolved = self
+            .own_draft
+            .get(q.id.as_str())
+            .and_then(|&i| self.drafts[i].resolved.as_deref());
+        serve::plan(
+            graph,
+            q,
+            graph.query_name(qi),
+            resolved,
+            serve::Served {
+                table: &self.tables[ti],
+                index: ti,
+                ids: &self.ids[ti],
+                root: self.roots[ti],
+            },
+        )
+    }
+
+    /// Every query's plan, in project order.
+    pub(crate) fn plans(&self, graph: &Graph) -> Vec<Plan> {
+        let queries = graph.project.queries.iter();
+        queries
+            .enumerate()
+            .map(|(qi, q)| self.plan(graph, qi, q))
+            .collect()
+    }
+
+    /// The model of these tables with their plans and write paths.
+    pub(crate) fn into_model(
+        self,
+        plans: Vec<Plan>,
+        writes: Vec<Shared<WritePath>>,
+    ) -> LogicalModel {
+        LogicalModel {
+            tables: self.tables,
+            plans,
+            writes,
+            problems: self.problems,
+        }
+    }
+}
+
+/// Steps 2 to 4 done, the tables not made yet: which draft each keeps,
+/// what it gains and its name. [`Named::made`] makes them; a caller
+/// holding a table equal to one ([`Named::makes`]) may hand it in.
+pub(crate) struct Named<'a> {
+    problems: Vec<Problem>,
+    drafts: Vec<Arc<Draft>>,
+    settled: Settled,
+    draft_of: HashMap<&'a str, usize>,
+    own_draft: HashMap<&'a str, usize>,
+}
+
+impl<'a> Named<'a> {
+    /// Whether table `ti` as it will be made is `t`: every field compared
+    /// (the destructuring names them all, so a new field is a
+    /// compile-time question here).
+    pub(crate) fn makes(&self, ti: usize, t: &Table) -> bool {
+        let Some(&i) = self.settled.kept.get(ti) else {
+            return false;
+        };
+        let (built, joined) = (&self.drafts[i].table, &self.settled.joined[i]);
+        let Table {
+            name,
+            rows,
+            queries,
+            columns,
+            indexes,
+            ttl_seconds,
+            physical,
+            dropped,
+            candidate,
+            origin,
+            collected,
+        } = t;
+        self.settled.names[i].as_ref() == Some(name)
+            && queries.len() == built.queries.len() + joined.len()
+            && queries.iter().eq(built.queries.iter().chain(joined))
+            && *columns == built.columns
+            && *rows == built.rows
+            && *origin == built.origin
+            && *ttl_seconds == built.ttl_seconds
+            && *physical == built.physical
+            && *candidate == built.candidate
+            && *indexes == built.indexes
+            && *dropped == built.dropped
+            && *collected == built.collected
+    }
+
+    /// The tables made, each `given[ti]` where one is given (a table
+    /// [`Named::makes`] says it makes).
+    pub(crate) fn made(self, given: Vec<Option<Shared<Table>>>) -> Assembly<'a> {
+        let Named {
+            problems,
+            mut drafts,
+            settled,
+            draft_of,
+            own_draft,
+        } = self;
+        let (tables, index_of) = settle_tables(&mut drafts, settled, given);
+        let ids = index_of
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_some())
+            .map(|(i, _)| drafts[i].ids.clone())
+            .collect();
+        let roots = index_of
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_some())
+            .map(|(i, _)| drafts[i].root)
+            .collect();
+        Assembly {
+            tables,
+            problems,
+            ids,
+            roots,
+            drafts,
+            draft_of,
+            index_of,
+            own_draft,
+        }
+    }
+}
+
+/// Steps 2 to 4 of derivation over the built drafts (`built` parallel to
+/// `own`): sharing, `served_by`, names.
+pub(crate) fn assemble<'a>(
+    graph: &Graph<'a>,
     decisions: &HashMap<&str, &Decision>,
-    own: &[(usize, &Query)],
+    own: &[(usize, &'a Query)],
     built: Vec<Built>,
-    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
-    answered: Option<share::Answered>,
-    last: Option<LastModel>,
-) -> Assembled {
-    let (last_tables, earlier_writes) = match last {
-        Some(l) => (Some(l.tables), l.writes),
-        None => (None, None),
-    };
-    let project = graph.project;
+    answers: &mut impl share::Answers,
+) -> Named<'a> {
     let mut problems = Vec::new();
     let mut drafts: Vec<Arc<Draft>> = Vec::with_capacity(own.len());
     // Sized up front: growing maps of a thousand entries rehash often.
@@ -95,85 +213,44 @@ pub(crate) fn assemble(
     // a copy of the table, not a second one made key by key.
     let own_draft = draft_of.clone();
 
-    let Settled {
-        kept,
-        names,
-        joined,
-        answered,
-    } = share_and_name(
+    let settled = share_and_name(
         graph,
         decisions,
         &mut drafts,
         &query_at,
         &mut draft_of,
         &mut problems,
-        answered,
+        answers,
     );
-    // The write paths' frame (one per entity and relationship, with their
-    // attributes); not needed when the last derivation's paths are patched.
-    let frame = earlier_writes.is_none().then(|| writes::frame(graph, None));
-
-    let (tables, index_of) = settle_tables(&mut drafts, &kept, joined, names, last_tables);
-
-    // 5. Plans: the SELECT that answers each query from its table.
-    let queries: Vec<(usize, &Query)> = project.queries.iter().map(|q| &**q).enumerate().collect();
-    let ids_by_table: Vec<&Shared<Vec<Option<Reached>>>> =
-        kept.iter().map(|&i| &drafts[i].ids).collect();
-    let roots: Vec<NodeId> = kept.iter().map(|&i| drafts[i].root).collect();
-    let (writes, writes_by_table) =
-        writes::write_paths(graph, frame, earlier_writes, &tables, &ids_by_table, &roots);
-    let plans = plans_of(
-        graph, &queries, &drafts, &kept, &tables, &draft_of, &index_of, &own_draft, reuse_plan,
-    );
-    #[cfg(test)]
-    {
-        let ids: Vec<&[Option<Reached>]> = ids_by_table.iter().map(|i| i.as_slice()).collect();
-        writes::tests::assert_matches_reference(graph, &tables, &ids, &roots, &writes);
-    }
-    drop(ids_by_table);
-    let ids = kept
-        .iter()
-        .map(|&i| match Arc::get_mut(&mut drafts[i]) {
-            Some(d) => std::mem::take(&mut d.ids),
-            None => drafts[i].ids.clone(),
-        })
-        .collect();
-    Assembled {
-        model: LogicalModel {
-            tables,
-            plans,
-            writes,
-            problems,
-        },
-        answered,
-        ids,
-        roots,
-        writes_by_table,
+    Named {
+        problems,
+        drafts,
+        settled,
+        draft_of,
+        own_draft,
     }
 }
 
 /// What steps 2 to 4 leave: the drafts whose tables stay (by draft
-/// position), what their tables gain and are named, and the sharing
-/// answers for the next derivation.
-pub(crate) struct Settled {
+/// position), what their tables gain and are named.
+struct Settled {
     kept: Vec<usize>,
     /// By draft position: the final name of each kept draft's table.
     names: Vec<Option<Name>>,
     /// By draft position: the queries each kept draft's table gains.
     joined: Vec<Vec<Name>>,
-    answered: share::Answered,
 }
 
 /// Steps 2 to 4 of derivation: identical tables shared, tables that answer
 /// other queries hosting them, the designer's merges, names.
-pub(crate) fn share_and_name<'a>(
+fn share_and_name<'a>(
     graph: &Graph<'a>,
     decisions: &HashMap<&str, &Decision>,
     drafts: &mut [Arc<Draft>],
     query_at: &[usize],
     draft_of: &mut HashMap<&'a str, usize>,
     problems: &mut Vec<Problem>,
-    answered: Option<share::Answered>,
+    answers: &mut impl share::Answers,
 ) -> Settled {
     let project = graph.project;
     // 2. Queries that need exactly the same table share it.
@@ -228,14 +305,14 @@ pub(crate) fn share_and_name<'a>(
     for (&k, &first) in &merged_into {
         companions.entry(first).or_default().push(k);
     }
-    let (hosts, answered) = share::hosts(
+    let hosts = share::hosts(
         project,
         drafts,
         query_at,
         &candidates,
         decisions,
         &companions,
-        answered,
+        answers,
     );
     // A host is never a guest, so the drafts merged into a guest move to
     // its host in one step, once every guest is known.
@@ -381,33 +458,29 @@ pub(crate) fn share_and_name<'a>(
         kept,
         names: final_name,
         joined,
-        answered,
     }
 }
 
-/// After steps 2 to 4 of derivation: the tables of the drafts kept (`kept`, by draft
-/// position), each with the queries it gained (`joined`) and its name
-/// (`names`), and each draft's table position. A table equal to the one
-/// at its position in `last` (the last derivation's tables) is that one,
-/// shared: an edit's re-derivation copies only the tables it changed.
-pub(crate) fn settle_tables(
+/// The tables of the drafts kept (`settled.kept`, by draft position),
+/// each with the queries it gained and its name, or `given` at its
+/// position; and each draft's table position.
+fn settle_tables(
     drafts: &mut [Arc<Draft>],
-    kept: &[usize],
-    mut joined: Vec<Vec<Name>>,
-    mut names: Vec<Option<Name>>,
-    last: Option<&[Shared<Table>]>,
+    settled: Settled,
+    given: Vec<Option<Shared<Table>>>,
 ) -> (Vec<Shared<Table>>, Vec<Option<usize>>) {
+    let Settled {
+        kept,
+        mut names,
+        mut joined,
+    } = settled;
+    let mut given = given.into_iter();
     let mut index_of: Vec<Option<usize>> = vec![None; drafts.len()];
     let mut tables: Vec<Shared<Table>> = Vec::with_capacity(kept.len());
-    for &i in kept {
-        let name = names[i].take().unwrap_or_default();
-        let at = tables.len();
-        index_of[i] = Some(at);
-        if let Some(same) = last
-            .and_then(|l| l.get(at))
-            .filter(|l| is_settled(l, &drafts[i].table, &joined[i], &name))
-        {
-            tables.push(same.clone());
+    for i in kept {
+        index_of[i] = Some(tables.len());
+        if let Some(same) = given.next().flatten() {
+            tables.push(same);
             continue;
         }
         // A draft kept for the next edit stays as built: its table is
@@ -420,103 +493,10 @@ pub(crate) fn settle_tables(
         if !joined[i].is_empty() {
             t.queries.append(&mut joined[i]);
         }
-        t.name = name;
+        t.name = names[i].take().unwrap_or_default();
         tables.push(Shared::new(t));
     }
     (tables, index_of)
-}
-
-/// Whether `settled` is `built` with the queries `joined` added and named
-/// `name`: every field compared (the destructuring names them all, so a
-/// new field is a compile-time question here).
-pub(crate) fn is_settled(settled: &Table, built: &Table, joined: &[Name], name: &Name) -> bool {
-    let Table {
-        name: settled_name,
-        rows,
-        queries,
-        columns,
-        indexes,
-        ttl_seconds,
-        physical,
-        dropped,
-        candidate,
-        origin,
-        collected,
-    } = settled;
-    settled_name == name
-        && queries.len() == built.queries.len() + joined.len()
-        && queries.iter().eq(built.queries.iter().chain(joined))
-        && *columns == built.columns
-        && *rows == built.rows
-        && *origin == built.origin
-        && *ttl_seconds == built.ttl_seconds
-        && *physical == built.physical
-        && *candidate == built.candidate
-        && *indexes == built.indexes
-        && *dropped == built.dropped
-        && *collected == built.collected
-}
-
-/// Step 5: the SELECT that answers each query from its table.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn plans_of(
-    graph: &Graph,
-    queries: &[(usize, &Query)],
-    drafts: &[Arc<Draft>],
-    kept: &[usize],
-    tables: &[Shared<Table>],
-    draft_of: &HashMap<&str, usize>,
-    index_of: &[Option<usize>],
-    own_draft: &HashMap<&str, usize>,
-    reuse_plan: &(dyn Fn(PlanInput) -> Option<Plan> + Sync),
-) -> Vec<Plan> {
-    queries
-        .iter()
-        .map(|&(qi, q)| {
-            let table = draft_of
-                .get(q.id.as_str())
-                .and_then(|&i| index_of.get(i).copied().flatten());
-            match table {
-                Some(ti) => {
-                    let draft = &drafts[kept[ti]];
-                    let input = PlanInput {
-                        query: q,
-                        index_in_project: qi,
-                        index: ti,
-                        table: &tables[ti],
-                        ids: &draft.ids,
-                        root: draft.root,
-                    };
-                    if let Some(plan) = reuse_plan(input) {
-                        return plan;
-                    }
-                    let resolved = own_draft
-                        .get(q.id.as_str())
-                        .and_then(|&i| drafts[i].resolved.as_deref());
-                    serve::plan(
-                        graph,
-                        q,
-                        graph.query_name(qi),
-                        resolved,
-                        serve::Served {
-                            table: &tables[ti],
-                            index: ti,
-                            ids: &draft.ids,
-                            root: draft.root,
-                        },
-                    )
-                }
-                None => Plan {
-                    query: graph.query_name(qi),
-                    table: None,
-                    select: Select::default(),
-                    access: Access::Impossible("no table serves this query".into()),
-                    computed: vec![],
-                    request: None,
-                },
-            }
-        })
-        .collect()
 }
 
 pub(crate) fn disambiguate(name: &str, origin: &str, used: &HashSet<Name>) -> Name {

@@ -31,8 +31,8 @@ pub(crate) struct Draft {
     /// whenever hashes meet, so a stale hash costs time, never a result.
     pub(crate) signature_hash: u64,
     /// The build's number, unique in the process (0 until [`build_query`]
-    /// numbers it): copies of one build share it, so what sharing learnt
-    /// about two builds holds for their copies in the next derivation.
+    /// numbers it): copies of one build share it, so what is true of two
+    /// builds (see `share::Answers`) holds for their copies.
     pub(crate) serial: u64,
 }
 

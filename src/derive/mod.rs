@@ -24,19 +24,21 @@ use crate::model::resolve::Graph;
 use crate::model::Project;
 
 pub use crate::model::resolve::normalize;
-pub(crate) use assemble::{assemble, LastModel, PlanInput};
+pub(crate) use assemble::assemble;
 pub(crate) use build::build_query;
 pub(crate) use decisions::{decisions_by_query, own_queries};
 pub(crate) use draft::Built;
 pub use types::*;
+pub(crate) use writes::TableWrites;
 pub use writes::{AttrWrites, WritePath};
-pub(crate) use writes::{EarlierWrites, SameTable, TableWrites};
 
 pub fn derive(project: &Project) -> LogicalModel {
     derive_in(&Graph::new(project))
 }
 
-/// [`derive`] over an already built graph of the project.
+/// [`derive`] over an already built graph of the project: each query's
+/// own table built, the tables assembled, each query planned, the write
+/// paths listed.
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
@@ -53,16 +55,10 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
             )
         })
         .collect();
-    assemble(
-        graph,
-        &decisions,
-        &own,
-        built,
-        &|_: PlanInput| None,
-        None,
-        None,
-    )
-    .model
+    let assembly = assemble(graph, &decisions, &own, built, &mut ()).made(Vec::new());
+    let plans = assembly.plans(graph);
+    let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
+    assembly.into_model(plans, writes)
 }
 
 #[cfg(test)]

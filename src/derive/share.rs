@@ -68,27 +68,19 @@ fn can_host(d: &Draft) -> bool {
             .all(|c| !matches!(c.source, Source::Bucket { .. } | Source::Shard { .. }))
 }
 
-/// Whether a build's table answers another build's query ([`answers`]),
-/// by the two builds' serial numbers. What the answer reads is fixed when
-/// the builds are made, so it holds for copies of the same builds: the
-/// next derivation after an edit reuses it for every pair of kept builds
-/// instead of matching their columns again. Carried from derivation to
-/// derivation (an edit adds the pairs of its new builds only), and pruned
-/// of builds gone once those outnumber the live pairs.
-#[derive(Default)]
-pub(crate) struct Answered(HashMap<(u64, u64), bool>);
-
-impl Answered {
-    /// How many pairs it holds.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
+/// Where [`hosts`] learns whether a build's table answers another build's
+/// query ([`answers`]), asked by the two builds' serial numbers: the
+/// answer reads the two builds only, so it holds for copies of them, and
+/// a caller may keep it for the next derivation. `()` works each one out.
+pub(crate) trait Answers {
+    fn answer(&mut self, builds: (u64, u64), work_out: impl FnOnce() -> bool) -> bool;
 }
 
-/// Pairs an [`Answered`] may hold beyond twice the live ones before it is
-/// pruned (a small project is never pruned for nothing).
-const ANSWERED_SLACK: usize = 1024;
+impl Answers for () {
+    fn answer(&mut self, _: (u64, u64), work_out: impl FnOnce() -> bool) -> bool {
+        work_out()
+    }
+}
 
 /// `(guest, host)` pairs of drafts among `kept`: each guest is served by its
 /// host's table. A query with any decision keeps its own table (the
@@ -98,9 +90,6 @@ const ANSWERED_SLACK: usize = 1024;
 /// built for.
 /// `companions[i]`: the drafts merged into draft `i` because their queries
 /// need an identical table; `i` moves only when the host answers them too.
-/// With `earlier` (the answers earlier derivations gave, see
-/// [`Answered`]) also the answers this one gave, for the next; `None`
-/// neither reads nor keeps any.
 pub(super) fn hosts(
     project: &Project,
     drafts: &[std::sync::Arc<Draft>],
@@ -108,28 +97,16 @@ pub(super) fn hosts(
     kept: &[usize],
     decisions: &HashMap<&str, &Decision>,
     companions: &HashMap<usize, Vec<usize>>,
-    earlier: Option<Answered>,
-) -> (Vec<(usize, usize)>, Answered) {
-    let keeps = earlier.is_some();
+    given: &mut impl Answers,
+) -> Vec<(usize, usize)> {
     let shapes: Vec<std::cell::OnceCell<KeyShape>> =
         drafts.iter().map(|_| std::cell::OnceCell::new()).collect();
-    let mut given = earlier.unwrap_or_default();
-    let mut pairs = 0usize;
-    // A pair of builds numbered when made (never 0) may have an answer
-    // from an earlier derivation; each answer given is kept for the next.
-    let mut answer = |q: &Query, g: usize, h: usize| -> bool {
-        if !keeps {
-            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
+    let mut answer = |q: &Query, g: usize, h: usize| {
+        let work_out = || answers(q, &drafts[g], &drafts[h], &shapes[h]);
+        match (drafts[g].serial, drafts[h].serial) {
+            (0, _) | (_, 0) => work_out(),
+            pair => given.answer(pair, work_out),
         }
-        pairs += 1;
-        let key = (drafts[g].serial, drafts[h].serial);
-        if key.0 == 0 || key.1 == 0 {
-            return answers(q, &drafts[g], &drafts[h], &shapes[h]);
-        }
-        *given
-            .0
-            .entry(key)
-            .or_insert_with(|| answers(q, &drafts[g], &drafts[h], &shapes[h]))
     };
     // What the pairs below ask of each draft, looked up once: the pairs
     // visit every draft many times, and a draft is large.
@@ -177,13 +154,6 @@ pub(super) fn hosts(
             }
         }
     }
-    if keeps && given.0.len() > 2 * pairs + ANSWERED_SLACK {
-        let live: std::collections::HashSet<u64, rustc_hash::FxBuildHasher> =
-            drafts.iter().map(|d| d.serial).collect();
-        given
-            .0
-            .retain(|(g, h), _| live.contains(g) && live.contains(h));
-    }
     let origin = |i: usize| drafts[i].table.origin.as_str();
     // A draft stands for its companions too (the queries with an
     // identical table, folded into the first one in file order): it ranks
@@ -224,7 +194,7 @@ pub(super) fn hosts(
         }
     }
     out.sort_unstable_by(|a, b| origin(a.0).cmp(origin(b.0)));
-    (out, given)
+    out
 }
 
 /// A query that could share another query's table if that table held the
@@ -246,7 +216,7 @@ pub struct MergeHint {
 /// the table's rows stay the same): the one lacking the fewest, then by
 /// query id.
 pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint> {
-    merge_hints_reusing(graph, model, &|_| None)
+    hints_by_table(graph, model)
         .into_iter()
         .flatten()
         .map(std::sync::Arc::unwrap_or_clone)
@@ -257,48 +227,34 @@ pub(crate) fn merge_hints(graph: &Graph, model: &LogicalModel) -> Vec<MergeHint>
 /// hands most of them on from the last one.
 pub(crate) type Hint = Option<std::sync::Arc<MergeHint>>;
 
-/// [`merge_hints`] per table (`None` for a table that is no guest),
-/// taking a table's hint from `reuse` when it has it: the hint reads the
-/// guest's table and query and the tables of the same rows with their
-/// queries and decisions, besides the schema.
-pub(crate) fn merge_hints_reusing(
-    graph: &Graph,
-    model: &LogicalModel,
-    reuse: &(dyn Fn(usize) -> Option<Hint> + Sync),
-) -> Vec<Hint> {
-    let reused: Vec<Option<Hint>> = (0..model.tables.len()).map(reuse).collect();
-    // Only the groups of rows the hints still to work out read are made
-    // (after an edit, one or two among thousands).
-    let todo = reused.iter().filter(|h| h.is_none()).count();
-    let wanted: Option<std::collections::HashSet<&str, rustc_hash::FxBuildHasher>> =
-        (todo * 4 < model.tables.len()).then(|| {
-            reused
-                .iter()
-                .zip(&model.tables)
-                .filter(|(h, _)| h.is_none())
-                .filter_map(|(_, t)| graph.query(&t.origin))
-                .map(|q| q.rows.as_str())
-                .collect()
-        });
-    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
-    if todo > 0 {
-        for (i, t) in model.tables.iter().enumerate() {
-            if wanted.as_ref().is_none_or(|w| w.contains(t.rows.as_str())) {
-                by_rows.entry(t.rows.as_str()).or_default().push(i);
-            }
-        }
-    }
-    reused
-        .into_iter()
-        .enumerate()
-        .map(|(gi, kept)| {
-            kept.unwrap_or_else(|| hint_for(graph, model, &by_rows, gi).map(std::sync::Arc::new))
-        })
+/// [`merge_hints`] per table (`None` for a table that is no guest).
+pub(crate) fn hints_by_table(graph: &Graph, model: &LogicalModel) -> Vec<Hint> {
+    let by_rows = tables_by_rows(model, |_| true);
+    (0..model.tables.len())
+        .map(|gi| hint_for(graph, model, &by_rows, gi).map(std::sync::Arc::new))
         .collect()
 }
 
-/// The merge hint for the query that table `gi` was built for, if any.
-fn hint_for(
+/// The positions of the tables of each rows (entity or relationship)
+/// that `wanted` names: where [`hint_for`] looks for hosts.
+pub(crate) fn tables_by_rows(
+    model: &LogicalModel,
+    wanted: impl Fn(&str) -> bool,
+) -> HashMap<&str, Vec<usize>> {
+    let mut by_rows: HashMap<&str, Vec<usize>> = HashMap::default();
+    for (i, t) in model.tables.iter().enumerate() {
+        if wanted(t.rows.as_str()) {
+            by_rows.entry(t.rows.as_str()).or_default().push(i);
+        }
+    }
+    by_rows
+}
+
+/// The merge hint for the query that table `gi` was built for, if any,
+/// among the tables `by_rows` lists for its rows ([`tables_by_rows`]): it
+/// reads the guest's table and query and those tables with their queries
+/// and decisions, besides the schema.
+pub(crate) fn hint_for(
     graph: &Graph,
     model: &LogicalModel,
     by_rows: &HashMap<&str, Vec<usize>>,

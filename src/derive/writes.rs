@@ -65,7 +65,9 @@ pub(crate) struct TableWrites {
 }
 
 impl TableWrites {
-    fn new(
+    /// What table `t` (column identities `ids`, rows' node `root`) adds;
+    /// `job_query`: a query of it is written by a job.
+    pub(crate) fn new(
         graph: &Graph,
         t: &Table,
         ids: &[Option<Reached>],
@@ -102,8 +104,13 @@ impl TableWrites {
         }
     }
 
+    /// Whether a query of the table is written by a job.
+    pub(crate) fn job_query(&self) -> bool {
+        self.job_query
+    }
+
     /// The paths this table is listed in.
-    fn slots(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn slots(&self) -> impl Iterator<Item = u32> + '_ {
         self.makers
             .iter()
             .copied()
@@ -113,7 +120,12 @@ impl TableWrites {
     /// Lists the table (`name`) in each of its paths that `at` finds in
     /// `paths` (all of them for a full listing, the touched ones for a
     /// patch).
-    fn list(&self, name: &TableName, paths: &mut [WritePath], at: impl Fn(u32) -> Option<usize>) {
+    pub(crate) fn list(
+        &self,
+        name: &TableName,
+        paths: &mut [WritePath],
+        at: impl Fn(u32) -> Option<usize>,
+    ) {
         for &m in &self.makers {
             if let Some(w) = at(m).and_then(|i| paths.get_mut(i)) {
                 let list = match self.writer {
@@ -142,24 +154,9 @@ impl TableWrites {
     }
 }
 
-/// Whether the table at a position is the one there last time, with the
-/// same column identities and rows' node.
-pub(crate) type SameTable<'a> =
-    dyn Fn(usize, &Shared<Table>, &Shared<Vec<Option<Reached>>>, NodeId) -> bool + Sync + 'a;
-
-/// The last derivation's write paths and what each of its tables added,
-/// for a derivation of a project with the very same entity and
-/// relationship lists (the paths' positions and names are the same).
-pub(crate) struct EarlierWrites<'a> {
-    pub paths: &'a [Shared<WritePath>],
-    /// Parallel to the last derivation's tables.
-    pub tables: Vec<TableWrites>,
-    pub same: &'a SameTable<'a>,
-}
-
 /// Whether some query of each table is written by a job. `Project::query`
 /// answers for the first query with an id: so does this.
-fn job_queries(graph: &Graph, tables: &[Shared<Table>]) -> Vec<bool> {
+pub(crate) fn job_queries(graph: &Graph, tables: &[Shared<Table>]) -> Vec<bool> {
     let p = graph.project;
     if !p.queries.iter().any(|q| q.written_by_job) {
         return vec![false; tables.len()];
@@ -179,104 +176,29 @@ fn job_queries(graph: &Graph, tables: &[Shared<Table>]) -> Vec<bool> {
 }
 
 /// Write paths of every entity, then every relationship, in project order,
-/// with what each table added (for the next derivation).
+/// with what each table added (see [`TableWrites`]).
 ///
 /// One pass over the tables, with every lookup indexed: linear in the size
-/// of the model. With `earlier`, an edit that changed a few tables in
-/// place re-lists only the paths those tables touch (before or after) and
-/// shares the rest with the last derivation. `frame_made` is [`frame`] of
-/// the graph when made beforehand (on another core while the tables are
-/// settled).
+/// of the model.
 pub(crate) fn write_paths(
     graph: &Graph,
-    frame_made: Option<Vec<WritePath>>,
-    earlier: Option<EarlierWrites>,
     tables: &[Shared<Table>],
-    ids: &[&Shared<Vec<Option<Reached>>>],
+    ids: &[Shared<Vec<Option<Reached>>>],
     roots: &[NodeId],
 ) -> (Vec<Shared<WritePath>>, Vec<TableWrites>) {
     let job = job_queries(graph, tables);
-    let made = |ti: usize| TableWrites::new(graph, &tables[ti], ids[ti], roots[ti], job[ti]);
-    let Some(earlier) = earlier else {
-        let by_table: Vec<TableWrites> = (0..tables.len()).map(made).collect();
-        let empty = frame_made.unwrap_or_else(|| empty_paths(graph));
-        let paths = fill(empty, tables, &by_table);
-        return (paths.into_iter().map(Shared::new).collect(), by_table);
-    };
-    let EarlierWrites {
-        paths: earlier_paths,
-        tables: mut by_table,
-        same,
-    } = earlier;
-    let in_place = by_table.len() == tables.len();
-    // Paths a changed table is listed in, before or after the edit.
-    let mut touched: Vec<u32> = Vec::new();
-    by_table.resize_with(tables.len(), || TableWrites {
-        makers: Box::default(),
-        writer: Writer::Insert,
-        job_query: false,
-        attrs: Box::default(),
-    });
-    for (ti, t) in tables.iter().enumerate() {
-        // (`same` is false past the last derivation's tables, whose parts
-        // are the placeholders above.)
-        let kept = by_table[ti].job_query == job[ti] && same(ti, t, ids[ti], roots[ti]);
-        if kept {
-            continue;
-        }
-        let now = made(ti);
-        if in_place {
-            touched.extend(by_table[ti].slots());
-            touched.extend(now.slots());
-        }
-        by_table[ti] = now;
-    }
-    if !in_place {
-        // Tables came, went or moved: every path is listed again (each
-        // table's part reused where it stayed in place).
-        let paths = fill(frame(graph, Some(earlier_paths)), tables, &by_table);
-        return (paths.into_iter().map(Shared::new).collect(), by_table);
-    }
-    touched.sort_unstable();
-    touched.dedup();
-    // Each touched path listed again from every table's part, in table
-    // order as a full listing has it; the others are the last ones.
-    let mut fresh_at: Vec<u32> = vec![u32::MAX; earlier_paths.len()];
-    let mut fresh: Vec<WritePath> = Vec::with_capacity(touched.len());
-    for &s in &touched {
-        if let Some(w) = earlier_paths.get(s as usize) {
-            fresh_at[s as usize] = u32::try_from(fresh.len()).unwrap_or(u32::MAX);
-            fresh.push(emptied(w));
-        }
-    }
-    if !fresh.is_empty() {
-        let at = |s: u32| {
-            fresh_at
-                .get(s as usize)
-                .filter(|&&f| f != u32::MAX)
-                .map(|&f| f as usize)
-        };
-        for (t, part) in tables.iter().zip(&by_table) {
-            part.list(&t.name, &mut fresh, at);
-        }
-    }
-    let mut fresh = fresh.into_iter();
-    let paths = earlier_paths
-        .iter()
-        .zip(&fresh_at)
-        .map(|(w, &f)| {
-            if f == u32::MAX {
-                w.clone()
-            } else {
-                Shared::new(fresh.next().unwrap_or_else(|| emptied(w)))
-            }
-        })
+    let by_table: Vec<TableWrites> = (0..tables.len())
+        .map(|ti| TableWrites::new(graph, &tables[ti], &ids[ti], roots[ti], job[ti]))
         .collect();
+    let paths = fill(empty_paths(graph), tables, &by_table);
+    let paths: Vec<Shared<WritePath>> = paths.into_iter().map(Shared::new).collect();
+    #[cfg(test)]
+    tests::assert_matches_reference(graph, tables, ids, roots, &paths);
     (paths, by_table)
 }
 
 /// `paths` (empty) with every table listed where its part says.
-fn fill(
+pub(crate) fn fill(
     mut paths: Vec<WritePath>,
     tables: &[Shared<Table>],
     by_table: &[TableWrites],
@@ -288,7 +210,7 @@ fn fill(
 }
 
 /// `w` with its names and no table listed.
-fn emptied(w: &WritePath) -> WritePath {
+pub(crate) fn emptied(w: &WritePath) -> WritePath {
     WritePath {
         item: w.item.clone(),
         insert: vec![],
@@ -302,16 +224,6 @@ fn emptied(w: &WritePath) -> WritePath {
             .collect(),
         job: vec![],
         summaries: vec![],
-    }
-}
-
-/// [`empty_paths`], its names taken from `earlier` (the write paths of a
-/// project with the very same entity and relationship lists) when given:
-/// an edit of a query re-derives write paths without making a name.
-pub(crate) fn frame(graph: &Graph, earlier: Option<&[Shared<WritePath>]>) -> Vec<WritePath> {
-    match earlier {
-        Some(earlier) => earlier.iter().map(|w| emptied(w)).collect(),
-        None => empty_paths(graph),
     }
 }
 
@@ -367,7 +279,7 @@ fn attr_slot(attr: AttrId) -> (NodeId, usize) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The straightforward version (every lookup a scan), kept as the
@@ -414,13 +326,15 @@ pub(super) mod tests {
 
     /// Under `cargo test` every derivation also runs the scanning version and
     /// compares: each unit test that derives checks the indexed one.
-    pub(in crate::derive) fn assert_matches_reference(
+    pub(crate) fn assert_matches_reference(
         graph: &Graph,
         tables: &[Shared<Table>],
-        ids: &[&[Option<Reached>]],
+        ids: &[Shared<Vec<Option<Reached>>>],
         roots: &[NodeId],
         indexed: &[Shared<WritePath>],
     ) {
+        let ids: Vec<&[Option<Reached>]> = ids.iter().map(|i| i.as_slice()).collect();
+        let ids = ids.as_slice();
         let indexed: Vec<&WritePath> = indexed.iter().map(|w| &**w).collect();
         let reference = write_paths_by_scanning(graph, tables, ids, roots);
         assert_eq!(

@@ -53,9 +53,10 @@ pub enum Edit {
     UseCandidate(String, Option<String>),
     Flip(String, String),
     Merge(Vec<String>, String),
-    /// Gives these queries tables of their own: undoes `served_by` merges
-    /// and keeps automatically shared tables apart (`separate`).
-    Split(Vec<String>),
+    /// Gives queries tables of their own: undoes the `served_by` merges of
+    /// the first list and keeps the second's tables apart (`separate`).
+    /// Made by [`split`], which says which need keeping apart.
+    Split(Vec<String>, Vec<String>),
     Replace(EditTarget, String),
     AddNote(Target, String),
     /// Waives a review finding (rule, subject, reason); a waiver of the
@@ -103,6 +104,48 @@ impl Edit {
                 | Edit::AddNote(..)
         )
     }
+}
+
+/// Takes `queries` out of `served_by` merges; says whether any was in one.
+fn unmerge(p: &mut Project, queries: &[String]) -> bool {
+    let mut changed = false;
+    for q in queries {
+        if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
+            changed |= d.served_by.take().is_some();
+        }
+    }
+    changed
+}
+
+/// The project with `queries` out of their `served_by` merges, when any
+/// was in one: the project whose model [`split`] reads. `None` when none
+/// was (the current model is that model).
+pub fn unmerged(p: &Project, queries: &[String]) -> Option<Project> {
+    let merged = |q: &String| p.decision(q).is_some_and(|d| d.served_by.is_some());
+    queries.iter().any(merged).then(|| {
+        let mut next = p.clone();
+        unmerge(&mut next, queries);
+        next
+    })
+}
+
+/// The [`Edit::Split`] of `queries`, given `model`, the model of the
+/// project with them out of their merges ([`unmerged`], or the current
+/// model when none was merged): a query still sharing a table there is
+/// kept apart. The edit itself then derives nothing.
+pub fn split(queries: Vec<String>, model: &crate::derive::LogicalModel) -> Edit {
+    let apart = queries
+        .iter()
+        .filter(|q| {
+            model
+                .plan(q)
+                .and_then(|pl| pl.table)
+                .and_then(|t| model.tables.get(t))
+                .is_some_and(|t| t.queries.len() > 1)
+        })
+        .cloned()
+        .collect();
+    Edit::Split(queries, apart)
 }
 
 /// Applies an edit to a project without working out its inverse (which
@@ -438,23 +481,10 @@ fn change(p: &mut Project, e: &Edit) -> Result<(), String> {
                 p.decision_mut(q).served_by = Some(into.clone());
             }
         }
-        Edit::Split(queries) => {
-            let mut changed = false;
-            for q in queries {
-                if let Some(d) = p.decisions.iter_mut().find(|d| &d.query == q) {
-                    changed |= d.served_by.take().is_some();
-                }
-            }
-            // Queries that need exactly the same table still share it:
-            // `separate` keeps theirs apart.
-            let m = crate::derive::derive(p);
-            for q in queries {
-                let shared = m
-                    .plan(q)
-                    .and_then(|pl| pl.table)
-                    .and_then(|t| m.tables.get(t))
-                    .is_some_and(|t| t.queries.len() > 1);
-                if shared && !p.decision(q).is_some_and(|d| d.separate) {
+        Edit::Split(queries, apart) => {
+            let mut changed = unmerge(p, queries);
+            for q in apart {
+                if !p.decision(q).is_some_and(|d| d.separate) {
                     p.decision_mut(q).separate = true;
                     changed = true;
                 }
@@ -601,7 +631,9 @@ mod tests {
         let q1 = merged.queries[0].id.clone();
         let q2 = merged.queries[1].id.clone();
         apply(&mut merged, &Edit::Merge(vec![q2.clone()], q1)).expect("merge");
-        round_trip(&merged, &Edit::Split(vec![q2]));
+        let model =
+            crate::derive::derive(&unmerged(&merged, std::slice::from_ref(&q2)).expect("merged"));
+        round_trip(&merged, &split(vec![q2], &model));
     }
 
     #[test]

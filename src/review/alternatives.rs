@@ -18,7 +18,7 @@ type CostOf = fn(&crate::derive::cost::DesignCost) -> f64;
 /// The name of the option that keeps the derived key.
 pub(crate) const DERIVED: &str = "derived";
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Matrix {
     /// The query whose table the options are for (the table's origin).
     pub query: String,

@@ -14,6 +14,10 @@
 //! The result comes with the incremental analysis that made it (its cache
 //! filled), so the first edit after opening a large project re-derives
 //! only what it changed instead of everything.
+//!
+//! A worker runs one kind of work (`T` is what it returns): the project's
+//! analysis, or the workbench's what-ifs (a refinement's preview, a split,
+//! the alternatives matrix), each a closure over the values it reads.
 
 use crate::analysis::incremental::IncrementalAnalysis;
 use crate::analysis::Analysis;
@@ -33,45 +37,54 @@ pub(crate) fn in_background(project: &Project) -> bool {
     project.queries.len() >= BACKGROUND_FROM_QUERIES
 }
 
-struct Job {
+/// The work a request asks for, run on the thread.
+pub type Work<T> = Box<dyn FnOnce() -> T + Send>;
+
+struct Job<T> {
     ticket: u64,
-    project: Project,
+    work: Work<T>,
 }
 
-/// A finished analysis and the ticket of the request it answers.
-pub struct Done {
+/// A finished piece of work and the ticket of the request it answers.
+pub struct Done<T = Analysed> {
     pub ticket: u64,
-    pub analysis: Analysis,
-    /// What made it, ready for the next edit.
-    pub incremental: IncrementalAnalysis,
+    pub result: T,
 }
 
-/// A delivered result: the analysis and the incremental analysis to
-/// re-derive it after the next edit.
+/// A delivered analysis: the analysis and the incremental analysis
+/// (ready for the next edit) to re-derive it after the next edit.
 pub type Analysed = (Analysis, IncrementalAnalysis);
 
 /// What the workbench and the thread share.
-#[derive(Default)]
-struct Queue {
+struct Queue<T> {
     /// The newest request not yet taken by the thread.
-    waiting: Option<Job>,
+    waiting: Option<Job<T>>,
     /// Whether a thread is running (it ends when `waiting` is empty).
     running: bool,
 }
 
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Queue {
+            waiting: None,
+            running: false,
+        }
+    }
+}
+
 /// The workbench's handle on the worker.
-pub struct AnalysisWorker {
-    queue: Arc<Mutex<Queue>>,
+pub struct AnalysisWorker<T = Analysed> {
+    queue: Arc<Mutex<Queue<T>>>,
     /// The newest ticket handed out, shared with the thread so it can drop
     /// stale results.
     latest: Arc<AtomicU64>,
-    results: Receiver<Done>,
-    send_results: Sender<Done>,
+    results: Receiver<Done<T>>,
+    send_results: Sender<Done<T>>,
     /// The ticket whose result the workbench waits for.
     pending: Option<u64>,
 }
 
-impl Default for AnalysisWorker {
+impl<T: Send + 'static> Default for AnalysisWorker<T> {
     fn default() -> Self {
         let (send_results, results) = channel();
         AnalysisWorker {
@@ -84,14 +97,31 @@ impl Default for AnalysisWorker {
     }
 }
 
-impl AnalysisWorker {
-    /// Asks for the analysis of `project`; any earlier request still
-    /// pending becomes stale. Returns the request's ticket, or `None` when
-    /// no thread can be started (the caller then analyses it itself).
+impl AnalysisWorker<Analysed> {
+    /// Asks for the analysis of `project` (made by an incremental analysis
+    /// whose cache it fills); see [`AnalysisWorker::request_work`].
     pub fn request(&mut self, project: Project) -> Option<u64> {
+        self.request_work(move || {
+            let mut incremental = IncrementalAnalysis::new();
+            let analysis = incremental.analyze(&project);
+            (analysis, incremental)
+        })
+        .ok()
+    }
+}
+
+impl<T: Send + 'static> AnalysisWorker<T> {
+    /// Asks for `work` to be done on the thread; any earlier request still
+    /// pending becomes stale. Returns the request's ticket, or the work
+    /// back when no thread can be started (the caller then does it).
+    pub fn request_work(
+        &mut self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<u64, Work<T>> {
         let ticket = self.latest.fetch_add(1, Ordering::SeqCst) + 1;
         let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-        let replaced = queue.waiting.replace(Job { ticket, project });
+        // A thread not running has nothing waiting: it is started first,
+        // and takes the job once the lock is let go.
         if !queue.running {
             let thread = Worker {
                 queue: Arc::clone(&self.queue),
@@ -102,16 +132,19 @@ impl AnalysisWorker {
                 .name("analysis".into())
                 .spawn(move || thread.run());
             if started.is_err() {
-                queue.waiting = None;
                 self.pending = None;
-                return None;
+                return Err(Box::new(work));
             }
             queue.running = true;
         }
+        let replaced = queue.waiting.replace(Job {
+            ticket,
+            work: Box::new(work),
+        });
         drop(queue);
         drop(replaced);
         self.pending = Some(ticket);
-        Some(ticket)
+        Ok(ticket)
     }
 
     /// Stops waiting: whatever is pending becomes stale.
@@ -130,9 +163,9 @@ impl AnalysisWorker {
         self.pending.is_some()
     }
 
-    /// The awaited analysis if it has arrived, without waiting. Stale
+    /// The awaited result if it has arrived, without waiting. Stale
     /// results met on the way are dropped.
-    pub(crate) fn take_ready(&mut self) -> Option<Analysed> {
+    pub(crate) fn take_ready(&mut self) -> Option<T> {
         while self.pending.is_some() {
             let done = self.results.try_recv().ok()?;
             if let Some(a) = self.deliver(done) {
@@ -143,7 +176,7 @@ impl AnalysisWorker {
     }
 
     /// [`AnalysisWorker::take_ready`], waiting up to `timeout` for it.
-    pub fn wait(&mut self, timeout: Duration) -> Option<Analysed> {
+    pub fn wait(&mut self, timeout: Duration) -> Option<T> {
         let until = Instant::now() + timeout;
         while self.pending.is_some() {
             let left = until.saturating_duration_since(Instant::now());
@@ -158,21 +191,21 @@ impl AnalysisWorker {
         None
     }
 
-    /// The analysis a result carries when it answers the pending request;
-    /// `None` (the result dropped) when a newer request superseded it.
-    pub(crate) fn deliver(&mut self, done: Done) -> Option<Analysed> {
+    /// What a result carries when it answers the pending request; `None`
+    /// (the result dropped) when a newer request superseded it.
+    pub(crate) fn deliver(&mut self, done: Done<T>) -> Option<T> {
         if self.pending != Some(done.ticket) {
             return None;
         }
         self.pending = None;
-        Some((done.analysis, done.incremental))
+        Some(done.result)
     }
 }
 
 /// Marks the thread ended if it unwinds.
-struct Ended(Arc<Mutex<Queue>>);
+struct Ended<T>(Arc<Mutex<Queue<T>>>);
 
-impl Drop for Ended {
+impl<T> Drop for Ended<T> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0
@@ -184,13 +217,13 @@ impl Drop for Ended {
 }
 
 /// The thread's side.
-struct Worker {
-    queue: Arc<Mutex<Queue>>,
+struct Worker<T> {
+    queue: Arc<Mutex<Queue<T>>>,
     latest: Arc<AtomicU64>,
-    results: Sender<Done>,
+    results: Sender<Done<T>>,
 }
 
-impl Worker {
+impl<T> Worker<T> {
     fn run(self) {
         // A panicking analysis ends the thread: the next request starts
         // another.
@@ -208,17 +241,15 @@ impl Worker {
                     return;
                 }
             };
-            let mut incremental = IncrementalAnalysis::new();
-            let analysis = incremental.analyze(&job.project);
-            // Dropping a stale analysis here keeps its cost off the input
+            let result = (job.work)();
+            // Dropping a stale result here keeps its cost off the input
             // thread.
             if job.ticket != self.latest.load(Ordering::SeqCst) {
                 continue;
             }
             let done = Done {
                 ticket: job.ticket,
-                analysis,
-                incremental,
+                result,
             };
             if self.results.send(done).is_err() {
                 return;
@@ -319,15 +350,13 @@ mod tests {
         let fresh = w.request(Project::empty("b")).expect("a thread");
         let stale_result = Done {
             ticket: stale,
-            analysis: Analysis::default(),
-            incremental: IncrementalAnalysis::new(),
+            result: (Analysis::default(), IncrementalAnalysis::new()),
         };
         assert!(w.deliver(stale_result).is_none());
         assert!(w.is_pending(), "still waiting for the fresh one");
         let fresh_result = Done {
             ticket: fresh,
-            analysis: Analysis::default(),
-            incremental: IncrementalAnalysis::new(),
+            result: (Analysis::default(), IncrementalAnalysis::new()),
         };
         assert!(w.deliver(fresh_result).is_some());
         assert!(!w.is_pending());

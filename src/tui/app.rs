@@ -237,6 +237,17 @@ pub struct TextCache {
 }
 
 /// The workbench state, grouped by role. The project, its analysis and
+/// What the what-if worker works out for the workbench, each from values
+/// it was handed (a project, the model of one).
+pub enum WhatIf {
+    /// The analysis after a previewed refinement.
+    Preview(Analysis),
+    /// A split's edit, worked out over the project at this history state.
+    Split(Edit, u64),
+    /// The alternatives matrix of a table's rows.
+    Alternatives(crate::review::alternatives::Matrix),
+}
+
 /// what the user is doing (focus, popups, status, quitting) are used
 /// everywhere and stay at the top; the rest sits in one group per role.
 pub struct App {
@@ -252,9 +263,13 @@ pub struct App {
     /// Analyses of large projects run here; while one is pending,
     /// `analysis` is empty and the frame says "deriving…".
     pub worker: AnalysisWorker,
-    /// The analysis of the project a previewed refinement would make, on
-    /// large projects (the preview's popup shows it when it arrives).
-    pub what_if: AnalysisWorker,
+    /// What-ifs worked out off the input thread on large projects: the
+    /// analysis a previewed refinement would make, a split, the
+    /// alternatives matrix (each shown when it arrives).
+    pub what_if: AnalysisWorker<WhatIf>,
+    /// The history state a split waiting for the what-if worker was asked
+    /// at: it is made only if the project is still that one.
+    pub splitting: Option<u64>,
     /// What the analysis reuses after an edit; every analysis after an
     /// edit comes from it, so it recognises `analysis` as its last.
     pub incremental: IncrementalAnalysis,
@@ -457,6 +472,7 @@ impl App {
             recovery: Recovery::default(),
             worker: AnalysisWorker::default(),
             what_if: AnalysisWorker::default(),
+            splitting: None,
             incremental,
         };
         app.rebuild_rows();
@@ -634,10 +650,23 @@ impl App {
         }
     }
 
+    /// `work` done on the what-if worker when the project is large (its
+    /// result arrives through [`App::receive_what_if`]; `None` here), or
+    /// here on a small one, where it takes less than a frame.
+    fn what_if_or_now(&mut self, work: impl FnOnce() -> WhatIf + Send + 'static) -> Option<WhatIf> {
+        self.splitting = None;
+        if !analysis_worker::in_background(&self.project) {
+            return Some(work());
+        }
+        match self.what_if.request_work(work) {
+            Ok(_) => None,
+            Err(work) => Some(work()),
+        }
+    }
+
     /// Opens the preview of a refinement. The change is read off the shown
-    /// analysis; the analysis after it is made here on small projects and
-    /// on the what-if worker on large ones, so the input thread never runs
-    /// a large analysis (the popup says it is coming until it arrives).
+    /// analysis; the analysis after it is made by [`App::what_if_or_now`]
+    /// (the popup says it is coming until it arrives).
     pub fn preview_refinement(&mut self, r: &crate::review::diagnose::Refinement) {
         use crate::edit::refine;
         use crate::tui::popup::RefinePreview;
@@ -646,70 +675,135 @@ impl App {
         }
         let popup = match refine::change(&self.project, &self.analysis.model, r) {
             Err(e) => RefinePreview::new(refine::refused(&self.analysis, r, e), None),
-            Ok(next) if analysis_worker::in_background(&next) => {
-                if self.what_if.request(next.clone()).is_some() {
-                    RefinePreview::pending(refine::unfinished(&self.analysis, r), next)
-                } else {
-                    let after = crate::analysis::analyze(&next);
-                    let preview = refine::compare(&self.project, &self.analysis, r, &after);
-                    RefinePreview::new(preview, Some(next))
-                }
-            }
             Ok(next) => {
-                let after = crate::analysis::analyze(&next);
-                let preview = refine::compare(&self.project, &self.analysis, r, &after);
-                RefinePreview::new(preview, Some(next))
+                let project = next.clone();
+                match self
+                    .what_if_or_now(move || WhatIf::Preview(crate::analysis::analyze(&project)))
+                {
+                    Some(WhatIf::Preview(after)) => {
+                        let preview = refine::compare(&self.project, &self.analysis, r, &after);
+                        RefinePreview::new(preview, Some(next))
+                    }
+                    _ => RefinePreview::pending(refine::unfinished(&self.analysis, r), next),
+                }
             }
         };
         self.popups.push(Popup::Preview(Box::new(popup)));
     }
 
-    /// Fills in the waiting refinement preview when the what-if analysis
-    /// has arrived; drops the request when its popup was closed. Says
-    /// whether the frame changed.
+    /// Gives `queries` tables of their own. Which of them must be kept
+    /// apart is read off the model without their merges: the shown one
+    /// when none was merged, else a what-if's.
+    pub fn split(&mut self, queries: Vec<String>) {
+        let Some(unmerged) = edit::unmerged(&self.project, &queries) else {
+            let e = edit::split(queries, &self.analysis.model);
+            return self.make_split(&e);
+        };
+        let state = self.versions.state;
+        let work = move || {
+            WhatIf::Split(
+                edit::split(queries, &crate::derive::derive(&unmerged)),
+                state,
+            )
+        };
+        if let Some(done) = self.what_if_or_now(work) {
+            self.show_what_if(done);
+        } else {
+            self.splitting = Some(state);
+            self.info("splitting: working out which tables stay shared…");
+        }
+    }
+
+    /// Makes a split's edit as any other edit is made.
+    fn make_split(&mut self, e: &Edit) {
+        let label = crate::tui::labels::edit_label(self, e);
+        self.apply_edit(&label, e.may_be_noop(), |p| edit::apply_edit(p, e));
+    }
+
+    /// Opens the alternatives matrix of the table of `query` (its origin),
+    /// worked out by [`App::what_if_or_now`] (the popup says it is coming
+    /// until it arrives).
+    pub fn alternatives(&mut self, query: String, table: &str) {
+        use crate::tui::popup::Alternatives;
+        let project = self.project.clone();
+        let work =
+            move || WhatIf::Alternatives(crate::review::alternatives::matrix(&project, &query));
+        let popup = match self.what_if_or_now(work) {
+            Some(WhatIf::Alternatives(m)) => Alternatives::new(m),
+            _ => Alternatives::pending(table),
+        };
+        self.popups.push(Popup::Alternatives(popup));
+    }
+
+    /// Shows what the what-if worker worked out when it has arrived; drops
+    /// the request when nothing waits for it any more (its popup closed).
+    /// Says whether the frame changed.
     pub fn receive_what_if(&mut self) -> bool {
         if !self.what_if.is_pending() {
             return false;
         }
-        if !self.preview_waits() {
+        if !self.what_if_waits() {
             self.what_if.cancel();
             return false;
         }
         match self.what_if.take_ready() {
-            Some((after, _)) => self.show_what_if(&after),
+            Some(done) => self.show_what_if(done),
             None => false,
         }
     }
 
-    /// [`App::receive_what_if`], waiting up to `timeout` for the analysis
+    /// [`App::receive_what_if`], waiting up to `timeout` for the result
     /// (tests; the run loop never blocks on it).
     pub fn wait_for_what_if(&mut self, timeout: std::time::Duration) -> bool {
-        if !self.preview_waits() {
+        if !self.what_if_waits() {
             return false;
         }
         match self.what_if.wait(timeout) {
-            Some((after, _)) => self.show_what_if(&after),
+            Some(done) => self.show_what_if(done),
             None => false,
         }
     }
 
-    /// Whether the top popup is a preview waiting for its analysis.
-    fn preview_waits(&self) -> bool {
-        matches!(self.popups.last(), Some(Popup::Preview(p)) if p.pending)
+    /// Whether something waits for the what-if worker: a split, or the
+    /// top popup (a preview or the alternatives) still empty.
+    fn what_if_waits(&self) -> bool {
+        self.splitting.is_some()
+            || match self.popups.last() {
+                Some(Popup::Preview(p)) => p.pending,
+                Some(Popup::Alternatives(a)) => a.pending,
+                _ => false,
+            }
     }
 
-    /// Completes the waiting preview with the analysis after the change.
-    fn show_what_if(&mut self, after: &Analysis) -> bool {
-        let Some(Popup::Preview(p)) = self.popups.last_mut() else {
-            return false;
-        };
-        let r = p.preview.refinement.clone();
-        p.preview = crate::edit::refine::compare(&self.project, &self.analysis, &r, after);
-        p.pending = false;
-        true
+    /// Shows a what-if's result: completes the waiting popup, or makes the
+    /// split if the project is still the one it was worked out over.
+    fn show_what_if(&mut self, done: WhatIf) -> bool {
+        match (done, self.popups.last_mut()) {
+            (WhatIf::Split(e, state), _) => {
+                self.splitting = None;
+                if state == self.versions.state {
+                    self.make_split(&e);
+                } else {
+                    self.info("split dropped: the project changed while it was worked out");
+                }
+                true
+            }
+            (WhatIf::Preview(after), Some(Popup::Preview(p))) if p.pending => {
+                let r = p.preview.refinement.clone();
+                p.preview = crate::edit::refine::compare(&self.project, &self.analysis, &r, &after);
+                p.pending = false;
+                true
+            }
+            (WhatIf::Alternatives(m), Some(Popup::Alternatives(a))) if a.pending => {
+                *a = crate::tui::popup::Alternatives::new(m);
+                true
+            }
+            _ => false,
+        }
     }
 
-    /// Whether a refinement preview waits for its analysis.
+    /// Whether a what-if (a preview's analysis, a split, the
+    /// alternatives) is being worked out.
     pub fn is_previewing(&self) -> bool {
         self.what_if.is_pending()
     }

@@ -98,7 +98,7 @@ pub(crate) fn edit_label(app: &App, e: &Edit) -> String {
         Edit::UseCandidate(q, Some(c)) => format!("{q}'s table uses key {c}"),
         Edit::Flip(_, c) => format!("flipped {c}"),
         Edit::Merge(_, into) => format!("merged into {into}'s table"),
-        Edit::Split(q) => format!("split {} into own tables", q.join(", ")),
+        Edit::Split(q, _) => format!("split {} into own tables", q.join(", ")),
         Edit::Replace(t, _) => format!("edited {}", t.label(&app.project)),
         Edit::AddNote(..) => "added note".into(),
         Edit::AddWaiver(w) => format!("waived [{}] on {}", w.rule, w.subject),

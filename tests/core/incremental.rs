@@ -131,7 +131,14 @@ fn random_edit(rng: &mut Rng, p: &Project, a: &Analysis) -> Option<Edit> {
             let other = p.queries.get(rng.below(queries.max(1)))?.id.clone();
             Edit::Merge(vec![qid?], other)
         }
-        14 => Edit::Split(vec![qid?]),
+        14 => {
+            // As the workbench splits: over the model without the merge.
+            let queries = vec![qid?];
+            match edit::unmerged(p, &queries) {
+                Some(u) => edit::split(queries, &cqlmodel::derive::derive(&u)),
+                None => edit::split(queries, &a.model),
+            }
+        }
         15 => Edit::AddQuery(
             format!("Find things {}", n % 100),
             p.entities.get(e)?.name.clone(),

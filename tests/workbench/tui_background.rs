@@ -259,3 +259,124 @@ fn a_refinement_preview_shows_the_cost_when_a_workload_is_stated() {
         assert!(screen.contains(row), "{row}\n{screen}");
     }
 }
+
+/// On a large project the alternatives matrix (a derivation per candidate
+/// key) is worked out on the what-if worker: the popup opens at once,
+/// says the matrix is coming, picks nothing meanwhile, and fills in with
+/// exactly the matrix `alternatives::matrix` gives.
+#[test]
+fn the_alternatives_of_a_large_project_are_worked_out_off_the_input_thread() {
+    use cqlmodel::tui::popup::Popup;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = large_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.wait_for_analysis(PATIENCE));
+    let opened = app.project.clone();
+    let t = &app.analysis.model.tables[0];
+    let (query, table) = (t.origin.to_string(), t.name.to_string());
+
+    app.alternatives(query.clone(), &table);
+    assert!(
+        app.is_previewing(),
+        "the matrix is worked out on the worker"
+    );
+    let waiting = support::screen(&app, 200, 60);
+    assert!(
+        waiting.contains("working out every key against every query"),
+        "{waiting}"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.project, opened, "Enter picks nothing yet");
+    assert_eq!(app.popups.len(), 1);
+
+    assert!(app.wait_for_what_if(PATIENCE), "the matrix fills in");
+    let Some(Popup::Alternatives(shown)) = app.popups.last() else {
+        panic!("the alternatives stay open");
+    };
+    assert!(!shown.pending);
+    let expected = cqlmodel::review::alternatives::matrix(&opened, &query);
+    assert_eq!(expected.options[0].name, "derived");
+    assert_eq!(shown.matrix, expected);
+    let done = support::screen(&app, 200, 60);
+    assert!(done.contains("derived"), "{done}");
+
+    // Closed while it is worked out: the request is dropped.
+    key(&mut app, KeyCode::Esc);
+    app.alternatives(query, &table);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popups.is_empty());
+    assert!(!app.receive_what_if());
+    assert!(!app.is_previewing(), "the request was dropped");
+}
+
+/// A large project whose second query over some rows is served by the
+/// first's table (`served_by`); the two queries' ids.
+fn merged_file(dir: &Path) -> (PathBuf, String, String) {
+    let p = synthetic::project(60, BACKGROUND_FROM_QUERIES, 7);
+    let plain =
+        |i: usize| p.queries[i].aggregates.is_empty() && p.decision(&p.queries[i].id).is_none();
+    let (a, b) = (0..p.queries.len())
+        .flat_map(|a| (a + 1..p.queries.len()).map(move |b| (a, b)))
+        .find(|&(a, b)| p.queries[a].rows == p.queries[b].rows && plain(a) && plain(b))
+        .expect("two plain queries over the same rows");
+    let (a, b) = (p.queries[a].id.clone(), p.queries[b].id.clone());
+    let mut merged = p.clone();
+    cqlmodel::edit::apply_edit(&mut merged, &Edit::Merge(vec![b.clone()], a.clone()))
+        .expect("merges");
+    let path = dir.join("merged.cqlm.ron");
+    std::fs::write(&path, load::to_string(&merged)).expect("write the project");
+    (path, a, b)
+}
+
+/// On a large project a split that undoes a `served_by` merge asks the
+/// what-if worker which tables stay shared without it: the project is
+/// unchanged until the answer arrives, then split as the core splits it,
+/// the query alone in its table.
+#[test]
+fn a_split_of_a_large_project_is_worked_out_off_the_input_thread() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (path, host, guest) = merged_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.wait_for_analysis(PATIENCE));
+    let merged = app.project.clone();
+    let table = app.analysis.model.table_of(&guest).expect("a table");
+    assert!(table.queries.iter().any(|q| **q == host));
+
+    app.split(vec![guest.clone()]);
+    assert!(app.is_previewing(), "worked out on the worker");
+    assert_eq!(app.project, merged, "not split yet");
+    assert!(app.wait_for_what_if(PATIENCE), "the split arrives");
+
+    let unmerged = cqlmodel::edit::unmerged(&merged, std::slice::from_ref(&guest)).expect("merged");
+    let e = cqlmodel::edit::split(vec![guest.clone()], &cqlmodel::derive::derive(&unmerged));
+    let mut expected = merged.clone();
+    cqlmodel::edit::apply_edit(&mut expected, &e).expect("splits");
+    expected.prune_decisions();
+    assert_eq!(app.project, expected);
+    assert!(app.dirty);
+    let own = app.analysis.model.table_of(&guest).expect("its own table");
+    assert_eq!(*own.queries, [guest.as_str()]);
+    assert_eq!(app.analysis, analyze(&app.project));
+}
+
+/// A split worked out over a project that has changed since is dropped:
+/// it would undo or keep apart what the change made.
+#[test]
+fn a_split_worked_out_over_an_older_project_is_dropped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (path, _, guest) = merged_file(dir.path());
+    let mut app = start(Launch::Open(path), dirs(dir.path())).expect("opens");
+    assert!(app.wait_for_analysis(PATIENCE));
+    app.split(vec![guest.clone()]);
+    update(&mut app, Action::Edit(Edit::ToggleEntry(0)));
+    let toggled = app.project.clone();
+    assert!(app.wait_for_what_if(PATIENCE));
+    assert_eq!(app.project, toggled, "the split was not made");
+    let status = app.status.as_ref().map(|s| s.text.clone());
+    assert!(
+        status
+            .as_deref()
+            .is_some_and(|s| s.contains("split dropped")),
+        "{status:?}"
+    );
+}

@@ -13,7 +13,7 @@ mod physical;
 mod schema;
 mod sharing;
 mod workflow;
-pub(crate) use workflow::{changed_inputs, Earlier};
+pub(crate) use workflow::states_workflow;
 mod waivers;
 pub use waivers::{apply as apply_waivers, STALE as STALE_WAIVER};
 mod words;
@@ -29,7 +29,7 @@ pub(crate) use partition::{
 pub use schema::INVALID_CQL;
 
 use crate::derive::estimate::{Estimate, Estimator};
-use crate::derive::share::{merge_hints_reusing, Hint};
+use crate::derive::share::{hints_by_table, Hint};
 use crate::derive::{LogicalModel, PlansByTable, Source, Table};
 use crate::model::name::Name;
 use crate::model::resolve::Graph;
@@ -742,7 +742,7 @@ pub(crate) fn diagnose_in(
     let users = model.plans_by_table();
     let rules = Rules::new(graph, model, estimates, &users);
     let tables: Vec<TableFindings> = (0..model.tables.len()).map(|i| rules.table(i)).collect();
-    let hints = merge_hints_reusing(graph, model, &|_| None);
+    let hints = hints_by_table(graph, model);
     let mut others = rules.model(&hints);
     others.extend(rules.workflow(None));
     in_report_order(&tables, &schema_findings(graph), &others)
@@ -810,12 +810,12 @@ impl<'a> Rules<'a> {
         TableFindings(out.into())
     }
 
-    /// The [`Scope::Workflow`] rules; the input gaps of queries whose
-    /// inputs did not change are taken from `earlier`.
-    pub(crate) fn workflow(&self, earlier: Option<&Earlier>) -> Vec<Diagnostic> {
+    /// The [`Scope::Workflow`] rules, the input gaps of the queries
+    /// `only` marks (by position; all without it).
+    pub(crate) fn workflow(&self, only: Option<&[bool]>) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         workflow::check(&self.ctx, &mut out);
-        out.extend(workflow::input_gaps(self.ctx.graph, earlier));
+        out.extend(workflow::input_gaps(self.ctx.graph, only));
         out
     }
 
@@ -1103,7 +1103,7 @@ mod tests {
             let estimates = crate::derive::estimate::estimate_in(&graph, &model);
             let users = model.plans_by_table();
             let rules = Rules::new(&graph, &model, &estimates, &users);
-            let hints = merge_hints_reusing(&graph, &model, &|_| None);
+            let hints = hints_by_table(&graph, &model);
             let groups: [(Scope, Vec<Diagnostic>); 4] = [
                 (
                     Scope::Table,

@@ -4,7 +4,7 @@
 use super::{finding, Ctx, Diagnostic, Subject, Words};
 use crate::derive::Access;
 use crate::model::resolve::Graph;
-use crate::model::{CqlType, Project, Shared};
+use crate::model::{CqlType, Project};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 
@@ -43,90 +43,10 @@ fn base(reference: &str) -> &str {
     }
 }
 
-/// An earlier review's input-gap findings, for the queries whose inputs
-/// cannot have changed since ([`changed_inputs`]).
-pub(crate) struct Earlier<'a> {
-    /// The earlier review's findings.
-    pub findings: &'a [Diagnostic],
-    /// Per query (by position), whether its finding may differ now.
-    pub dirty: Vec<bool>,
-}
-
 /// Whether `p` states a workflow: without one the input rule does not run
 /// (one `no-workflow` finding instead).
-fn states_workflow(p: &Project) -> bool {
+pub(crate) fn states_workflow(p: &Project) -> bool {
     !(p.workflow.entry.is_empty() && p.workflow.transitions.is_empty())
-}
-
-/// Which queries' input-gap findings may differ between `old` and `new`:
-/// those whose entry point status changed, and every query reached through
-/// the transitions from one whose search, returned attributes, range or
-/// rows changed (what a query knows comes from the queries before it).
-/// `None` when any may: the transitions, the query ids or their order, or
-/// the schema (feeds are matched by type) changed, ids repeat, or a
-/// workflow appeared or went (the earlier review did not check inputs, or
-/// this one does not).
-pub(crate) fn changed_inputs(old: &Project, new: &Project) -> Option<Vec<bool>> {
-    let same_schema = old.entities == new.entities
-        && old.relationships == new.relationships
-        && old.types == new.types;
-    // The very same workflow (an edit elsewhere) compares without a look.
-    let same_workflow = Shared::same(&old.workflow, &new.workflow);
-    if !same_schema
-        || states_workflow(old) != states_workflow(new)
-        || (!same_workflow && old.workflow.transitions != new.workflow.transitions)
-        || !old.same_query_ids(new)
-    {
-        return None;
-    }
-    let mut at: HashMap<&str, usize> = HashMap::default();
-    for (i, q) in new.queries.iter().enumerate() {
-        if at.insert(q.id.as_str(), i).is_some() {
-            return None;
-        }
-    }
-    let mut dirty: Vec<bool> = if same_workflow {
-        vec![false; new.queries.len()]
-    } else {
-        let old_entry: HashSet<&str> = old.workflow.entry.iter().map(String::as_str).collect();
-        let new_entry: HashSet<&str> = new.workflow.entry.iter().map(String::as_str).collect();
-        new.queries
-            .iter()
-            .map(|q| old_entry.contains(q.id.as_str()) != new_entry.contains(q.id.as_str()))
-            .collect()
-    };
-    let mut next: HashMap<&str, Vec<usize>> = HashMap::default();
-    for t in &new.workflow.transitions {
-        if let Some(&to) = at.get(t.to.as_str()) {
-            next.entry(t.from.as_str()).or_default().push(to);
-        }
-    }
-    let mut stack: Vec<usize> = old
-        .queries
-        .iter()
-        .zip(new.queries.iter())
-        .enumerate()
-        .filter(|(_, (a, b))| {
-            // An unchanged query is the very same one (see `Project::queries`).
-            !Shared::same(a, b)
-                && (a.equality != b.equality
-                    || a.returns != b.returns
-                    || a.range != b.range
-                    || a.rows != b.rows)
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let mut seen = vec![false; new.queries.len()];
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        dirty[i] = true;
-        if let Some(to) = next.get(new.queries[i].id.as_str()) {
-            stack.extend(to.iter().copied().filter(|&j| !seen[j]));
-        }
-    }
-    Some(dirty)
 }
 
 /// The workflow's rules but the input gaps: those come after these
@@ -145,13 +65,12 @@ pub(super) fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 }
 
 /// The input-gap rule's findings (none when the project states no
-/// workflow: [`check`] reports that instead). They read the project
-/// alone, so the incremental analysis works them out beside the
-/// derivation.
-pub(crate) fn input_gaps(graph: &Graph, earlier: Option<&Earlier>) -> Vec<Diagnostic> {
+/// workflow: [`check`] reports that instead), of the queries `only` marks
+/// (by position; all without it). They read the project alone.
+pub(crate) fn input_gaps(graph: &Graph, only: Option<&[bool]>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if states_workflow(graph.project) {
-        inputs(graph, earlier, &mut out);
+        inputs(graph, only, &mut out);
     }
     out
 }
@@ -545,21 +464,9 @@ impl<'p> Known<'p> {
 
 /// Equality inputs are what the workflow must supply; range bounds are
 /// free parameters the user picks (a date range) and are not checked.
-fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
+fn inputs(graph: &Graph, only: Option<&[bool]>, out: &mut Vec<Diagnostic>) {
     let p = graph.project;
-    // The earlier findings of the queries whose inputs did not change.
-    let earlier = earlier.filter(|e| e.dirty.len() == p.queries.len());
-    let mut kept: HashMap<&str, &Diagnostic> = HashMap::default();
-    if let Some(e) = earlier {
-        kept.reserve(p.queries.len());
-        for d in e.findings.iter().filter(|d| d.rule == "workflow-input-gap") {
-            if let Subject::Query(id) = &d.subject {
-                kept.insert(id.as_str(), d);
-            }
-        }
-    }
-    // At most one finding per query, kept ones included: sized once, as
-    // findings are large.
+    // At most one finding per query: sized once, as findings are large.
     out.reserve(p.queries.len());
     let mut known = Known::new(p);
     let entry: HashSet<&str> = p
@@ -569,8 +476,7 @@ fn inputs(graph: &Graph, earlier: Option<&Earlier>, out: &mut Vec<Diagnostic>) {
         .map(std::string::String::as_str)
         .collect();
     for (qi, q) in p.queries.iter().enumerate() {
-        if earlier.is_some_and(|e| !e.dirty[qi]) {
-            out.extend(kept.get(q.id.as_str()).map(|&d| d.clone()));
+        if only.is_some_and(|o| !o.get(qi).copied().unwrap_or(true)) {
             continue;
         }
         if entry.contains(q.id.as_str()) || q.equality.is_empty() {
@@ -648,31 +554,6 @@ mod tests {
     use super::{base, Flow, Known};
     use crate::model::resolve::AttrRef;
     use crate::model::{Project, Query, Range, RangeOp, Transition};
-
-    /// The input rule runs only when a workflow is stated: when one
-    /// appears or goes, no earlier finding can be kept (a regression the
-    /// incremental property test found: the first entry point stated kept
-    /// the findings of a review that had not checked inputs).
-    #[test]
-    fn a_workflow_appearing_or_going_rechecks_every_query() {
-        let mut none = Project::empty("p");
-        for id in ["Q1", "Q2"] {
-            let mut q = Query::new(id, id, "Thing");
-            q.equality = vec![format!("{id}_key")];
-            none.queries.push(q.into());
-        }
-        let mut stated = none.clone();
-        stated.workflow.entry.push("Q1".into());
-        assert_eq!(super::changed_inputs(&none, &stated), None);
-        assert_eq!(super::changed_inputs(&stated, &none), None);
-        let mut more = stated.clone();
-        more.workflow.entry.push("Q2".into());
-        assert_eq!(
-            super::changed_inputs(&stated, &more),
-            Some(vec![false, true]),
-            "with a workflow on both sides, only Q2's status changed"
-        );
-    }
 
     /// A project of `n` queries over a small pool of names, with random
     /// transitions: cycles, self loops, duplicate query ids, ends naming

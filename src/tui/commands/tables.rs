@@ -9,7 +9,7 @@ use crate::tui::app::{App, Row};
 use crate::tui::focus::Focus;
 use crate::tui::intent::Action;
 use crate::tui::keymap::{Command, Scope};
-use crate::tui::popup::{Alternatives, Info, Input, InputPurpose, Pick, Picker, Popup};
+use crate::tui::popup::{Info, Input, InputPurpose, Pick, Picker, Popup};
 
 /// Folds (`left`) or unfolds the selected table's box.
 pub(crate) fn fold(app: &mut App, left: bool) {
@@ -150,15 +150,14 @@ pub(crate) fn refine_menu(app: &mut App, only: Option<RefineKind>) {
 
 /// The alternatives matrix of the selected table's rows.
 pub fn alternatives(app: &mut App) {
-    let Some(q) = app
+    let Some((q, name)) = app
         .current_table()
         .and_then(|t| app.analysis.model.tables.get(t))
-        .map(|t| t.origin.clone())
+        .map(|t| (t.origin.to_string(), t.name.to_string()))
     else {
         return app.error("select a table first");
     };
-    let m = crate::review::alternatives::matrix(&app.project, &q);
-    app.popups.push(Popup::Alternatives(Alternatives::new(m)));
+    app.alternatives(q, &name);
 }
 
 /// Flips the direction of the selected clustering column.
@@ -237,5 +236,6 @@ pub fn split(app: &mut App) -> Vec<Action> {
         app.info(msg);
         return vec![];
     }
-    vec![Action::Edit(Edit::Split(queries))]
+    app.split(queries);
+    vec![]
 }

@@ -360,6 +360,8 @@ pub struct Alternatives {
     /// The option (column) under the cursor.
     pub col: usize,
     pub scroll: usize,
+    /// The matrix is being worked out on the what-if worker.
+    pub pending: bool,
 }
 
 impl Alternatives {
@@ -369,6 +371,21 @@ impl Alternatives {
             matrix,
             col,
             scroll: 0,
+            pending: false,
+        }
+    }
+
+    /// The popup of `table` while its matrix is worked out: no options,
+    /// so no key picks one.
+    pub fn pending(table: &str) -> Alternatives {
+        Alternatives {
+            matrix: Matrix {
+                table: table.to_string(),
+                ..Matrix::default()
+            },
+            col: 0,
+            scroll: 0,
+            pending: true,
         }
     }
 
@@ -407,6 +424,12 @@ impl Alternatives {
     /// The matrix as coloured lines: the grid, the keys, the reasons.
     pub fn lines(&self, theme: &Theme) -> Vec<Line<'static>> {
         let m = &self.matrix;
+        if self.pending {
+            return vec![Line::from(Span::styled(
+                "working out every key against every query…",
+                theme.dim(),
+            ))];
+        }
         if m.options.is_empty() {
             return vec![Line::from(format!(
                 "{}: no table serves this query",
