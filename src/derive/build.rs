@@ -65,6 +65,9 @@ pub(crate) fn build<'g, 'p>(
         .range
         .as_ref()
         .and_then(|r| resolve(&|| format!("queries[{qi}].range.attr"), &r.attr));
+    // Named by the time the query ranges over, clustered by what encodes it.
+    let range_named = range.clone();
+    let (range, range_encoded) = serve::encoded_range(graph, range);
     // Sized by the query's list, as in `resolve_each`.
     let mut order: Vec<(Reached, Dir)> = Vec::with_capacity(q.order.len());
     order.extend(q.order.iter().enumerate().filter_map(|(j, o)| {
@@ -272,15 +275,16 @@ pub(crate) fn build<'g, 'p>(
         && range.is_some() == q.range.is_some()
         && order.len() == q.order.len()
         && returns.len() == q.returns.len();
-    let names = naming_rules::table_names(graph, root, &searched, range.as_ref(), &t)
+    let names = naming_rules::table_names(graph, root, &searched, range_named.as_ref(), &t)
         .into_iter()
         .map(Name::from)
         .collect();
     let resolved = complete.then(|| {
         let order = order.into_iter().map(|(r, _)| r).collect();
-        std::sync::Arc::new(serve::Resolved::new(
-            equality, constants, range, order, returns, calendar,
-        ))
+        std::sync::Arc::new(
+            serve::Resolved::new(equality, constants, range, order, returns, calendar)
+                .with_encoded_range(range_encoded),
+        )
     });
     Some(Draft {
         table: t,

@@ -75,7 +75,11 @@ fn write(
     }
     if let Some((c, op)) = &req.range {
         cond(&mut s);
-        s.push_str(&range_clause(&quote(c), *op));
+        if req.range_timeuuid {
+            s.push_str(&timeuuid_range_clause(&quote(c), *op));
+        } else {
+            s.push_str(&range_clause(&quote(c), *op));
+        }
     }
     if !order_by.is_empty() && !matches!(access, Access::Impossible(_)) {
         s.push_str(" ORDER BY ");
@@ -106,6 +110,20 @@ fn push_equality(s: &mut String, col: &Name, req: &Request) {
     match req.literals.iter().find(|(c, _)| c == col) {
         Some((_, literal)) => s.push_str(literal),
         None => s.push('?'),
+    }
+}
+
+/// A range over the times a timeuuid column encodes, exactly: every
+/// timeuuid of a millisecond lies between `minTimeuuid` and `maxTimeuuid`
+/// of it, so an inclusive bound takes the far end of its millisecond and
+/// an exclusive one the near end.
+pub(crate) fn timeuuid_range_clause(col: &str, op: RangeOp) -> String {
+    match op {
+        RangeOp::Between => format!("{col} >= minTimeuuid(?) AND {col} <= maxTimeuuid(?)"),
+        RangeOp::Lt => format!("{col} < minTimeuuid(?)"),
+        RangeOp::Le => format!("{col} <= maxTimeuuid(?)"),
+        RangeOp::Gt => format!("{col} > maxTimeuuid(?)"),
+        RangeOp::Ge => format!("{col} >= minTimeuuid(?)"),
     }
 }
 

@@ -215,6 +215,9 @@ pub struct Resolved {
     /// Equality, constants, order, returns and the times of calendar parts.
     parts: Parts<Reached, 5>,
     pub range: Option<Reached>,
+    /// The range is on a time a timeuuid `encodes`, and `range` is that
+    /// timeuuid: the SELECT bounds it with `minTimeuuid`/`maxTimeuuid`.
+    pub range_encoded: bool,
 }
 
 impl Resolved {
@@ -237,7 +240,16 @@ impl Resolved {
         Resolved {
             parts: parts.finish(),
             range,
+            range_encoded: false,
         }
+    }
+
+    /// The range, `encoded` when it is on the time a timeuuid carries and
+    /// `range` is that timeuuid.
+    #[must_use]
+    pub fn with_encoded_range(mut self, encoded: bool) -> Resolved {
+        self.range_encoded = encoded;
+        self
     }
 
     fn part(&self, k: usize) -> &[Reached] {
@@ -277,6 +289,7 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
         .map(|k| r(&k.attr))
         .collect::<Result<_, _>>()?;
     let range = q.range.as_ref().map(|x| r(&x.attr)).transpose()?;
+    let (range, encoded) = encoded_range(graph, range);
     let order: Vec<Reached> = q
         .order
         .iter()
@@ -288,9 +301,22 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
         .iter()
         .map(|x| r(&x.attr))
         .collect::<Result<_, _>>()?;
-    Ok(Resolved::new(
-        eq, constants, range, order, returns, calendar,
-    ))
+    Ok(Resolved::new(eq, constants, range, order, returns, calendar).with_encoded_range(encoded))
+}
+
+/// A range on a time a timeuuid `encodes` is a range on the timeuuid: the
+/// rows cluster by it alone, and its bounds are `minTimeuuid` and
+/// `maxTimeuuid` of the times (issue: one table serves "newest first" and
+/// "between two dates").
+pub(crate) fn encoded_range(graph: &Graph, range: Option<Reached>) -> (Option<Reached>, bool) {
+    match range {
+        Some(r) => {
+            let carrier = crate::model::resolve::encoded_by(graph, r.clone());
+            let encoded = carrier != r;
+            (Some(carrier), encoded)
+        }
+        None => (None, false),
+    }
 }
 
 /// Where a table holds each attribute: the position of the column holding
@@ -365,6 +391,7 @@ pub(crate) fn request_returning(
     }
     if let (Some(r), Some(range)) = (&res.range, &q.range) {
         req.range = Some((col(r, &range.attr)?, range.op));
+        req.range_timeuuid = res.range_encoded;
     }
     for (r, part) in res.calendar().iter().zip(&q.calendar) {
         calendar_request(&mut req, table, col(r, &part.attr)?, part)?;

@@ -469,6 +469,9 @@ impl KeyShape {
 pub struct Request {
     pub eq: Vec<Name>,
     pub range: Option<(Name, RangeOp)>,
+    /// The range's bounds are times and its column a timeuuid encoding
+    /// them (`minTimeuuid(?)`, `maxTimeuuid(?)`).
+    pub range_timeuuid: bool,
     pub order: Vec<(Name, Dir)>,
     pub returns: Vec<Name>,
     pub limit: Option<u32>,

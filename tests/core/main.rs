@@ -21,6 +21,7 @@ mod diagnose_rules;
 mod diagnose_samples;
 mod diff_migrate;
 mod drift_properties;
+mod encoded_range;
 mod estimate_formulas;
 mod estimate_properties;
 mod estimate_static;

@@ -1,0 +1,194 @@
+//! A range on the time a timeuuid `encodes` (issue 39, rule 1): "trades of
+//! an account between two dates, newest first" is served by the table of
+//! "trades of an account, newest first", `((account_number), id DESC)`,
+//! with the times bound through `minTimeuuid`/`maxTimeuuid`; with an
+//! equality filter before the id, `((account_number), type, id DESC)`.
+// Tests: a test's helpers fail it by panicking.
+#![allow(clippy::panic)]
+
+use cqlmodel::analysis::{analyze, Analysis};
+use cqlmodel::derive::{Role, Table};
+use cqlmodel::model::load::from_str;
+use cqlmodel::model::Dir;
+
+const TRADES: &str = r#"Project(format: 1, name: "Trades", keyspace: Keyspace(name: "t", replication: Simple(1)),
+  entities: [
+    Entity(name: "Account", key: ["account_number"], attributes: [
+      Attribute(name: "account_number", type: "text", size: Some(12)),
+    ], count: Some(1000)),
+    Entity(name: "Trade", owner: Some("places"), key: ["id"], attributes: [
+      Attribute(name: "id", type: "timeuuid", encodes: Some("placed_at")),
+      Attribute(name: "placed_at", type: "timestamp"),
+      Attribute(name: "type", type: "text", size: Some(4)),
+      Attribute(name: "amount", type: "decimal"),
+    ]),
+  ],
+  relationships: [
+    Relationship(name: "places", from: "Account", to: "Trade", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 2000, max: Some(5000)))),
+  ],
+  queries: [QUERIES],
+)"#;
+
+const NEWEST: &str = r#"Query(id: "Q1", text: "Trades of an account, newest first", rows: "Trade",
+      equality: ["Account.account_number"], order: [Order(attr: "placed_at", dir: Desc)],
+      returns: ["id", "type", "amount"])"#;
+
+fn between(id: &str, op: &str, filter: &str) -> String {
+    format!(
+        r#"Query(id: "{id}", text: "Trades of an account in a period", rows: "Trade",
+      equality: ["Account.account_number"{filter}], range: Some(Range(attr: "placed_at", op: {op})),
+      order: [Order(attr: "placed_at", dir: Desc)], returns: ["id", "type", "amount"])"#
+    )
+}
+
+fn analysed(queries: &[String]) -> Analysis {
+    let text = TRADES.replace("QUERIES", &queries.join(",\n    "));
+    analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+/// (name, direction) of the key columns: partition (None) then clustering.
+fn key(t: &Table) -> Vec<(String, Option<Dir>)> {
+    t.columns
+        .iter()
+        .filter_map(|c| match c.role {
+            Role::Partition => Some((c.name.to_string(), None)),
+            Role::Clustering(d) => Some((c.name.to_string(), Some(d))),
+            _ => None,
+        })
+        .collect()
+}
+
+fn table_of<'a>(a: &'a Analysis, query: &str) -> &'a Table {
+    a.model
+        .table_of(query)
+        .unwrap_or_else(|| panic!("no table serves {query}: {:?}", a.model.tables))
+}
+
+fn select<'a>(a: &'a Analysis, query: &str) -> &'a str {
+    a.model
+        .plan(query)
+        .unwrap_or_else(|| panic!("no plan for {query}"))
+        .select
+        .as_str()
+}
+
+fn rules(a: &Analysis) -> Vec<String> {
+    a.diagnostics.iter().map(|d| d.rule.to_string()).collect()
+}
+
+#[test]
+fn a_range_on_an_encoded_time_shares_the_newest_first_table() {
+    let a = analysed(&[NEWEST.to_string(), between("Q2", "Between", "")]);
+    assert_eq!(a.model.tables.len(), 1, "{:?}", a.model.tables);
+    let t = table_of(&a, "Q2");
+    assert_eq!(
+        key(t),
+        vec![
+            ("account_number".to_string(), None),
+            ("id".to_string(), Some(Dir::Desc)),
+        ]
+    );
+    assert_eq!(
+        select(&a, "Q2"),
+        "SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? \
+         AND id >= minTimeuuid(?) AND id <= maxTimeuuid(?) ORDER BY id DESC;"
+    );
+    assert!(!select(&a, "Q2").contains("ALLOW FILTERING"));
+    let r = rules(&a);
+    assert!(
+        !r.iter()
+            .any(|x| x == "query-unservable" || x == "table-serves-no-query"),
+        "{r:?}"
+    );
+}
+
+/// Each operator keeps exactly the timeuuids of its times: an inclusive
+/// bound the far end of its millisecond, an exclusive one the near end.
+#[test]
+fn every_range_operator_bounds_the_timeuuid_exactly() {
+    for (op, clause) in [
+        ("Lt", "id < minTimeuuid(?)"),
+        ("Le", "id <= maxTimeuuid(?)"),
+        ("Gt", "id > maxTimeuuid(?)"),
+        ("Ge", "id >= minTimeuuid(?)"),
+    ] {
+        let a = analysed(&[between("Q2", op, "")]);
+        let s = select(&a, "Q2");
+        assert!(
+            s.contains(&format!(
+                "WHERE account_number = ? AND {clause} ORDER BY id DESC;"
+            )),
+            "{op}: {s}"
+        );
+    }
+}
+
+/// An equality filter before the id: `((account_number), type, id DESC)`
+/// (an account's few thousand trades filtered by type), named by the time.
+#[test]
+fn an_equality_filter_leads_the_encoded_range() {
+    let a = analysed(&[between("Q3", "Between", r#", "type""#)]);
+    let t = table_of(&a, "Q3");
+    assert_eq!(
+        key(t),
+        vec![
+            ("account_number".to_string(), None),
+            ("type".to_string(), Some(Dir::Asc)),
+            ("id".to_string(), Some(Dir::Desc)),
+        ]
+    );
+    assert_eq!(t.name.as_str(), "trades_by_account_type_placed_at");
+    assert!(select(&a, "Q3").contains(
+        "WHERE account_number = ? AND type = ? AND id >= minTimeuuid(?) AND id <= maxTimeuuid(?) ORDER BY id DESC;"
+    ));
+}
+
+/// A range on a time no timeuuid encodes stays a range on that time.
+#[test]
+fn a_range_on_a_plain_time_is_unchanged() {
+    let a = analysed(&[between("Q2", "Between", "")]);
+    let plain = TRADES.replace(r#", encodes: Some("placed_at")"#, "");
+    let text = plain.replace("QUERIES", &between("Q2", "Between", ""));
+    let b = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    assert!(
+        select(&b, "Q2").contains("placed_at >= ? AND placed_at <= ?"),
+        "{}",
+        select(&b, "Q2")
+    );
+    assert!(!select(&b, "Q2").contains("Timeuuid"));
+    assert!(select(&a, "Q2").contains("minTimeuuid"));
+}
+
+/// The schema and every SELECT (a literal for each marker: a time inside
+/// `minTimeuuid`/`maxTimeuuid`, text elsewhere) pass cqlcheck.
+#[test]
+fn the_timeuuid_bounds_pass_cqlcheck() {
+    let queries = [
+        NEWEST.to_string(),
+        between("Q2", "Between", ""),
+        between("Q3", "Between", r#", "type""#),
+        between("Q4", "Gt", ""),
+    ];
+    let a = analysed(&queries);
+    let Some(tool) = super::support::cqlcheck() else {
+        return;
+    };
+    let text = TRADES.replace("QUERIES", &queries.join(",\n    "));
+    let p = from_str(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let selects = cqlmodel::output::cql::selects(&a.model)
+        .replace("Timeuuid(?)", "Timeuuid('2026-05-09 10:00:00+0000')")
+        .replace('?', "'x'");
+    assert_eq!(
+        selects.matches("minTimeuuid('2026").count() + selects.matches("maxTimeuuid('2026").count(),
+        5,
+        "{selects}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("trades.cql");
+    let cql = format!("{}\n{selects}", cqlmodel::output::cql::script(&p, &a.model));
+    std::fs::write(&file, &cql).expect("write");
+    if let Err(said) = super::support::cqlcheck_file(&tool, &file) {
+        panic!("cqlcheck refused\n{said}\n{cql}");
+    }
+}
