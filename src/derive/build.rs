@@ -208,8 +208,15 @@ pub(crate) fn build<'g, 'p>(
             add(&mut t, &mut ids, &k, Role::Clustering(Dir::Asc), rule);
         }
     }
+    // A returned time its timeuuid carries is read back from it (the
+    // SELECT's `toTimestamp(id)`), not stored twice, unless it is `stored`.
+    let computed = serve::Computed::of(graph, &returns, |c| {
+        ids.iter().flatten().any(|x| x == c) || returns.contains(c)
+    });
     for r in &returns {
-        add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+        if !computed.iter().any(|k| k.attr == *r) {
+            add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+        }
     }
     // MR2 on a calendar part: the time it is of is kept (the application
     // computes the bucket from it), and the part is a bucket column of the
@@ -283,7 +290,8 @@ pub(crate) fn build<'g, 'p>(
         let order = order.into_iter().map(|(r, _)| r).collect();
         std::sync::Arc::new(
             serve::Resolved::new(equality, constants, range, order, returns, calendar)
-                .with_encoded_range(range_encoded),
+                .with_encoded_range(range_encoded)
+                .with_computed(computed),
         )
     });
     Some(Draft {

@@ -40,6 +40,10 @@ fn write(
         if i > 0 {
             s.push_str(", ");
         }
+        if let Some((_, expr)) = req.computed.iter().find(|(n, _)| n == c) {
+            s.push_str(expr);
+            s.push_str(" AS ");
+        }
         push_quoted(&mut s, c);
     }
     s.push_str(" FROM ");
@@ -156,7 +160,7 @@ mod tests {
             order: vec![],
             returns: returns.iter().map(|&r| Name::from(r)).collect(),
             limit: Some(5),
-            literals: vec![],
+            ..Request::default()
         };
         Select::new(
             "ks",

@@ -21,7 +21,9 @@ pub fn access(shape: &KeyShape, req: &Request) -> (Access, Vec<(Name, Dir)>) {
         .chain(req.order.iter().map(|(c, _)| c))
         .chain(&req.returns)
     {
-        if !has(c) {
+        // A computed return reads a column of its own expression.
+        let computed = req.computed.iter().any(|(n, _)| n == c);
+        if !has(c) && !computed {
             return (
                 Access::Impossible(format!("column {c} is not in the table")),
                 vec![],
@@ -218,6 +220,46 @@ pub struct Resolved {
     /// The range is on a time a timeuuid `encodes`, and `range` is that
     /// timeuuid: the SELECT bounds it with `minTimeuuid`/`maxTimeuuid`.
     pub range_encoded: bool,
+    /// Returned times the SELECT computes from the timeuuid that encodes
+    /// them rather than read from a column of their own.
+    pub computed: Vec<Computed>,
+}
+
+/// A returned time read back from the timeuuid that carries it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Computed {
+    pub attr: Reached,
+    pub carrier: Reached,
+    /// `toTimestamp`, `toDate` or `toUnixTimestamp`.
+    pub function: &'static str,
+    /// The attributes' names: the time's column is named as the carrier's
+    /// is, with the time's name in place of the carrier's.
+    pub attr_name: Box<str>,
+    pub carrier_name: Box<str>,
+}
+
+impl Computed {
+    /// The returned attributes of `returns` that a timeuuid also held by
+    /// the table (`held`) carries.
+    pub(crate) fn of(
+        graph: &Graph,
+        returns: &[Reached],
+        held: impl Fn(&Reached) -> bool,
+    ) -> Vec<Computed> {
+        returns
+            .iter()
+            .filter_map(|r| {
+                let (carrier, function) = crate::model::resolve::computed_from(graph, r)?;
+                held(&carrier).then(|| Computed {
+                    attr: r.clone(),
+                    attr_name: graph.attr(r.attr).name.as_str().into(),
+                    carrier_name: graph.attr(carrier.attr).name.as_str().into(),
+                    carrier,
+                    function,
+                })
+            })
+            .collect()
+    }
 }
 
 impl Resolved {
@@ -241,7 +283,23 @@ impl Resolved {
             parts: parts.finish(),
             range,
             range_encoded: false,
+            computed: Vec::new(),
         }
+    }
+
+    /// The returned times the SELECT computes from their timeuuid.
+    #[must_use]
+    pub fn with_computed(mut self, computed: Vec<Computed>) -> Resolved {
+        self.computed = computed;
+        self
+    }
+
+    /// The timeuuid a returned attribute is computed from, if it is.
+    pub fn carrier_of(&self, r: &Reached) -> Option<&Reached> {
+        self.computed
+            .iter()
+            .find(|c| c.attr == *r)
+            .map(|c| &c.carrier)
     }
 
     /// The range, `encoded` when it is on the time a timeuuid carries and
@@ -301,7 +359,15 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
         .iter()
         .map(|x| r(&x.attr))
         .collect::<Result<_, _>>()?;
-    Ok(Resolved::new(eq, constants, range, order, returns, calendar).with_encoded_range(encoded))
+    let named = |c: &Reached| {
+        eq.contains(c) || range.as_ref() == Some(c) || order.contains(c) || returns.contains(c)
+    };
+    let computed = Computed::of(graph, &returns, named);
+    Ok(
+        Resolved::new(eq, constants, range, order, returns, calendar)
+            .with_encoded_range(encoded)
+            .with_computed(computed),
+    )
 }
 
 /// A range on a time a timeuuid `encodes` is a range on the timeuuid: the
@@ -412,7 +478,19 @@ pub(crate) fn request_returning(
         // A child pushed up into a collection is read through that column.
         let c = match table.collected.iter().find(|(x, _)| x == r) {
             Some((_, name)) => name.clone(),
-            None => col(r, text)?,
+            None => match (ids.position(r), res.computed.iter().find(|c| c.attr == *r)) {
+                (None, Some(k)) => {
+                    let carrier = col(&k.carrier, text)?;
+                    let alias: Name = match carrier.as_str().strip_suffix(&*k.carrier_name) {
+                        Some(prefix) => format!("{prefix}{}", k.attr_name).into(),
+                        None => k.attr_name.as_ref().into(),
+                    };
+                    let expr = format!("{}({})", k.function, crate::model::naming::quote(&carrier));
+                    req.computed.push((alias.clone(), expr));
+                    alias
+                }
+                _ => col(r, text)?,
+            },
         };
         if !req.returns.contains(&c) {
             req.returns.push(c);

@@ -472,6 +472,9 @@ pub struct Request {
     /// The range's bounds are times and its column a timeuuid encoding
     /// them (`minTimeuuid(?)`, `maxTimeuuid(?)`).
     pub range_timeuuid: bool,
+    /// Returned names the SELECT computes (`toTimestamp("id") AS placed_at`):
+    /// the name, then the expression.
+    pub computed: Vec<(Name, String)>,
     pub order: Vec<(Name, Dir)>,
     pub returns: Vec<Name>,
     pub limit: Option<u32>,

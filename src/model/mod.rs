@@ -291,6 +291,11 @@ pub struct Attribute {
     /// clusters by this one instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encodes: Option<Box<str>>,
+    /// A time another attribute `encodes` is stored in the tables that
+    /// return it; by default a SELECT computes it from the timeuuid
+    /// (`toTimestamp(id)`), as published designs do.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stored: bool,
 }
 
 impl Attribute {
@@ -304,6 +309,7 @@ impl Attribute {
             mutable: false,
             column: None,
             encodes: None,
+            stored: false,
         }
     }
 }

@@ -10,7 +10,9 @@ use super::name::{LazyNames, Name};
 use super::name_index::NameIndex;
 use super::shared::Shared;
 use super::slots::Slots;
-use super::{Attribute, Cardinality, Decision, Entity, Project, Query, Relationship};
+use super::{
+    Attribute, Cardinality, CqlType, Decision, Entity, Native, Project, Query, Relationship,
+};
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -1279,6 +1281,24 @@ pub fn encoded_by(graph: &Graph, r: Reached) -> Reached {
         Some(attr) => Reached { attr, path: r.path },
         None => r,
     }
+}
+
+/// A returned time that a timeuuid of the same item `encodes`, and is not
+/// `stored`: the timeuuid that carries it and the CQL function that reads
+/// it back (`toTimestamp`, `toDate`, `toUnixTimestamp` for a bigint).
+pub fn computed_from(graph: &Graph, r: &Reached) -> Option<(Reached, &'static str)> {
+    let attr = graph.attr(r.attr);
+    if attr.stored {
+        return None;
+    }
+    let function = match attr.ty {
+        CqlType::Native(Native::Timestamp) => "toTimestamp",
+        CqlType::Native(Native::Date) => "toDate",
+        CqlType::Native(Native::Bigint) => "toUnixTimestamp",
+        _ => return None,
+    };
+    let carrier = encoded_by(graph, r.clone());
+    (carrier != *r).then_some((carrier, function))
 }
 
 #[cfg(test)]

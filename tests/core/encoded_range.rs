@@ -165,7 +165,10 @@ fn a_range_on_a_plain_time_is_unchanged() {
 #[test]
 fn the_timeuuid_bounds_pass_cqlcheck() {
     let queries = [
-        NEWEST.to_string(),
+        NEWEST.replace(
+            r#"returns: ["id", "type", "amount"]"#,
+            r#"returns: ["id", "placed_at", "amount"]"#,
+        ),
         between("Q2", "Between", ""),
         between("Q3", "Between", r#", "type""#),
         between("Q4", "Gt", ""),
@@ -179,6 +182,10 @@ fn the_timeuuid_bounds_pass_cqlcheck() {
     let selects = cqlmodel::output::cql::selects(&a.model)
         .replace("Timeuuid(?)", "Timeuuid('2026-05-09 10:00:00+0000')")
         .replace('?', "'x'");
+    assert!(
+        selects.contains("toTimestamp(id) AS placed_at"),
+        "{selects}"
+    );
     assert_eq!(
         selects.matches("minTimeuuid('2026").count() + selects.matches("maxTimeuuid('2026").count(),
         5,
@@ -191,4 +198,63 @@ fn the_timeuuid_bounds_pass_cqlcheck() {
     if let Err(said) = super::support::cqlcheck_file(&tool, &file) {
         panic!("cqlcheck refused\n{said}\n{cql}");
     }
+}
+
+/// The time a timeuuid carries is read back from it, as published designs
+/// do (`toTimestamp(id)`), not stored twice; `stored: true` keeps it.
+#[test]
+fn a_returned_encoded_time_is_computed_from_its_timeuuid() {
+    let q = NEWEST.replace(
+        r#"returns: ["id", "type", "amount"]"#,
+        r#"returns: ["id", "placed_at", "amount"]"#,
+    );
+    let a = analysed(&[
+        q.clone(),
+        between("Q2", "Between", "").replace(r#""type""#, r#""placed_at""#),
+    ]);
+    assert_eq!(a.model.tables.len(), 1, "{:?}", a.model.tables);
+    let t = table_of(&a, "Q1");
+    assert!(t.column("placed_at").is_none(), "{:?}", t.columns);
+    assert_eq!(
+        select(&a, "Q1"),
+        "SELECT id, toTimestamp(id) AS placed_at, amount FROM t.trades_by_account \
+         WHERE account_number = ? ORDER BY id DESC;"
+    );
+    assert!(select(&a, "Q2").starts_with("SELECT id, toTimestamp(id) AS placed_at, amount FROM"));
+    let r = rules(&a);
+    assert!(
+        !r.iter()
+            .any(|x| x == "query-unservable" || x == "table-serves-no-query"),
+        "{r:?}"
+    );
+    // Kept by the designer: a column of its own, read as it is.
+    let text = TRADES
+        .replace(
+            r#"Attribute(name: "placed_at", type: "timestamp")"#,
+            r#"Attribute(name: "placed_at", type: "timestamp", stored: true)"#,
+        )
+        .replace("QUERIES", &q);
+    let b = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    assert!(table_of(&b, "Q1").column("placed_at").is_some());
+    assert!(
+        select(&b, "Q1").starts_with("SELECT id, placed_at, amount FROM"),
+        "{}",
+        select(&b, "Q1")
+    );
+    // A returned time whose timeuuid the table does not hold is stored.
+    let no_id = NEWEST
+        .replace(
+            r#"returns: ["id", "type", "amount"]"#,
+            r#"returns: ["placed_at"]"#,
+        )
+        .replace(r#"order: [Order(attr: "placed_at", dir: Desc)],"#, "");
+    let c = analysed(&[no_id]);
+    let t = table_of(&c, "Q1");
+    // The rows' key (the id) is appended, so the time is still computed.
+    assert!(t.column("id").is_some());
+    assert!(
+        select(&c, "Q1").contains("toTimestamp(id) AS placed_at"),
+        "{}",
+        select(&c, "Q1")
+    );
 }
