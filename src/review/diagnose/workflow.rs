@@ -591,6 +591,7 @@ mod tests {
                     op: RangeOp::Gt,
                 }),
                 calendar: vec![],
+                meets: vec![],
                 order: vec![],
                 limit: None,
                 returns,
