@@ -234,6 +234,30 @@ fn a_renamed_regular_column_says_the_data_must_be_copied() {
     assert!(d.is_breaking(), "{text}");
 }
 
+/// A renamed static column is copied partition by partition: the plan
+/// reads each partition once (`SELECT DISTINCT` of the partition key) and
+/// writes the value back by the partition key alone.
+#[test]
+fn a_renamed_static_column_is_copied_partition_by_partition() {
+    let old = project(
+        "CREATE TABLE ks.t (id uuid, day date, owner text static, v int, PRIMARY KEY (id, day));",
+    );
+    let new = project(
+        "CREATE TABLE ks.t (id uuid, day date, owner_name text static, v int, PRIMARY KEY (id, day));",
+    );
+    let script = migrate::script(&old, &new);
+    for want in [
+        "Cassandra cannot rename a static column",
+        "SELECT DISTINCT id, owner FROM ks.t;",
+        "UPDATE ks.t SET owner_name = ? WHERE id = ?;",
+        "ALTER TABLE ks.t ADD owner_name text STATIC;",
+        "-- ALTER TABLE ks.t DROP owner;",
+    ] {
+        assert!(script.contains(want), "{want}\n{script}");
+    }
+    replays_to_new(&old, &new, &script);
+}
+
 /// A user type's field added at its end or renamed in place is altered
 /// in place; a removed one is refused with the way to do it.
 #[test]
