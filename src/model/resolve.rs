@@ -439,30 +439,20 @@ impl<'p> Graph<'p> {
             // many B while B has many A) counts nothing: following it
             // multiplies the same instances by its ratio again and again.
             // An entity with a stated count ends the cycle: its count does
-            // not go through its parents.
-            let leads_back = |child: usize, parent: usize| {
-                let mut seen = vec![parent];
-                let mut i = 0;
-                while let Some(&at) = seen.get(i) {
-                    if at == child {
-                        return true;
-                    }
-                    i += 1;
-                    if project.entities.get(at).is_some_and(|e| e.count.is_some()) {
-                        continue;
-                    }
-                    for &(t, (_, f)) in &steps {
-                        if t == at && !seen.contains(&f) {
-                            seen.push(f);
-                        }
-                    }
-                }
-                false
-            };
+            // not go through its parents. So a step is left out when its
+            // child and parent share a strongly connected component of the
+            // child → parent graph of entities without a stated count.
+            let unstated = |e: usize| project.entities.get(e).is_some_and(|x| x.count.is_none());
+            let edges: Vec<(usize, usize)> = steps
+                .iter()
+                .filter(|&&(t, _)| unstated(t))
+                .map(|&(t, (_, f))| (t, f))
+                .collect();
+            let component = components(project.entities.len(), &edges);
             let mut into: Vec<(usize, (usize, usize))> = steps
                 .iter()
                 .copied()
-                .filter(|&(t, (_, f))| !leads_back(t, f))
+                .filter(|&(t, (_, f))| t != f && (!unstated(t) || component[t] != component[f]))
                 .collect();
             // By name first (stably), so each entity's group is in name order.
             let rels = &project.relationships;
@@ -1267,6 +1257,57 @@ pub fn normalize(mut r: Reached) -> Reached {
     r
 }
 
+/// The strongly connected component of each of `n` nodes under `edges`
+/// (Kosaraju: finish order on the graph, then components on the reverse),
+/// iteratively so a long chain cannot overflow the stack.
+fn components(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut back: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        if a < n && b < n {
+            out[a].push(b);
+            back[b].push(a);
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((v, i)) = stack.pop() {
+            if let Some(&w) = out[v].get(i) {
+                stack.push((v, i + 1));
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                order.push(v);
+            }
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    for (c, &root) in order.iter().rev().enumerate() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        component[root] = c;
+        let mut stack = vec![root];
+        while let Some(v) = stack.pop() {
+            for &w in &back[v] {
+                if component[w] == usize::MAX {
+                    component[w] = c;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    component
+}
+
 /// The attribute that carries `r`'s value (a timeuuid that `encodes` a
 /// creation time), else `r`: ordering by the time clusters by the timeuuid
 /// alone.
@@ -1323,6 +1364,22 @@ pub(crate) fn random_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 0 ⇄ 1 is a cycle; 2 hangs off it; 3 loops on itself; 4 stands alone.
+    #[test]
+    fn components_group_exactly_the_cycles() {
+        let c = components(5, &[(0, 1), (1, 0), (1, 2), (3, 3)]);
+        assert_eq!(c[0], c[1]);
+        assert_ne!(c[1], c[2]);
+        assert_ne!(c[2], c[3]);
+        assert_ne!(c[3], c[4]);
+        assert_ne!(c[0], c[4]);
+        // A long chain closed into one cycle is one component.
+        let n = 10_000;
+        let ring: Vec<(usize, usize)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        let c = components(n, &ring);
+        assert!(c.iter().all(|&x| x == c[0]));
+    }
 
     /// `key_at_all` answers what testing the made key answers: at every
     /// prefix of every path the queries of each sample and a generated
