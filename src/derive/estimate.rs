@@ -568,10 +568,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
             return Estimate::default();
         };
         let (mut root_count, mut root_span) = self.count_span(root, &mut notes, 0);
-        // A table that keeps its rows for less time than they accumulate
-        // over (its own retention) holds that share of them.
+        // A table's own retention replaces its rows' for this table: rows
+        // that accumulate over a span, it holds for its own, shorter or
+        // longer (a 20-second window of readings kept two years; readings
+        // kept 30 days copied into a table that keeps them 60).
         if let (Some(keep), Some(over)) = (t.physical.retention_days, root_span) {
-            if keep < over && over > 0.0 {
+            if over > 0.0 {
                 root_count *= keep / over;
                 root_span = Some(keep);
             }

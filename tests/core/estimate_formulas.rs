@@ -131,6 +131,34 @@ fn a_rate_accumulates_over_the_retention() {
         .any(|d| d.rule == "unbounded-partition"));
 }
 
+/// A table's own retention replaces the rows' for that table, both ways:
+/// RATE's readings (24 a day a sensor, kept 30 days) in a table that keeps
+/// them 60 days hold 60 days of them; 15 days, 15 days of them.
+#[test]
+fn a_table_retention_replaces_the_rows_span_both_ways() {
+    let with = |span: &str| {
+        RATE.replace(
+            "\n  ],\n  queries: [",
+            "\n  ],\n  decisions: [Decision(query: \"Q1\", options: TableOptions(retention: Some(\"SPAN\")))],\n  queries: [",
+        )
+        .replace("SPAN", span)
+    };
+    for (span, days) in [("60d", 60.0), ("15d", 15.0)] {
+        let text = with(span);
+        assert!(text.contains("decisions:"), "{text}");
+        let a = analyze(&project(&text));
+        let e = table(&a, "readings_by_sensor");
+        // 1,000 sensors · 24 a day · the table's days.
+        close(&format!("rows kept {span}"), e.rows, 1_000.0 * 24.0 * days);
+        close(
+            &format!("Nr kept {span}"),
+            e.rows_per_partition,
+            24.0 * days,
+        );
+        close(&format!("span kept {span}"), e.span_days, days);
+    }
+}
+
 const ENTITY_RATE: &str = r#"Project(format: 1, name: "Orders", keyspace: Keyspace(name: "o", replication: Simple(1)),
   entities: [
     Entity(name: "Order", key: ["order_id"], attributes: [

@@ -166,6 +166,20 @@ fn diff_and_migrate_add_drop_and_rebuild_views() {
     }
 }
 
+/// A view the same on both sides is no change, whatever else of its table
+/// changes: adding a column to the base table says so and nothing of the
+/// view.
+#[test]
+fn an_unchanged_view_is_no_change() {
+    let old = imported(SCHEMA);
+    let new = imported(&SCHEMA.replace("age int);", "age int, city text);"));
+    let text = semantic::text(&semantic::semantic(&old, &new));
+    assert!(text.contains("city"), "{text}");
+    assert!(!text.contains("users_by_email"), "{text}");
+    let script = migrate::script(&old, &new);
+    assert!(!script.contains("MATERIALIZED VIEW"), "{script}");
+}
+
 /// A WHERE clause edited into a statement of its own is refused by
 /// validation and left out of the export.
 #[test]
