@@ -258,3 +258,47 @@ fn a_returned_encoded_time_is_computed_from_its_timeuuid() {
         select(&c, "Q1")
     );
 }
+
+/// The `NoSQLBench` workload binds times to `minTimeuuid`/`maxTimeuuid`, not
+/// the timeuuids themselves (a UUID is no `timestamp`: the driver refuses
+/// it), drawn as the ids are so that each bound is the time an id encodes.
+#[test]
+fn the_nosqlbench_read_binds_times_to_the_timeuuid_bounds() {
+    let p = from_str(&TRADES.replace(
+        "QUERIES",
+        &[NEWEST.to_string(), between("Q2", "Between", "")].join(",\n    "),
+    ))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let a = analyze(&p);
+    let c = cqlmodel::derive::cost::cost(&p, &a.model, &a.estimates);
+    let text = cqlmodel::output::loadtest::nosqlbench(&p, &a, &c);
+    let y = yaml_rust::YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let main = &y[0]["blocks"]["main"];
+    let read = main["ops"]["read_Q2"]["prepared"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        read,
+        "SELECT id, type, amount FROM t.trades_by_account WHERE account_number = \
+         {trades_by_account__account_number} AND id >= minTimeuuid({trades_by_account__id__time}) \
+         AND id <= maxTimeuuid({trades_by_account__id__time}) ORDER BY id DESC"
+    );
+    // 2,000 trades per account on average, at most 5,000: uniform(1..3999)
+    // has that mean, so ids are drawn from 3,999 values per partition, and
+    // the times from the same 3,999 milliseconds (`ToEpochTimeUUID` and
+    // `ToJavaInstant` both read the number as epoch milliseconds).
+    let bindings = &main["bindings"];
+    assert_eq!(
+        bindings["trades_by_account__id"].as_str(),
+        Some("Hash(); Mod(3999L); ToEpochTimeUUID() -> java.util.UUID")
+    );
+    assert_eq!(
+        bindings["trades_by_account__id__time"].as_str(),
+        Some("Hash(); Mod(3999L); ToJavaInstant() -> java.time.Instant")
+    );
+    // A read with no time range binds no time.
+    let newest = main["ops"]["read_Q1"]["prepared"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(!newest.contains("__time"), "{newest}");
+}
