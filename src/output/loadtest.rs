@@ -279,10 +279,22 @@ pub fn cassandra_stress(project: &Project, a: &Analysis, cost: &Cost) -> Vec<(St
                 continue;
             };
             let name = format!("q{}", names.len() + 1);
+            let cql = match plan.request.as_ref().filter(|r| r.range_timeuuid) {
+                Some(r) => {
+                    let col = r.range.as_ref().map_or("", |(c, _)| c.as_str());
+                    let _ = writeln!(
+                        y,
+                        "  # {name} bounds {} by the row's own id: cassandra-stress binds a ? by the column it is named after, and minTimeuuid(?) names none",
+                        safe_comment(col)
+                    );
+                    stress_select(project, t, r)
+                }
+                None => select_text(plan.select.as_str()),
+            };
             let _ = writeln!(
                 y,
                 "  {name}: {{ cql: {}, fields: {} }}",
-                q(&select_text(plan.select.as_str())),
+                q(&cql),
                 q("samerow")
             );
             names.push((name, qc.rate, qc.consistency));
@@ -694,6 +706,29 @@ fn insert_with(project: &Project, t: &Table, bind: impl Fn(&str) -> String) -> S
             .collect::<Vec<_>>()
             .join(", ")
     )
+}
+
+/// The SELECT of `r` with a timeuuid range bounded by timeuuids
+/// (`id >= ? AND id <= ?`) rather than `minTimeuuid`/`maxTimeuuid` of
+/// times: cassandra-stress binds each `?` to the value of the column the
+/// marker is named after, and a function's argument is named after none.
+/// With `samerow` the bounds are the row's own id, the same one-partition
+/// slice the query reads.
+fn stress_select(project: &Project, t: &Table, r: &crate::derive::Request) -> String {
+    use crate::derive::{serve::access, KeyShape, Select};
+    let mut plain = r.clone();
+    plain.range_timeuuid = false;
+    let shape = KeyShape::of(t);
+    let (how, order_by) = access(&shape, &plain);
+    let s = Select::new(
+        &project.keyspace.name,
+        &t.name,
+        &shape,
+        &plain,
+        &order_by,
+        &how,
+    );
+    select_text(s.as_str())
 }
 
 /// The main block's binding of the times bounding timeuuid column `col`

@@ -302,3 +302,40 @@ fn the_nosqlbench_read_binds_times_to_the_timeuuid_bounds() {
         .unwrap_or_default();
     assert!(!newest.contains("__time"), "{newest}");
 }
+
+/// cassandra-stress binds each `?` to the generated value of the column the
+/// marker is named after; `minTimeuuid(?)`'s marker is the function's
+/// argument, no column, so the profile bounds the timeuuid by the row's own
+/// id (`fields: samerow`), the same slice of one partition.
+#[test]
+fn the_stress_profile_bounds_the_timeuuid_by_the_row_id() {
+    let p = from_str(&TRADES.replace(
+        "QUERIES",
+        &[NEWEST.to_string(), between("Q2", "Between", "")].join(",\n    "),
+    ))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let a = analyze(&p);
+    let c = cqlmodel::derive::cost::cost(&p, &a.model, &a.estimates);
+    let files = cqlmodel::output::loadtest::cassandra_stress(&p, &a, &c);
+    let (_, text) = files
+        .iter()
+        .find(|(f, _)| f == "trades_by_account.yaml")
+        .unwrap_or_else(|| panic!("{files:?}"));
+    assert!(
+        text.contains("# q2 bounds id by the row's own id"),
+        "{text}"
+    );
+    let y = yaml_rust::YamlLoader::load_from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let queries = &y[0]["queries"];
+    assert_eq!(
+        queries["q2"]["cql"].as_str(),
+        Some(
+            "SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? \
+             AND id >= ? AND id <= ? ORDER BY id DESC"
+        )
+    );
+    assert_eq!(
+        queries["q1"]["cql"].as_str(),
+        Some("SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? ORDER BY id DESC")
+    );
+}
