@@ -378,8 +378,13 @@ pub(crate) fn encoded_range(graph: &Graph, range: Option<Reached>) -> (Option<Re
     match range {
         Some(r) => {
             let carrier = crate::model::resolve::encoded_by(graph, r.clone());
-            let encoded = carrier != r;
-            (Some(carrier), encoded)
+            // Another type that encodes the time has no function to bound
+            // it by times: the range stays on the time's own column.
+            if carrier != r && crate::model::resolve::is_timeuuid(graph, &carrier) {
+                (Some(carrier), true)
+            } else {
+                (Some(r), false)
+            }
         }
         None => (None, false),
     }

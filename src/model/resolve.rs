@@ -1339,7 +1339,14 @@ pub fn computed_from(graph: &Graph, r: &Reached) -> Option<(Reached, &'static st
         _ => return None,
     };
     let carrier = encoded_by(graph, r.clone());
-    (carrier != *r).then_some((carrier, function))
+    (carrier != *r && is_timeuuid(graph, &carrier)).then_some((carrier, function))
+}
+
+/// Whether `r` is a timeuuid: only a timeuuid can be read back as a time
+/// (`toTimestamp`) or bounded by one (`minTimeuuid`); Cassandra refuses
+/// either on another type that `encodes` a time (a `bigint` sequence).
+pub fn is_timeuuid(graph: &Graph, r: &Reached) -> bool {
+    matches!(graph.attr(r.attr).ty, CqlType::Native(Native::Timeuuid))
 }
 
 #[cfg(test)]

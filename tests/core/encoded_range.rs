@@ -339,3 +339,33 @@ fn the_stress_profile_bounds_the_timeuuid_by_the_row_id() {
         Some("SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? ORDER BY id DESC")
     );
 }
+
+/// `minTimeuuid`, `maxTimeuuid` and `toTimestamp` take a timeuuid: a time
+/// carried by another type (a `bigint` sequence that `encodes` it, which
+/// still orders the rows) is bounded and returned by its own column, as
+/// Cassandra refuses `bigint >= minTimeuuid(…)` and `toTimestamp(bigint)`.
+#[test]
+fn only_a_timeuuid_is_bounded_and_read_back_as_a_time() {
+    let q1 = NEWEST.replace(
+        r#"returns: ["id", "type", "amount"]"#,
+        r#"returns: ["id", "placed_at", "amount"]"#,
+    );
+    let queries = [q1, between("Q2", "Between", "")];
+    let text = TRADES
+        .replace(r#"type: "timeuuid", encodes"#, r#"type: "bigint", encodes"#)
+        .replace("QUERIES", &queries.join(",\n    "));
+    let a = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    for q in ["Q1", "Q2"] {
+        let s = select(&a, q);
+        assert!(
+            !s.contains("Timeuuid(") && !s.contains("toTimestamp("),
+            "{q}: {s}"
+        );
+        assert!(table_of(&a, q).column("placed_at").is_some(), "{q}");
+    }
+    assert!(
+        select(&a, "Q2").contains("placed_at >= ? AND placed_at <= ?"),
+        "{}",
+        select(&a, "Q2")
+    );
+}
