@@ -379,8 +379,10 @@ pub(crate) fn encoded_range(graph: &Graph, range: Option<Reached>) -> (Option<Re
         Some(r) => {
             let carrier = crate::model::resolve::encoded_by(graph, r.clone());
             // Another type that encodes the time has no function to bound
-            // it by times: the range stays on the time's own column.
-            if carrier != r && crate::model::resolve::is_timeuuid(graph, &carrier) {
+            // it by times, nor has a timeuuid for what is no time: the
+            // range stays on the attribute's own column.
+            let time = crate::model::resolve::time_function(&graph.attr(r.attr).ty).is_some();
+            if carrier != r && time && crate::model::resolve::is_timeuuid(graph, &carrier) {
                 (Some(carrier), true)
             } else {
                 (Some(r), false)

@@ -369,3 +369,20 @@ fn only_a_timeuuid_is_bounded_and_read_back_as_a_time() {
         select(&a, "Q2")
     );
 }
+
+/// A timeuuid carries a time: a range on anything else it is said to
+/// `encode` (a text) cannot be bounded by `minTimeuuid`/`maxTimeuuid` of
+/// it, so the range stays on that attribute's own column.
+#[test]
+fn a_range_on_what_is_no_time_stays_on_its_column() {
+    let q = r#"Query(id: "Q2", text: "Trades of an account by type range", rows: "Trade",
+      equality: ["Account.account_number"], range: Some(Range(attr: "type", op: Ge)),
+      returns: ["id", "amount"])"#;
+    let text = TRADES
+        .replace(r#"encodes: Some("placed_at")"#, r#"encodes: Some("type")"#)
+        .replace("QUERIES", q);
+    let a = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    let s = select(&a, "Q2");
+    assert!(!s.contains("Timeuuid("), "{s}");
+    assert!(s.contains("type >= ?"), "{s}");
+}
