@@ -378,8 +378,15 @@ pub(crate) fn encoded_range(graph: &Graph, range: Option<Reached>) -> (Option<Re
     match range {
         Some(r) => {
             let carrier = crate::model::resolve::encoded_by(graph, r.clone());
-            let encoded = carrier != r;
-            (Some(carrier), encoded)
+            // Another type that encodes the time has no function to bound
+            // it by times, nor has a timeuuid for what is no time: the
+            // range stays on the attribute's own column.
+            let time = crate::model::resolve::time_function(&graph.attr(r.attr).ty).is_some();
+            if carrier != r && time && crate::model::resolve::is_timeuuid(graph, &carrier) {
+                (Some(carrier), true)
+            } else {
+                (Some(r), false)
+            }
         }
         None => (None, false),
     }

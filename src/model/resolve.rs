@@ -1332,14 +1332,28 @@ pub fn computed_from(graph: &Graph, r: &Reached) -> Option<(Reached, &'static st
     if attr.stored {
         return None;
     }
-    let function = match attr.ty {
-        CqlType::Native(Native::Timestamp) => "toTimestamp",
-        CqlType::Native(Native::Date) => "toDate",
-        CqlType::Native(Native::Bigint) => "toUnixTimestamp",
-        _ => return None,
-    };
+    let function = time_function(&attr.ty)?;
     let carrier = encoded_by(graph, r.clone());
-    (carrier != *r).then_some((carrier, function))
+    (carrier != *r && is_timeuuid(graph, &carrier)).then_some((carrier, function))
+}
+
+/// The CQL function that reads a time of type `ty` back from a timeuuid
+/// (`toTimestamp`, `toDate`, `toUnixTimestamp` for a bigint); none for a
+/// type that is no time.
+pub fn time_function(ty: &CqlType) -> Option<&'static str> {
+    match ty {
+        CqlType::Native(Native::Timestamp) => Some("toTimestamp"),
+        CqlType::Native(Native::Date) => Some("toDate"),
+        CqlType::Native(Native::Bigint) => Some("toUnixTimestamp"),
+        _ => None,
+    }
+}
+
+/// Whether `r` is a timeuuid: only a timeuuid can be read back as a time
+/// (`toTimestamp`) or bounded by one (`minTimeuuid`); Cassandra refuses
+/// either on another type that `encodes` a time (a `bigint` sequence).
+pub fn is_timeuuid(graph: &Graph, r: &Reached) -> bool {
+    matches!(graph.attr(r.attr).ty, CqlType::Native(Native::Timeuuid))
 }
 
 #[cfg(test)]

@@ -279,10 +279,22 @@ pub fn cassandra_stress(project: &Project, a: &Analysis, cost: &Cost) -> Vec<(St
                 continue;
             };
             let name = format!("q{}", names.len() + 1);
+            let cql = match plan.request.as_ref().filter(|r| r.range_timeuuid) {
+                Some(r) => {
+                    let col = r.range.as_ref().map_or("", |(c, _)| c.as_str());
+                    let _ = writeln!(
+                        y,
+                        "  # {name} bounds {} by the row's own id: cassandra-stress binds a ? by the column it is named after, and minTimeuuid(?) names none",
+                        safe_comment(col)
+                    );
+                    stress_select(project, t, r)
+                }
+                None => select_text(plan.select.as_str()),
+            };
             let _ = writeln!(
                 y,
                 "  {name}: {{ cql: {}, fields: {} }}",
-                q(&select_text(plan.select.as_str())),
+                q(&cql),
                 q("samerow")
             );
             names.push((name, qc.rate, qc.consistency));
@@ -586,6 +598,32 @@ pub fn nosqlbench(project: &Project, a: &Analysis, cost: &Cost) -> String {
             let _ = writeln!(y, "      {}: {}", q(&name), q(&recipe));
         }
     }
+    // A range on the time a timeuuid encodes binds times to
+    // `minTimeuuid`/`maxTimeuuid` (a UUID is no timestamp): drawn as the
+    // column's ids are, so each bound is the millisecond an id encodes.
+    for plan in &a.model.plans {
+        let (Some(r), Some(i)) = (plan.request.as_ref(), plan.table) else {
+            continue;
+        };
+        let (Some((col, _)), Some(t)) = (
+            r.range.as_ref().filter(|_| r.range_timeuuid),
+            a.model.tables.get(i),
+        ) else {
+            continue;
+        };
+        let name = time_binding(&t.name, col);
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let shape = Shape::of(a, i);
+        let draw = match t.column(col).map(|c| c.role) {
+            Some(Role::Partition) => format!("Mod({}L); ", shape.partitions),
+            Some(Role::Clustering(_)) => format!("Mod({}L); ", shape.cluster_max.max(1)),
+            _ => String::new(),
+        };
+        let recipe = format!("Hash(); {draw}ToJavaInstant() -> java.time.Instant");
+        let _ = writeln!(y, "      {}: {}", q(&name), q(&recipe));
+    }
     y.push_str("    ops:\n");
     let mut rates = Vec::new();
     let mut ops: Vec<(String, String, &'static str)> = Vec::new();
@@ -670,6 +708,35 @@ fn insert_with(project: &Project, t: &Table, bind: impl Fn(&str) -> String) -> S
     )
 }
 
+/// The SELECT of `r` with a timeuuid range bounded by timeuuids
+/// (`id >= ? AND id <= ?`) rather than `minTimeuuid`/`maxTimeuuid` of
+/// times: cassandra-stress binds each `?` to the value of the column the
+/// marker is named after, and a function's argument is named after none.
+/// With `samerow` the bounds are the row's own id, the same one-partition
+/// slice the query reads.
+fn stress_select(project: &Project, t: &Table, r: &crate::derive::Request) -> String {
+    use crate::derive::{serve::access, KeyShape, Select};
+    let mut plain = r.clone();
+    plain.range_timeuuid = false;
+    let shape = KeyShape::of(t);
+    let (how, order_by) = access(&shape, &plain);
+    let s = Select::new(
+        &project.keyspace.name,
+        &t.name,
+        &shape,
+        &plain,
+        &order_by,
+        &how,
+    );
+    select_text(s.as_str())
+}
+
+/// The main block's binding of the times bounding timeuuid column `col`
+/// of table `t` (`minTimeuuid`/`maxTimeuuid` take a timestamp).
+fn time_binding(t: &str, col: &str) -> String {
+    format!("{}__{}__time", safe_file_name(t), safe_file_name(col))
+}
+
 /// The SELECT with each `?` replaced by the main block's binding of the
 /// column it binds, in the order the request binds them; none when the
 /// markers and the request's columns do not line up.
@@ -682,7 +749,11 @@ fn named_select(plan: &crate::derive::Plan, t: &Table) -> Option<String> {
             .map(|n| format!("{{{table}__{}}}", safe_file_name(n)))
             .collect();
     if let Some((col, op)) = &r.range {
-        let bound = format!("{{{table}__{}}}", safe_file_name(col));
+        let bound = if r.range_timeuuid {
+            format!("{{{}}}", time_binding(&t.name, col))
+        } else {
+            format!("{{{table}__{}}}", safe_file_name(col))
+        };
         if *op == crate::model::RangeOp::Between {
             names.push(bound.clone());
         }

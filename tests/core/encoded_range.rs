@@ -258,3 +258,131 @@ fn a_returned_encoded_time_is_computed_from_its_timeuuid() {
         select(&c, "Q1")
     );
 }
+
+/// The `NoSQLBench` workload binds times to `minTimeuuid`/`maxTimeuuid`, not
+/// the timeuuids themselves (a UUID is no `timestamp`: the driver refuses
+/// it), drawn as the ids are so that each bound is the time an id encodes.
+#[test]
+fn the_nosqlbench_read_binds_times_to_the_timeuuid_bounds() {
+    let p = from_str(&TRADES.replace(
+        "QUERIES",
+        &[NEWEST.to_string(), between("Q2", "Between", "")].join(",\n    "),
+    ))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let a = analyze(&p);
+    let c = cqlmodel::derive::cost::cost(&p, &a.model, &a.estimates);
+    let text = cqlmodel::output::loadtest::nosqlbench(&p, &a, &c);
+    let y = yaml_rust::YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let main = &y[0]["blocks"]["main"];
+    let read = main["ops"]["read_Q2"]["prepared"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        read,
+        "SELECT id, type, amount FROM t.trades_by_account WHERE account_number = \
+         {trades_by_account__account_number} AND id >= minTimeuuid({trades_by_account__id__time}) \
+         AND id <= maxTimeuuid({trades_by_account__id__time}) ORDER BY id DESC"
+    );
+    // 2,000 trades per account on average, at most 5,000: uniform(1..3999)
+    // has that mean, so ids are drawn from 3,999 values per partition, and
+    // the times from the same 3,999 milliseconds (`ToEpochTimeUUID` and
+    // `ToJavaInstant` both read the number as epoch milliseconds).
+    let bindings = &main["bindings"];
+    assert_eq!(
+        bindings["trades_by_account__id"].as_str(),
+        Some("Hash(); Mod(3999L); ToEpochTimeUUID() -> java.util.UUID")
+    );
+    assert_eq!(
+        bindings["trades_by_account__id__time"].as_str(),
+        Some("Hash(); Mod(3999L); ToJavaInstant() -> java.time.Instant")
+    );
+    // A read with no time range binds no time.
+    let newest = main["ops"]["read_Q1"]["prepared"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(!newest.contains("__time"), "{newest}");
+}
+
+/// cassandra-stress binds each `?` to the generated value of the column the
+/// marker is named after; `minTimeuuid(?)`'s marker is the function's
+/// argument, no column, so the profile bounds the timeuuid by the row's own
+/// id (`fields: samerow`), the same slice of one partition.
+#[test]
+fn the_stress_profile_bounds_the_timeuuid_by_the_row_id() {
+    let p = from_str(&TRADES.replace(
+        "QUERIES",
+        &[NEWEST.to_string(), between("Q2", "Between", "")].join(",\n    "),
+    ))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let a = analyze(&p);
+    let c = cqlmodel::derive::cost::cost(&p, &a.model, &a.estimates);
+    let files = cqlmodel::output::loadtest::cassandra_stress(&p, &a, &c);
+    let (_, text) = files
+        .iter()
+        .find(|(f, _)| f == "trades_by_account.yaml")
+        .unwrap_or_else(|| panic!("{files:?}"));
+    assert!(
+        text.contains("# q2 bounds id by the row's own id"),
+        "{text}"
+    );
+    let y = yaml_rust::YamlLoader::load_from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let queries = &y[0]["queries"];
+    assert_eq!(
+        queries["q2"]["cql"].as_str(),
+        Some(
+            "SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? \
+             AND id >= ? AND id <= ? ORDER BY id DESC"
+        )
+    );
+    assert_eq!(
+        queries["q1"]["cql"].as_str(),
+        Some("SELECT id, type, amount FROM t.trades_by_account WHERE account_number = ? ORDER BY id DESC")
+    );
+}
+
+/// `minTimeuuid`, `maxTimeuuid` and `toTimestamp` take a timeuuid: a time
+/// carried by another type (a `bigint` sequence that `encodes` it, which
+/// still orders the rows) is bounded and returned by its own column, as
+/// Cassandra refuses `bigint >= minTimeuuid(…)` and `toTimestamp(bigint)`.
+#[test]
+fn only_a_timeuuid_is_bounded_and_read_back_as_a_time() {
+    let q1 = NEWEST.replace(
+        r#"returns: ["id", "type", "amount"]"#,
+        r#"returns: ["id", "placed_at", "amount"]"#,
+    );
+    let queries = [q1, between("Q2", "Between", "")];
+    let text = TRADES
+        .replace(r#"type: "timeuuid", encodes"#, r#"type: "bigint", encodes"#)
+        .replace("QUERIES", &queries.join(",\n    "));
+    let a = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    for q in ["Q1", "Q2"] {
+        let s = select(&a, q);
+        assert!(
+            !s.contains("Timeuuid(") && !s.contains("toTimestamp("),
+            "{q}: {s}"
+        );
+        assert!(table_of(&a, q).column("placed_at").is_some(), "{q}");
+    }
+    assert!(
+        select(&a, "Q2").contains("placed_at >= ? AND placed_at <= ?"),
+        "{}",
+        select(&a, "Q2")
+    );
+}
+
+/// A timeuuid carries a time: a range on anything else it is said to
+/// `encode` (a text) cannot be bounded by `minTimeuuid`/`maxTimeuuid` of
+/// it, so the range stays on that attribute's own column.
+#[test]
+fn a_range_on_what_is_no_time_stays_on_its_column() {
+    let q = r#"Query(id: "Q2", text: "Trades of an account by type range", rows: "Trade",
+      equality: ["Account.account_number"], range: Some(Range(attr: "type", op: Ge)),
+      returns: ["id", "amount"])"#;
+    let text = TRADES
+        .replace(r#"encodes: Some("placed_at")"#, r#"encodes: Some("type")"#)
+        .replace("QUERIES", q);
+    let a = analyze(&from_str(&text).unwrap_or_else(|e| panic!("{e:?}")));
+    let s = select(&a, "Q2");
+    assert!(!s.contains("Timeuuid("), "{s}");
+    assert!(s.contains("type >= ?"), "{s}");
+}
