@@ -127,9 +127,8 @@ pub(crate) fn build<'g, 'p>(
         }
     }
     let present: Vec<&Reached> = key_so_far.iter().chain(&returns).collect();
-    let meets = resolve_meets(graph, root, q);
     let appended: Vec<Reached> = graph
-        .row_key(root, &meeting(&key_so_far, &meets), &present)
+        .row_key(root, &key_so_far, &present)
         .into_iter()
         .map(normalize)
         .collect();
@@ -302,9 +301,7 @@ pub(crate) fn build<'g, 'p>(
         pinned,
         names,
         resolved,
-        // Rows where the query's paths meet are not every row: no other
-        // query reads them from this table.
-        separate: decision.is_some_and(|d| d.separate) || !q.meets.is_empty(),
+        separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
         serial: 0,
     })
@@ -352,36 +349,4 @@ where
             .filter_map(|(j, text)| resolve(&|| path(j), text)),
     );
     out
-}
-
-/// A query's `meets` pairs, resolved from its rows (validation reports
-/// the ones that do not resolve).
-pub(crate) fn resolve_meets(
-    graph: &Graph,
-    root: crate::model::resolve::NodeId,
-    q: &Query,
-) -> Vec<(Reached, Reached)> {
-    q.meets
-        .iter()
-        .filter_map(|m| {
-            let a = graph.resolve(root, &m.0).ok().map(normalize)?;
-            let b = graph.resolve(root, &m.1).ok().map(normalize)?;
-            Some((a, b))
-        })
-        .collect()
-}
-
-/// What the key fixes, for MR5: the key's columns, and the other side of
-/// each meeting one of them is on (the paths meet at one instance, so the
-/// value fixed on one path is fixed on the other).
-pub(crate) fn meeting(key: &[Reached], meets: &[(Reached, Reached)]) -> Vec<Reached> {
-    let mut known = key.to_vec();
-    for (a, b) in meets {
-        if known.contains(a) && !known.contains(b) {
-            known.push(b.clone());
-        } else if known.contains(b) && !known.contains(a) {
-            known.push(a.clone());
-        }
-    }
-    known
 }

@@ -4,7 +4,6 @@
 
 mod assemble;
 mod build;
-pub(crate) use build::{meeting, resolve_meets};
 mod columns;
 pub mod cost;
 mod decisions;

@@ -511,19 +511,7 @@ pub struct Query {
     /// The consistency level it reads at (`LOCAL_QUORUM` when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistency: Option<workload::Consistency>,
-    /// Two references the query's rows hold the same value of: the paths
-    /// to them meet at one instance (the user who read an email is the
-    /// owner of the folder it is in).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub meets: Vec<Meet>,
 }
-
-/// `Meet("Folder.username", "has_email.username")`: both references reach
-/// the same attribute through different paths, and the query's rows are
-/// those where they hold one value, so the second path's instance is the
-/// first's: the key that fixes one fixes the other.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Meet(pub String, pub String);
 
 /// A calendar part (`period`) of a time attribute (`attr`: a timestamp,
 /// timeuuid or date) the query searches by equality: `day of ts`.
@@ -669,7 +657,6 @@ impl Query {
             window: None,
             load: None,
             consistency: None,
-            meets: vec![],
         }
     }
 }

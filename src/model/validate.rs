@@ -180,7 +180,6 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     check_waivers(project, &mut c);
     check_query_extensions(project, &scope.graph, &mut c);
     check_calendar_parts(project, &scope.graph, &mut c);
-    check_meets(project, &scope.graph, &mut c);
     check_workload(project, &mut c);
     c.problems
 }
@@ -1333,62 +1332,6 @@ fn check_calendar_parts(project: &Project, graph: &Graph, c: &mut Checker) {
     }
 }
 
-/// Each `meets` pair: both references resolve from the query's rows, to
-/// the same attribute of an entity's key through different paths.
-fn check_meets(project: &Project, graph: &Graph, c: &mut Checker) {
-    for (i, q) in project.queries.iter().enumerate() {
-        let Some(root) = graph.node(&q.rows) else {
-            continue;
-        };
-        for (j, m) in q.meets.iter().enumerate() {
-            let at = |k: usize| format!("queries[{i}].meets[{j}].{k}");
-            let mut both = Vec::new();
-            for (k, text) in [&m.0, &m.1].into_iter().enumerate() {
-                match graph.resolve(root, text) {
-                    Ok(r) => both.push(super::resolve::normalize(r)),
-                    Err(e) => c.add(at(k), e),
-                }
-            }
-            let [a, b] = both.as_slice() else {
-                continue;
-            };
-            if a.attr != b.attr {
-                c.add(
-                    at(1),
-                    format!(
-                        "\"{}\" and \"{}\" are different attributes: two paths meet at one instance of the same entity, named by the same key attribute",
-                        m.0, m.1
-                    ),
-                );
-            } else if a.path == b.path {
-                c.add(
-                    at(1),
-                    format!("\"{}\" and \"{}\" are the same path", m.0, m.1),
-                );
-            } else if !is_key_attr(graph, a.attr) {
-                c.add(
-                    at(0),
-                    format!(
-                        "\"{}\" is not part of its entity's key: a meeting is stated by the key that names the instance",
-                        m.0
-                    ),
-                );
-            }
-        }
-    }
-}
-
-/// The attribute is part of its entity's own key.
-fn is_key_attr(graph: &Graph, attr: super::resolve::AttrId) -> bool {
-    match attr.node() {
-        super::resolve::NodeId::Entity(e) => {
-            let name = &graph.attr(attr).name;
-            graph.entity(e).key.iter().any(|k| k == name)
-        }
-        super::resolve::NodeId::Rel(_) => false,
-    }
-}
-
 /// Names and references in a query's constants, aggregates and window.
 fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     const REF: usize = 4 * MAX_NAME;
@@ -1409,9 +1352,5 @@ fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     }
     for (k, x) in q.calendar.iter().enumerate() {
         c.ident(|| format!("{p}.calendar[{k}].attr"), &x.attr, REF);
-    }
-    for (k, m) in q.meets.iter().enumerate() {
-        c.ident(|| format!("{p}.meets[{k}].0"), &m.0, REF);
-        c.ident(|| format!("{p}.meets[{k}].1"), &m.1, REF);
     }
 }

@@ -38,7 +38,6 @@ mod incremental;
 mod leveled;
 mod loadtest;
 mod malformed;
-mod meets;
 mod migrate_pairs;
 mod migrate_rows;
 mod physical;

@@ -78,13 +78,8 @@ fn missing_from(graph: &Graph, t: &Table) -> Vec<String> {
         .map(|(_, r)| r.clone())
         .collect();
     let present: Vec<&Reached> = reached(t).map(|(_, r)| r).collect();
-    // The paths the table's query states to meet count as one instance.
-    let meets = graph
-        .query(&t.origin)
-        .map(|q| crate::derive::resolve_meets(graph, root, q))
-        .unwrap_or_default();
     graph
-        .row_key(root, &crate::derive::meeting(&keyed, &meets), &present)
+        .row_key(root, &keyed, &present)
         .iter()
         .map(|k| graph.ref_text(root, k))
         .collect()

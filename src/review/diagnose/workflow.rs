@@ -591,7 +591,6 @@ mod tests {
                     op: RangeOp::Gt,
                 }),
                 calendar: vec![],
-                meets: vec![],
                 order: vec![],
                 limit: None,
                 returns,
