@@ -119,8 +119,9 @@ pub(crate) fn build<'g, 'p>(
         }
     }
     let present: Vec<&Reached> = key_so_far.iter().chain(&returns).collect();
+    let meets = graph.meet_paths(root, &q.meets);
     let appended: Vec<Reached> = graph
-        .row_key(root, &key_so_far, &present)
+        .row_key_meeting(root, &key_so_far, &present, &meets)
         .into_iter()
         .map(normalize)
         .collect();

@@ -35,6 +35,7 @@ mod incremental;
 mod leveled;
 mod loadtest;
 mod malformed;
+mod meets;
 mod migrate_pairs;
 mod migrate_rows;
 mod physical;

@@ -717,6 +717,7 @@ mod tests {
                 constants: vec![],
                 aggregates: vec![],
                 window: None,
+                meets: vec![],
                 load: None,
                 consistency: None,
             }));
