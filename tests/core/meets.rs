@@ -125,3 +125,69 @@ fn a_meet_keys_the_table_by_user_folder_and_email() {
         "{regular:?}"
     );
 }
+
+/// (path, message) of each problem `load::validate` finds.
+fn problems(p: &Project) -> Vec<(String, String)> {
+    load::validate(p)
+        .into_iter()
+        .map(|x| (x.path, x.message))
+        .collect()
+}
+
+#[test]
+fn a_meet_whose_sides_do_not_resolve_names_the_side() {
+    let p = project(vec![Meet(
+        "User via folder_has_email, owns".into(),
+        "User via user_has_mail".into(),
+    )]);
+    let found = problems(&p);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "queries[0].meets[0].1");
+    // The resolver's own message, with its suggestion of a near name.
+    assert!(found[0].1.contains("user_has_email"), "{found:?}");
+
+    let p = project(vec![Meet(
+        "Usr via folder_has_email, owns".into(),
+        "User via user_has_email".into(),
+    )]);
+    let found = problems(&p);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "queries[0].meets[0].0");
+}
+
+#[test]
+fn a_meet_needs_two_paths_to_one_entity() {
+    let same = project(vec![Meet(
+        "User via user_has_email".into(),
+        "User.username via user_has_email".into(),
+    )]);
+    let found = problems(&same);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("same path"), "{found:?}");
+
+    let apart = project(vec![Meet(
+        "Folder via folder_has_email".into(),
+        "User via user_has_email".into(),
+    )]);
+    let found = problems(&apart);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "queries[0].meets[0].1");
+    assert!(
+        found[0].1.contains("Folder") && found[0].1.contains("User"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn meets_survive_a_save_and_load_and_old_files_write_none() {
+    let p = project(vec![meet()]);
+    let text = load::to_string(&p);
+    assert!(
+        text.contains("meets: [") && text.contains("\"User via user_has_email\""),
+        "{text}"
+    );
+    let back = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.queries[0].meets, [meet()]);
+    let plain = load::to_string(&project(vec![]));
+    assert!(!plain.contains("meets"), "{plain}");
+}
