@@ -6,11 +6,11 @@ use super::columns::{attr_column_name, attr_source};
 use super::draft::{signature, Built, Draft};
 use super::estimate::Estimator;
 use super::finish::finish;
-use super::types::{Column, Role, Rule, Table};
+use super::types::{Column, Role, Rule, Table, Why};
 use super::{naming_rules, placement, serve, summary};
 use crate::model::load::Problem;
 use crate::model::name::Name;
-use crate::model::resolve::{encoded_by, normalize, Graph, Reached};
+use crate::model::resolve::{encoded_by, normalize, Graph, NodeId, Reached};
 use crate::model::{Decision, Dir, Query};
 use std::sync::Arc;
 
@@ -202,7 +202,13 @@ pub(crate) fn build<'g, 'p>(
         }
     }
     for r in &returns {
-        add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+        if add(&mut t, &mut ids, r, Role::Regular, Rule::Returned) {
+            if let Some(why) = met_why(graph, root, q, r) {
+                if let Some(c) = t.columns.last_mut() {
+                    c.why = Some(Box::new(why));
+                }
+            }
+        }
     }
 
     // Equality attributes: the partition key or leading clustering
@@ -297,4 +303,22 @@ where
             .filter_map(|(j, text)| resolve(&|| path(j), text)),
     );
     out
+}
+
+/// Why a returned attribute adds no key column although its path leaves
+/// the key's: it is on (or before) a path the query's `meets` states is
+/// another way to an instance the key identifies.
+fn met_why(graph: &Graph, root: NodeId, q: &Query, r: &Reached) -> Option<Why> {
+    if r.path.is_empty() {
+        return None;
+    }
+    let m = q.meets.iter().find(|m| {
+        graph
+            .resolve_meet(root, &m.1)
+            .is_ok_and(|second| r.path.starts_with(&second) || second.starts_with(&r.path))
+    })?;
+    Some(Why::Meets {
+        first: m.0.clone(),
+        second: m.1.clone(),
+    })
 }

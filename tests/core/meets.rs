@@ -120,6 +120,19 @@ fn a_meet_keys_the_table_by_user_folder_and_email() {
     let m = derive(&p);
     let id = m.tables[0].columns.iter().find(|c| c.name.as_str() == "id");
     assert_eq!(id.map(|c| c.role), Some(Role::Clustering(Dir::Desc)));
+    // The read flag's column says why it adds no key column.
+    let flag = m.tables[0]
+        .columns
+        .iter()
+        .find(|c| c.name.as_str() == "user_has_email_is_read")
+        .map(cqlmodel::derive::Column::reason);
+    assert_eq!(
+        flag.as_deref(),
+        Some(
+            "returned attribute: meets: `User via user_has_email` is \
+             `User via folder_has_email, owns`, which the key identifies"
+        )
+    );
     assert!(
         regular.iter().any(|c| c == "user_has_email_is_read"),
         "{regular:?}"
@@ -190,4 +203,30 @@ fn meets_survive_a_save_and_load_and_old_files_write_none() {
     assert_eq!(back.queries[0].meets, [meet()]);
     let plain = load::to_string(&project(vec![]));
     assert!(!plain.contains("meets"), "{plain}");
+}
+
+#[test]
+fn the_met_table_and_its_select_pass_cqlcheck() {
+    let p = project(vec![meet()]);
+    let m = derive(&p);
+    let selects = cqlmodel::output::cql::selects(&m);
+    // The SELECT binds the user and the folder, and reads newest first.
+    assert!(
+        selects.contains("WHERE user_username = ? AND folder_label = ?"),
+        "{selects}"
+    );
+    let Some(tool) = crate::support::cqlcheck() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("mail.cql");
+    let text = format!(
+        "{}\n{}",
+        cqlmodel::output::cql::script(&p, &m),
+        selects.replace('?', "'x'")
+    );
+    std::fs::write(&file, &text).expect("write");
+    if let Err(said) = crate::support::cqlcheck_file(&tool, &file) {
+        panic!("cqlcheck refused the met table\n{said}\n{text}");
+    }
 }
