@@ -196,9 +196,7 @@ fn meets_survive_a_save_and_load_and_old_files_write_none() {
     let p = project(vec![meet()]);
     let text = load::to_string(&p);
     assert!(
-        text.contains(
-            r#"meets: [Meet("User via folder_has_email, owns", "User via user_has_email")]"#
-        ),
+        text.contains(r#"Meet("User via folder_has_email, owns", "User via user_has_email")"#),
         "{text}"
     );
     let back = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
