@@ -230,3 +230,42 @@ fn the_met_table_and_its_select_pass_cqlcheck() {
         panic!("cqlcheck refused the met table\n{said}\n{text}");
     }
 }
+
+#[test]
+fn the_oracle_finds_no_collision_where_the_meet_holds() {
+    use crate::oracle::instances::{check_unique, World};
+    let p = project(vec![meet()]);
+    let m = derive(&p);
+    let plain = project(vec![]);
+    let mut collided = false;
+    let mut caught = false;
+    for seed in 0..40 {
+        let world = World::generate(&p, seed, 4, 3);
+        if let Err(e) = check_unique(&p, &m, &world) {
+            panic!("seed {seed}: {e}");
+        }
+        // Every user_has_email link written, met or not: the same key
+        // then holds the flags of several users, which the meet rules out.
+        let rows = world.rows(&p, &m.tables[0]);
+        let met = world.rows_meeting(
+            &p,
+            &m.tables[0],
+            &cqlmodel::model::resolve::Graph::new(&p).meet_paths(
+                cqlmodel::model::resolve::Graph::new(&p)
+                    .node("Email")
+                    .unwrap_or_else(|| panic!("Email")),
+                &p.queries[0].meets,
+            ),
+        );
+        assert!(met.len() <= rows.len());
+        collided |= met.len() < rows.len();
+        // The same key where no meet is stated: the oracle sees two users'
+        // flags under one key.
+        caught |= check_unique(&plain, &m, &world).is_err();
+    }
+    assert!(collided, "no world had a link the meet rules out");
+    assert!(
+        caught,
+        "without the meet the key must collide in some world"
+    );
+}
