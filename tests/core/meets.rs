@@ -269,3 +269,35 @@ fn the_oracle_finds_no_collision_where_the_meet_holds() {
         "without the meet the key must collide in some world"
     );
 }
+
+#[test]
+fn renaming_an_entity_carries_its_meets_along() {
+    let mut p = project(vec![
+        meet(),
+        Meet(
+            "User.username via folder_has_email, owns".into(),
+            "User.username via user_has_email".into(),
+        ),
+    ]);
+    let user = p
+        .entities
+        .iter()
+        .position(|e| e.name == "User")
+        .unwrap_or_else(|| panic!("User"));
+    cqlmodel::edit::cascade::rename_entity(&mut p, user, "Member")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        p.queries[0].meets,
+        [
+            Meet(
+                "Member via folder_has_email, owns".into(),
+                "Member via user_has_email".into()
+            ),
+            Meet(
+                "Member.username via folder_has_email, owns".into(),
+                "Member.username via user_has_email".into()
+            ),
+        ]
+    );
+    assert!(load::validate(&p).is_empty(), "{:?}", load::validate(&p));
+}
