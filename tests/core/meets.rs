@@ -301,3 +301,35 @@ fn renaming_an_entity_carries_its_meets_along() {
     );
     assert!(load::validate(&p).is_empty(), "{:?}", load::validate(&p));
 }
+
+#[test]
+fn the_review_counts_on_the_meet_too() {
+    // A natural text id: the review's overwrite check is not silenced by a
+    // surrogate key, so it asks MR5's question itself.
+    let text = PROJECT.replace(
+        r#"Attribute(name: "id", type: "timeuuid")"#,
+        r#"Attribute(name: "id", type: "text")"#,
+    );
+    let rules = |meets: Vec<Meet>| -> Vec<&'static str> {
+        let mut p = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        p.queries[0].meets = meets;
+        let m = derive(&p);
+        let est = cqlmodel::derive::estimate::estimate(&p, &m);
+        cqlmodel::review::diagnose::diagnose(&p, &m, &est)
+            .iter()
+            .map(|d| d.rule)
+            .collect()
+    };
+    assert!(!rules(vec![meet()]).contains(&"rows-overwrite"));
+    // The met table judged by a project that states no meet overwrites.
+    let mut met = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    met.queries[0].meets = vec![meet()];
+    let m = derive(&met);
+    let plain = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let est = cqlmodel::derive::estimate::estimate(&plain, &m);
+    let found: Vec<&str> = cqlmodel::review::diagnose::diagnose(&plain, &m, &est)
+        .iter()
+        .map(|d| d.rule)
+        .collect();
+    assert!(found.contains(&"rows-overwrite"), "{found:?}");
+}
