@@ -6,11 +6,11 @@ use super::columns::{attr_column_name, attr_source, unique_column_name};
 use super::draft::{signature, Built, Draft};
 use super::estimate::Estimator;
 use super::finish::finish;
-use super::types::{Column, Role, Rule, Source, Table};
+use super::types::{Column, Role, Rule, Source, Table, Why};
 use super::{naming_rules, placement, serve, summary};
 use crate::model::load::Problem;
 use crate::model::name::Name;
-use crate::model::resolve::{encoded_by, normalize, Graph, Reached};
+use crate::model::resolve::{encoded_by, normalize, Graph, NodeId, Reached};
 use crate::model::{CqlType, Decision, Dir, Native, Period, Query};
 use std::sync::Arc;
 
@@ -127,8 +127,9 @@ pub(crate) fn build<'g, 'p>(
         }
     }
     let present: Vec<&Reached> = key_so_far.iter().chain(&returns).collect();
+    let meets = graph.meet_paths(root, &q.meets);
     let appended: Vec<Reached> = graph
-        .row_key(root, &key_so_far, &present)
+        .row_key_meeting(root, &key_so_far, &present, &meets)
         .into_iter()
         .map(normalize)
         .collect();
@@ -214,8 +215,14 @@ pub(crate) fn build<'g, 'p>(
         ids.iter().flatten().any(|x| x == c) || returns.contains(c)
     });
     for r in &returns {
-        if !computed.iter().any(|k| k.attr == *r) {
-            add(&mut t, &mut ids, r, Role::Regular, Rule::Returned);
+        if !computed.iter().any(|k| k.attr == *r)
+            && add(&mut t, &mut ids, r, Role::Regular, Rule::Returned)
+        {
+            if let Some(why) = met_why(graph, root, q, r) {
+                if let Some(c) = t.columns.last_mut() {
+                    c.why = Some(Box::new(why));
+                }
+            }
         }
     }
     // MR2 on a calendar part: the time it is of is kept (the application
@@ -301,7 +308,9 @@ pub(crate) fn build<'g, 'p>(
         pinned,
         names,
         resolved,
-        separate: decision.is_some_and(|d| d.separate),
+        // Rows where the query's paths meet are not every row: no other
+        // query reads them from this table.
+        separate: decision.is_some_and(|d| d.separate) || !q.meets.is_empty(),
         signature_hash: 0,
         serial: 0,
     })
@@ -349,4 +358,22 @@ where
             .filter_map(|(j, text)| resolve(&|| path(j), text)),
     );
     out
+}
+
+/// Why a returned attribute adds no key column although its path leaves
+/// the key's: it is on (or before) a path the query's `meets` states is
+/// another way to an instance the key identifies.
+fn met_why(graph: &Graph, root: NodeId, q: &Query, r: &Reached) -> Option<Why> {
+    if r.path.is_empty() {
+        return None;
+    }
+    let m = q.meets.iter().find(|m| {
+        graph
+            .resolve_meet(root, &m.1)
+            .is_ok_and(|second| r.path.starts_with(&second) || second.starts_with(&r.path))
+    })?;
+    Some(Why::Meets {
+        first: m.0.clone(),
+        second: m.1.clone(),
+    })
 }

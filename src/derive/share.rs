@@ -36,7 +36,9 @@ pub(super) fn answers(
     // A query by a calendar part keeps the bucket derived from it: another
     // table would read the slice as a range of a larger partition, and a
     // bucketed table hosts nothing (see `can_host`).
-    if !res.calendar().is_empty() {
+    // A query whose paths meet holds only the rows where they do: its
+    // table is not another's (see `can_host` for the other way).
+    if !res.calendar().is_empty() || !guest.meets.is_empty() {
         return false;
     }
     // Most pairs fail here, before any column name is looked up.

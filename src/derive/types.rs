@@ -516,6 +516,9 @@ pub enum Why {
         /// The estimate rests on assumed figures.
         assumed: bool,
     },
+    /// A returned attribute on a path the query's `meets` says reaches the
+    /// instance `first` reaches: the key identifies it, MR5 adds nothing.
+    Meets { first: String, second: String },
 }
 
 impl std::fmt::Display for Why {
@@ -549,6 +552,12 @@ impl std::fmt::Display for Why {
                 "no entity key among the equality attributes: the search itself is the partition",
             ),
             Why::TimeLike => f.write_str("a date or time: it bounds the partition's growth"),
+            Why::Meets { first, second } => write!(
+                f,
+                "meets: `{}` is `{}`, which the key identifies",
+                crate::model::terminal_text::for_terminal(second),
+                crate::model::terminal_text::for_terminal(first)
+            ),
             Why::Estimated {
                 fits,
                 constant,

@@ -36,6 +36,11 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
             fix(&mut w.attr);
         }
         q.calendar.iter_mut().for_each(|x| fix(&mut x.attr));
+        for m in &mut q.meets {
+            for side in [&mut m.0, &mut m.1] {
+                fix_meet(&graph, side, &mut fix);
+            }
+        }
     }
     for t in &mut p.workflow.transitions {
         let Some(root) = snapshot.query(&t.from).and_then(|q| graph.node(&q.rows)) else {
@@ -47,6 +52,38 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
             }
         }
     }
+}
+
+/// A side of a query's `meets` through `fix`: one written without its
+/// attribute (`User via owns`) goes through as a reference to the entity's
+/// first attribute (as validation resolves it) and comes back without it.
+fn fix_meet(graph: &Graph, side: &mut String, fix: &mut impl FnMut(&mut String)) {
+    let head = side.split_once(" via ").map_or(side.as_str(), |(h, _)| h);
+    if head.contains('.') {
+        return fix(side);
+    }
+    let Some(first) = graph
+        .node(head.trim())
+        .and_then(|n| graph.attributes(n).first())
+    else {
+        return;
+    };
+    let Ok(mut r) = AttrRef::parse(side) else {
+        return;
+    };
+    r.owner = Some(head.trim().to_string());
+    r.attr.clone_from(&first.name);
+    let mut text = r.to_string();
+    fix(&mut text);
+    let Ok(back) = AttrRef::parse(&text) else {
+        return;
+    };
+    let owner = back.owner.unwrap_or_default();
+    *side = if back.via.is_empty() {
+        owner
+    } else {
+        format!("{owner} via {}", back.via.join(", "))
+    };
 }
 
 pub fn rename_entity(p: &mut Project, ei: usize, new: &str) -> Result<(), String> {

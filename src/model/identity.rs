@@ -116,6 +116,7 @@ impl Graph<'_> {
             root,
             known: key.to_vec(),
             present: &[],
+            meets: &[],
         };
         ask.known.contains(r) || Answers::default().identified(&ask, &r.path, 0)
     }
@@ -127,6 +128,58 @@ impl Graph<'_> {
     /// holds, else by its key (an owner's part by the owner's own best
     /// identifier); nothing determined by the key so far is appended.
     pub fn row_key(&self, root: NodeId, key: &[Reached], present: &[&Reached]) -> Vec<Reached> {
+        self.row_key_meeting(root, key, present, &[])
+    }
+
+    /// The path from `root` one side of a query's `meets` names: `User via
+    /// rel1, rel2` (the entity's instance) or `User.username via ...`.
+    pub fn resolve_meet(&self, root: NodeId, text: &str) -> Result<Vec<Edge>, String> {
+        let (head, via) = match text.split_once(" via ") {
+            Some((h, v)) => (h.trim(), Some(v)),
+            None => (text.trim(), None),
+        };
+        let reference = if head.contains('.') {
+            text.to_string()
+        } else {
+            let node = self.node(head).ok_or_else(|| {
+                format!("no entity or relationship `{head}` (write `Entity via rel1, rel2`)")
+            })?;
+            let Some(first) = self.attributes(node).first() else {
+                return Err(format!("`{head}` has no attributes to reach it by"));
+            };
+            match via {
+                Some(v) => format!("{head}.{} via {v}", first.name),
+                None => format!("{head}.{}", first.name),
+            }
+        };
+        let mut path = self.resolve(root, &reference)?.path;
+        self.normalize_path(&mut path);
+        Ok(path)
+    }
+
+    /// Both sides of each of `meets` as paths from `root`; the meets that do
+    /// not resolve are left out (validation reports them).
+    pub fn meet_paths(&self, root: NodeId, meets: &[super::Meet]) -> Vec<(Vec<Edge>, Vec<Edge>)> {
+        meets
+            .iter()
+            .filter_map(|m| {
+                let a = self.resolve_meet(root, &m.0).ok()?;
+                let b = self.resolve_meet(root, &m.1).ok()?;
+                (a != b).then_some((a, b))
+            })
+            .collect()
+    }
+
+    /// [`Graph::row_key`] for a query that states `meets`: pairs of paths
+    /// from `root` that reach one instance (the second counts as the
+    /// first, so what the key knows of one it knows of the other).
+    pub fn row_key_meeting(
+        &self,
+        root: NodeId,
+        key: &[Reached],
+        present: &[&Reached],
+        meets: &[(Vec<Edge>, Vec<Edge>)],
+    ) -> Vec<Reached> {
         let prefixes = self.multiplying_prefixes(
             key.iter()
                 .chain(present.iter().copied())
@@ -144,6 +197,7 @@ impl Graph<'_> {
                 root,
                 known: key.to_vec(),
                 present,
+                meets,
             },
             answers: Answers::default(),
         };
@@ -171,6 +225,31 @@ struct Ask<'g, 'p> {
     known: Vec<Reached>,
     /// The attributes the table holds (borrowed: most are never asked).
     present: &'g [&'g Reached],
+    /// Paths stated to meet at one instance (a query's `meets`).
+    meets: &'g [(Vec<Edge>, Vec<Edge>)],
+}
+
+impl Ask<'_, '_> {
+    /// `path` with a stated meet's second path, where it starts so,
+    /// replaced by its first: the name identity knows that node by.
+    fn met(&self, path: &[Edge]) -> Option<Vec<Edge>> {
+        self.meets.iter().find_map(|(first, second)| {
+            path.starts_with(second).then(|| {
+                let mut out = first.clone();
+                out.extend_from_slice(&path[second.len()..]);
+                self.graph.normalize_path(&mut out);
+                out
+            })
+        })
+    }
+
+    /// Whether the key holds `r`, or `r` by its met name.
+    fn holds(&self, r: &Reached) -> bool {
+        self.known.contains(r)
+            || self
+                .met(&r.path)
+                .is_some_and(|path| self.known.contains(&Reached { attr: r.attr, path }))
+    }
 }
 
 /// What the search has decided and is deciding. Its questions are a
@@ -229,13 +308,15 @@ impl Answers {
     /// The value of `r` is fixed by the key: it is a key column, or an
     /// attribute of an identified node other than the one at `at`.
     fn knows(&mut self, ask: &Ask, r: &Reached, at: &[Edge], depth: usize) -> bool {
-        ask.known.contains(r)
-            || (r.path.as_slice() != at && self.identified(ask, &r.path, depth + 1))
+        ask.holds(r) || (r.path.as_slice() != at && self.identified(ask, &r.path, depth + 1))
     }
 
     fn identified(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return false;
+        }
+        if let Some(first) = ask.met(at) {
+            return self.identified(ask, &first, depth + 1);
         }
         if let Some(i) = self.memo.position(at) {
             return self.memo_values[i];

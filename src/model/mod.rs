@@ -505,6 +505,11 @@ pub struct Query {
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
+    /// Two reference paths that reach the same instance (the folder's
+    /// owner is the user the read flag belongs to): identity counts the
+    /// second as the first, so MR5 adds no key column for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meets: Vec<Meet>,
     /// Requests per second (average, peak) the application sends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<workload::Load>,
@@ -540,6 +545,11 @@ impl CalendarPart {
         })
     }
 }
+/// Two paths from the rows that meet at one instance, each written like
+/// an equality reference without the attribute (`User via
+/// folder_has_email, owns`) or with it (`User.username via ...`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Meet(pub String, pub String);
 
 /// An equality on a constant value, written as text (`"active"`, `"3"`,
 /// `"true"`) and bound as a literal of the attribute's type.
@@ -655,6 +665,7 @@ impl Query {
             constants: vec![],
             aggregates: vec![],
             window: None,
+            meets: vec![],
             load: None,
             consistency: None,
         }

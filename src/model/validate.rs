@@ -180,6 +180,7 @@ fn validate_with_text(project: &Project, text: Option<&str>) -> Vec<Problem> {
     check_waivers(project, &mut c);
     check_query_extensions(project, &scope.graph, &mut c);
     check_calendar_parts(project, &scope.graph, &mut c);
+    check_meets(project, &scope.graph, &mut c);
     check_workload(project, &mut c);
     c.problems
 }
@@ -1332,6 +1333,50 @@ fn check_calendar_parts(project: &Project, graph: &Graph, c: &mut Checker) {
     }
 }
 
+/// A query's `meets`: each side resolves to a path from the rows, both
+/// reach the same entity or relationship, and they are two paths.
+fn check_meets(project: &Project, graph: &Graph, c: &mut Checker) {
+    for (i, q) in project.queries.iter().enumerate() {
+        let Some(root) = graph.node(&q.rows) else {
+            continue;
+        };
+        for (j, m) in q.meets.iter().enumerate() {
+            let p = format!("queries[{i}].meets[{j}]");
+            let mut sides = Vec::with_capacity(2);
+            for (k, text) in [(0, &m.0), (1, &m.1)] {
+                match graph.resolve_meet(root, text) {
+                    Ok(path) => sides.push(path),
+                    Err(e) => c.add(format!("{p}.{k}"), e),
+                }
+            }
+            let [a, b] = sides.as_slice() else {
+                continue;
+            };
+            if a == b {
+                c.add(
+                    format!("{p}.1"),
+                    "both sides are the same path: name the two ways the instance is reached",
+                );
+                continue;
+            }
+            let (na, nb) = (graph.walk(root, a), graph.walk(root, b));
+            if na != nb {
+                let name = |n: Option<super::resolve::NodeId>| {
+                    n.map_or_else(String::new, |n| graph.node_name(n).to_string())
+                };
+                c.add(
+                    format!("{p}.1"),
+                    format!(
+                        "the sides reach {} and {}: both must reach the same entity",
+                        name(na),
+                        name(nb)
+                    ),
+                );
+            }
+        }
+    }
+}
+
 /// Names and references in a query's constants, aggregates and window.
 fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     const REF: usize = 4 * MAX_NAME;
@@ -1352,5 +1397,9 @@ fn check_extension_names(c: &mut Checker, p: &str, q: &super::Query) {
     }
     for (k, x) in q.calendar.iter().enumerate() {
         c.ident(|| format!("{p}.calendar[{k}].attr"), &x.attr, REF);
+    }
+    for (k, m) in q.meets.iter().enumerate() {
+        c.ident(|| format!("{p}.meets[{k}].0"), &m.0, REF);
+        c.ident(|| format!("{p}.meets[{k}].1"), &m.1, REF);
     }
 }

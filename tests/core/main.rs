@@ -38,6 +38,7 @@ mod incremental;
 mod leveled;
 mod loadtest;
 mod malformed;
+mod meets;
 mod migrate_pairs;
 mod migrate_rows;
 mod physical;

@@ -78,8 +78,16 @@ fn missing_from(graph: &Graph, t: &Table) -> Vec<String> {
         .map(|(_, r)| r.clone())
         .collect();
     let present: Vec<&Reached> = reached(t).map(|(_, r)| r).collect();
+    // The meets of the queries it serves hold in what the application
+    // writes: the derivation counted on them too.
+    let meets: Vec<_> = t
+        .queries
+        .iter()
+        .filter_map(|q| graph.query(q.as_str()))
+        .flat_map(|q| graph.meet_paths(root, &q.meets))
+        .collect();
     graph
-        .row_key(root, &keyed, &present)
+        .row_key_meeting(root, &keyed, &present, &meets)
         .iter()
         .map(|k| graph.ref_text(root, k))
         .collect()

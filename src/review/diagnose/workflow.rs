@@ -599,6 +599,7 @@ mod tests {
                 constants: vec![],
                 aggregates: vec![],
                 window: None,
+                meets: vec![],
                 load: None,
                 consistency: None,
             }));

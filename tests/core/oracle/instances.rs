@@ -250,18 +250,54 @@ impl World {
     /// Every row `t` holds in this world, as column values in column order
     /// (`None`: null).
     pub fn rows(&self, p: &Project, t: &Table) -> Vec<Vec<Option<String>>> {
+        self.rows_meeting(p, t, &[])
+    }
+
+    /// [`World::rows`] where each pair of `meets` (paths from the rows
+    /// a query states reach one instance) does: the rows the application
+    /// never writes are left out.
+    pub fn rows_meeting(
+        &self,
+        p: &Project,
+        t: &Table,
+        meets: &[(Vec<Edge>, Vec<Edge>)],
+    ) -> Vec<Vec<Option<String>>> {
         let mut out = Vec::new();
+        let of = Of { p, t, meets };
         for root in self.roots(p, &t.rows) {
             let mut bound: Vec<(Vec<Edge>, Option<Inst>)> = vec![(vec![], Some(root))];
-            self.bind(p, t, 0, 0, &mut bound, &mut out);
+            self.bind(&of, 0, 0, &mut bound, &mut out);
         }
         out
     }
 
-    fn bind(
+    /// The instance at `path`, walked on from the longest bound prefix by
+    /// to-one steps; `None` when unbound or not one instance.
+    fn reach(
         &self,
         p: &Project,
-        t: &Table,
+        bound: &[(Vec<Edge>, Option<Inst>)],
+        path: &[Edge],
+    ) -> Option<Inst> {
+        let (start, mut at) = (0..=path.len()).rev().find_map(|k| {
+            bound
+                .iter()
+                .find(|(b, _)| b.as_slice() == &path[..k])
+                .map(|(_, i)| (k, *i))
+        })?;
+        for e in &path[start..] {
+            let next = self.step(p, at?, *e);
+            at = match next.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+        }
+        at
+    }
+
+    fn bind(
+        &self,
+        of: &Of,
         col: usize,
         step: usize,
         bound: &mut Vec<(Vec<Edge>, Option<Inst>)>,
@@ -273,7 +309,17 @@ impl World {
                 .find(|(p, _)| p.as_slice() == prefix)
                 .map(|(_, i)| *i)
         };
+        let Of { p, t, meets } = *of;
         let Some(c) = t.columns.get(col) else {
+            let apart = meets.iter().any(|(a, b)| {
+                matches!(
+                    (self.reach(p, bound, a), self.reach(p, bound, b)),
+                    (Some(x), Some(y)) if x != y
+                )
+            });
+            if apart {
+                return;
+            }
             out.push(
                 t.columns
                     .iter()
@@ -298,10 +344,10 @@ impl World {
             _ => &[],
         };
         if step >= path.len() {
-            return self.bind(p, t, col + 1, 0, bound, out);
+            return self.bind(of, col + 1, 0, bound, out);
         }
         if lookup(bound, &path[..=step]).is_some() {
-            return self.bind(p, t, col, step + 1, bound, out);
+            return self.bind(of, col, step + 1, bound, out);
         }
         let parent = lookup(bound, &path[..step]).flatten();
         let mut next: Vec<Option<Inst>> = match parent {
@@ -313,10 +359,18 @@ impl World {
         }
         for n in next {
             bound.push((path[..=step].to_vec(), n));
-            self.bind(p, t, col, step + 1, bound, out);
+            self.bind(of, col, step + 1, bound, out);
             bound.pop();
         }
     }
+}
+
+/// What [`World::rows_meeting`] walks: the table and its query's meets.
+#[derive(Clone, Copy)]
+struct Of<'a> {
+    p: &'a Project,
+    t: &'a Table,
+    meets: &'a [(Vec<Edge>, Vec<Edge>)],
 }
 
 fn rel_values(rng: &mut Rng, p: &Project, r: usize) -> Vec<String> {
@@ -331,7 +385,20 @@ fn rel_values(rng: &mut Rng, p: &Project, r: usize) -> Vec<String> {
 /// world to one row, or whose partition holds two values of a static column.
 pub fn check_unique(p: &Project, model: &LogicalModel, world: &World) -> Result<(), String> {
     for t in &model.tables {
-        let rows = world.rows(p, t);
+        // The meets of the queries the table serves hold in the world the
+        // application writes.
+        let graph = cqlmodel::model::resolve::Graph::new(p);
+        let meets: Vec<(Vec<Edge>, Vec<Edge>)> = graph
+            .node(&t.rows)
+            .map(|root| {
+                t.queries
+                    .iter()
+                    .filter_map(|q| graph.query(q.as_str()))
+                    .flat_map(|q| graph.meet_paths(root, &q.meets))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rows = world.rows_meeting(p, t, &meets);
         let key: Vec<usize> = (0..t.columns.len())
             .filter(|&i| t.columns[i].role.is_key())
             .collect();
