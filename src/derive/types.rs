@@ -487,8 +487,13 @@ pub enum Why {
     /// A constant is the query's only equality search.
     LoneConstant,
     /// Part of the key (or of a unique identifier) of the entity the
-    /// query reads from.
-    Anchor { declared_key: bool, entity: String },
+    /// query reads from; `over` says why it won over another node's
+    /// identifier as large (the model's choice, never the query's order).
+    Anchor {
+        declared_key: bool,
+        entity: String,
+        over: Option<String>,
+    },
     /// No entity's key among the equality attributes.
     NoAnchor,
     /// A date or time: it bounds the partition's growth.
@@ -526,15 +531,22 @@ impl std::fmt::Display for Why {
             Why::Anchor {
                 declared_key,
                 entity,
-            } => write!(
-                f,
-                "{} of {entity}, the entity the query reads from",
-                if *declared_key {
-                    "the key"
-                } else {
-                    "a unique identifier"
+                over,
+            } => {
+                write!(
+                    f,
+                    "{} of {entity}, the entity the query reads from",
+                    if *declared_key {
+                        "the key"
+                    } else {
+                        "a unique identifier"
+                    }
+                )?;
+                match over {
+                    Some(over) => write!(f, " ({over})"),
+                    None => Ok(()),
                 }
-            ),
+            }
             Why::NoAnchor => f.write_str(
                 "no entity key among the equality attributes: the search itself is the partition",
             ),
