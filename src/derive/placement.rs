@@ -281,7 +281,7 @@ pub(super) fn place(
     constants: &[Reached],
     t: &mut Table,
     ids: &[Option<Reached>],
-    est: &mut dyn FnMut(&Table) -> Estimate,
+    est: &mut dyn FnMut(&Table) -> Trial,
 ) {
     let g = cx.graph;
     let col_of = |r: &Reached| ids.iter().position(|x| x.as_ref() == Some(r));
@@ -361,19 +361,33 @@ pub(super) fn place(
         };
         set(t, i, Role::Partition, Rule::Equality, Some(why));
     }
-    // Each filter, in the query's order, leads the clustering when the
-    // partition then stays within the thresholds at worst; the filters not
-    // yet placed stay in the partition key meanwhile (the smallest
-    // partition they allow).
+    // Each filter, in the model's order, leads the clustering when the
+    // partition then stays within the thresholds at worst and something
+    // stated bounds it; the filters not yet placed stay in the partition
+    // key meanwhile (the smallest partition they allow).
+    let max_stated = most_per_owner_stated(g, cx.root);
     for &i in &open {
         set(t, i, Role::Clustering(Dir::default()), Rule::Filter, None);
-        let e = est(t);
+        let trial = est(t);
+        let e = &trial.estimate;
         let th = &g.project.thresholds;
-        let fits = e.values_max <= th.max_values && e.partition_bytes_max <= th.max_bytes;
+        // Nv = Nr·(Nc − Npk − Ns) + Ns is 0 for a table of key columns
+        // only, where the value limit would never act: count rows there
+        // (elsewhere Nv ≥ Nr, so this changes nothing).
+        let values = e.values_max.max(e.rows_per_partition_max);
+        // Rows that pile up with time in a partition nothing stated bounds
+        // are not small on figures taken over an assumed horizon: the
+        // review's `unbounded-partition` (its conditions, kept in step).
+        let accumulates = e.accumulates
+            && !e.retained
+            && !trial.time_partitioned
+            && (e.growth_per_day.is_some() || !max_stated);
+        let fits = !accumulates && values <= th.max_values && e.partition_bytes_max <= th.max_bytes;
         let why = Why::Estimated {
             fits,
             constant: i >= n_eq,
-            values_max: e.values_max,
+            accumulates,
+            values_max: values,
             bytes_max: e.partition_bytes_max,
             max_values: th.max_values,
             max_bytes: th.max_bytes,
@@ -393,6 +407,31 @@ pub(super) fn place(
     }
 }
 
+/// What [`place`] learns of a trial placement.
+pub(super) struct Trial {
+    /// The finished table's estimate.
+    pub estimate: Estimate,
+    /// The finished partition key holds a date, a timestamp or a time
+    /// bucket: rows piling up with time spread over partitions.
+    pub time_partitioned: bool,
+}
+
+/// Whether a one-to-many relationship ending at the rows states the most
+/// rows one owner has (`max` in `to_per_from`): with no rate, that bounds
+/// an owner's partition (one order's few status changes).
+fn most_per_owner_stated(graph: &Graph, root: NodeId) -> bool {
+    let NodeId::Entity(e) = root else {
+        return false;
+    };
+    let rows = graph.node_name(root);
+    graph.project.relationships.iter().any(|r| {
+        r.to == rows
+            && r.cardinality == crate::model::Cardinality::OneToMany
+            && r.to_per_from.as_ref().is_some_and(|c| c.max.is_some())
+            && graph.entity_index(&r.from).is_some_and(|f| f != e)
+    })
+}
+
 /// The estimate of `t` as derivation would finish it (decision applied,
 /// statics marked), for [`place`].
 pub(super) fn finished_estimate(
@@ -400,7 +439,7 @@ pub(super) fn finished_estimate(
     est: &Estimator,
     t: &Table,
     ids: &[Option<Reached>],
-) -> Estimate {
+) -> Trial {
     let mut t = t.clone();
     let mut ids = ids.to_vec();
     finish(
@@ -413,5 +452,15 @@ pub(super) fn finished_estimate(
         &mut ids,
         &mut Vec::new(),
     );
-    est.table(&t)
+    let time_partitioned = t.partition_key().any(|c| match &c.source {
+        super::types::Source::Bucket { .. } => true,
+        super::types::Source::Attr { .. } => {
+            matches!(c.ty.native(), Some(Native::Date | Native::Timestamp))
+        }
+        _ => false,
+    });
+    Trial {
+        estimate: est.table(&t),
+        time_partitioned,
+    }
 }

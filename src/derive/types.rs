@@ -504,6 +504,11 @@ pub enum Why {
     Estimated {
         fits: bool,
         constant: bool,
+        /// Moved in because rows pile up with time and nothing stated
+        /// bounds the partition, whatever the figures over the horizon.
+        accumulates: bool,
+        /// Nv at worst, or Nr at worst where that is larger (a table of
+        /// key columns only holds no values).
         values_max: f64,
         bytes_max: f64,
         max_values: f64,
@@ -554,19 +559,25 @@ impl std::fmt::Display for Why {
             Why::Estimated {
                 fits,
                 constant,
+                accumulates,
                 values_max,
                 bytes_max,
                 max_values,
                 max_bytes,
                 assumed,
             } => {
+                let what = if *constant { "a constant" } else { "a filter" };
                 if *fits {
                     f.write_str("the partition stays small: ")?;
+                } else if *accumulates {
+                    write!(
+                        f,
+                        "{what} moved in because rows accumulate with time and no stated figure bounds the partition (no retention, TTL, time in the partition key or most rows per owner): ",
+                    )?;
                 } else {
                     write!(
                         f,
-                        "{} moved in because, as a clustering column, the partition would be too large: ",
-                        if *constant { "a constant" } else { "a filter" }
+                        "{what} moved in because, as a clustering column, the partition would be too large: ",
                     )?;
                 }
                 write!(
