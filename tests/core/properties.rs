@@ -16,7 +16,9 @@
 //!   runs in the query's direction on the table the query built (and in it
 //!   or its exact reverse on a table it shares); and rows generated for the
 //!   conceptual model never collide on a primary key (every entity a table
-//!   reaches, not just the rows') nor disagree on a static column.
+//!   reaches, not just the rows') nor disagree on a static column, and
+//!   each column MR5 appends is needed (without it, rows of some world
+//!   collide).
 
 use crate::oracle;
 
@@ -714,6 +716,21 @@ proptest! {
     #[test]
     fn generated_rows_never_share_a_primary_key(p in small_project(), seed in any::<u64>()) {
         check_unique_rows(&p, &derive(&p), seed)?;
+    }
+
+    /// Issue 39, rule 4, the other direction on generated projects: each
+    /// column MR5 appends is needed; without it, two rows of one of 64
+    /// small worlds share a primary key.
+    #[test]
+    fn generated_identifying_columns_are_each_needed(p in small_project()) {
+        let m = derive(&p);
+        for t in 0..m.tables.len() {
+            let appended = |c: &cqlmodel::derive::Column| {
+                matches!(c.rule, cqlmodel::derive::Rule::Key | cqlmodel::derive::Rule::Identifier)
+            };
+            instances::check_necessary(&p, &m, t, 0..64, (4, 2), appended)
+                .map_err(|e| TestCaseError::fail(format!("{e}\nPROJECT\n{}\nEND", load::to_string(&p))))?;
+        }
     }
 
     #[test]

@@ -159,11 +159,22 @@ impl World {
                     }
                 }
                 Cardinality::OneToOne => {
-                    for i in 0..from.min(to) {
+                    // Random pairs, each instance in one at most: pairing
+                    // the first instances only would keep every partner
+                    // under the same owners, and some collisions would
+                    // never show.
+                    let mut froms: Vec<usize> = (0..from).collect();
+                    let mut tos: Vec<usize> = (0..to).collect();
+                    for v in [&mut froms, &mut tos] {
+                        for i in (1..v.len()).rev() {
+                            v.swap(i, rng.below(i + 1));
+                        }
+                    }
+                    for (f, t) in froms.into_iter().zip(tos) {
                         if rng.below(4) > 0 {
                             out.push(Link {
-                                from: i,
-                                to: (i + 1) % to,
+                                from: f,
+                                to: t,
                                 values: rel_values(&mut rng, p, r),
                             });
                         }
