@@ -110,13 +110,18 @@ pub(crate) fn build<'g, 'p>(
         ));
     }
 
+    // The table is built from the equality attributes in the model's order
+    // (see `placement::model_order`); the query's own order stays for its
+    // SELECT, which binds them as the query lists them.
+    let searched_eq = placement::model_order(graph, root, &equality);
+
     // MR5 (what still tells the rows apart, and nothing the key so far
     // already determines) is decided before any column is made, so that
     // the column list is made at its final size: tables are kept, and a
     // list grown by doubling, then reordered key-first, was copied twice.
     let mut key_so_far: Vec<Reached> =
         Vec::with_capacity(equality.len() + constants.len() + 1 + order.len());
-    for r in equality
+    for r in searched_eq
         .iter()
         .chain(&constants)
         .chain(&range)
@@ -169,7 +174,7 @@ pub(crate) fn build<'g, 'p>(
         };
 
     // MR2, MR3, MR4.
-    for r in &equality {
+    for r in &searched_eq {
         add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
     }
     // Constants follow the equality attributes; `placement` decides their
@@ -252,7 +257,7 @@ pub(crate) fn build<'g, 'p>(
         let e = est.get_or_insert_with(|| Estimator::new(graph));
         placement::finished_estimate(&cx, e, tab, &ids)
     };
-    placement::place(&cx, &equality, &constants, &mut t, &ids, &mut trial);
+    placement::place(&cx, &searched_eq, &constants, &mut t, &ids, &mut trial);
     if let Some(d) = decision {
         // A forced placement must name one of the query's equality columns.
         for (field, list) in [
@@ -282,7 +287,7 @@ pub(crate) fn build<'g, 'p>(
     let pinned = finish(
         graph, q, root, decision, searches, &mut t, &mut ids, problems,
     );
-    let searched: Vec<&Reached> = equality.iter().chain(&constants).collect();
+    let searched: Vec<&Reached> = searched_eq.iter().chain(&constants).collect();
     let complete = equality.len() == q.equality.len()
         && constants.len() == q.constants.len()
         && calendar.len() == q.calendar.len()

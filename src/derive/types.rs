@@ -497,8 +497,13 @@ pub enum Why {
     /// A constant is the query's only equality search.
     LoneConstant,
     /// Part of the key (or of a unique identifier) of the entity the
-    /// query reads from.
-    Anchor { declared_key: bool, entity: String },
+    /// query reads from; `over` says why it won over another node's
+    /// identifier as large (the model's choice, never the query's order).
+    Anchor {
+        declared_key: bool,
+        entity: String,
+        over: Option<String>,
+    },
     /// No entity's key among the equality attributes.
     NoAnchor,
     /// A date or time: it bounds the partition's growth.
@@ -509,6 +514,11 @@ pub enum Why {
     Estimated {
         fits: bool,
         constant: bool,
+        /// Moved in because rows pile up with time and nothing stated
+        /// bounds the partition, whatever the figures over the horizon.
+        accumulates: bool,
+        /// Nv at worst, or Nr at worst where that is larger (a table of
+        /// key columns only holds no values).
         values_max: f64,
         bytes_max: f64,
         max_values: f64,
@@ -539,15 +549,22 @@ impl std::fmt::Display for Why {
             Why::Anchor {
                 declared_key,
                 entity,
-            } => write!(
-                f,
-                "{} of {entity}, the entity the query reads from",
-                if *declared_key {
-                    "the key"
-                } else {
-                    "a unique identifier"
+                over,
+            } => {
+                write!(
+                    f,
+                    "{} of {entity}, the entity the query reads from",
+                    if *declared_key {
+                        "the key"
+                    } else {
+                        "a unique identifier"
+                    }
+                )?;
+                match over {
+                    Some(over) => write!(f, " ({over})"),
+                    None => Ok(()),
                 }
-            ),
+            }
             Why::NoAnchor => f.write_str(
                 "no entity key among the equality attributes: the search itself is the partition",
             ),
@@ -561,19 +578,25 @@ impl std::fmt::Display for Why {
             Why::Estimated {
                 fits,
                 constant,
+                accumulates,
                 values_max,
                 bytes_max,
                 max_values,
                 max_bytes,
                 assumed,
             } => {
+                let what = if *constant { "a constant" } else { "a filter" };
                 if *fits {
                     f.write_str("the partition stays small: ")?;
+                } else if *accumulates {
+                    write!(
+                        f,
+                        "{what} moved in because rows accumulate with time and no stated figure bounds the partition (no retention, TTL, time in the partition key or most rows per owner): ",
+                    )?;
                 } else {
                     write!(
                         f,
-                        "{} moved in because, as a clustering column, the partition would be too large: ",
-                        if *constant { "a constant" } else { "a filter" }
+                        "{what} moved in because, as a clustering column, the partition would be too large: ",
                     )?;
                 }
                 write!(

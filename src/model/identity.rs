@@ -127,6 +127,13 @@ impl Graph<'_> {
     /// identified by the smallest of its identifiers the table already
     /// holds, else by its key (an owner's part by the owner's own best
     /// identifier); nothing determined by the key so far is appended.
+    ///
+    /// The search adds an identifier per node, nearest the rows first; a
+    /// later one can make an earlier one redundant (a room number added
+    /// for a room's reservations completes their `unique` (hotel, room,
+    /// date), so their own key is no longer needed). Each column added is
+    /// then dropped, last first, while the rest still identify the rows:
+    /// no column of the result can be left out (issue 39, rule 4).
     pub fn row_key(&self, root: NodeId, key: &[Reached], present: &[&Reached]) -> Vec<Reached> {
         self.row_key_meeting(root, key, present, &[])
     }
@@ -174,6 +181,38 @@ impl Graph<'_> {
     /// from `root` that reach one instance (the second counts as the
     /// first, so what the key knows of one it knows of the other).
     pub fn row_key_meeting(
+        &self,
+        root: NodeId,
+        key: &[Reached],
+        present: &[&Reached],
+        meets: &[(Vec<Edge>, Vec<Edge>)],
+    ) -> Vec<Reached> {
+        let mut out = self.row_key_search(root, key, present, meets);
+        if out.len() < 2 {
+            // A lone column added is needed: the key so far did not
+            // identify the rows.
+            return out;
+        }
+        let mut trial: Vec<Reached> = Vec::with_capacity(key.len() + out.len());
+        for i in (0..out.len()).rev() {
+            trial.clear();
+            trial.extend_from_slice(key);
+            trial.extend(
+                out.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, r)| r.clone()),
+            );
+            if self.row_key_search(root, &trial, present, meets).is_empty() {
+                out.remove(i);
+            }
+        }
+        out
+    }
+
+    /// [`Graph::row_key_meeting`]'s search, before redundant columns are
+    /// dropped.
+    fn row_key_search(
         &self,
         root: NodeId,
         key: &[Reached],

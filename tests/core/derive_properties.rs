@@ -359,6 +359,83 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Issue 39, rule 2: permuting a query's equality list leaves its table
+    /// unchanged (name, columns, roles): the partition is chosen by the
+    /// model, never by the order the attributes are written in.
+    #[test]
+    fn permuting_a_querys_equality_list_leaves_the_table_unchanged(seed in any::<u64>(), shuffle in any::<u64>()) {
+        let Some(p) = project(seed, true, true) else { return Ok(()) };
+        let mut q = p.clone();
+        let mut rng = Rng::new(shuffle);
+        for query in &mut q.queries {
+            shuffle_vec(&mut query.equality, &mut rng);
+        }
+        let (a, b) = (derive(&p), derive(&q));
+        prop_assert_eq!(layouts(&a), layouts(&b));
+    }
+}
+
+/// Issue 39, rule 2, as reported: readings identified by sensor and
+/// metric (the sensor owns them), asked "for a metric and a sensor" or
+/// "for a sensor and a metric", get one table, partitioned by the sensor.
+#[test]
+fn the_owner_not_the_text_order_chooses_the_partition() {
+    let text = |equality: &str| {
+        format!(
+            r#"Project(format: 1, name: "Sensors",
+    keyspace: Keyspace(name: "sensors", replication: Simple(3)),
+    entities: [
+        Entity(name: "Sensor", key: ["sensor_id"], attributes: [Attribute(name: "sensor_id", type: "uuid")]),
+        Entity(name: "Metric", key: ["metric_name"], attributes: [Attribute(name: "metric_name", type: "text")]),
+        Entity(name: "Reading", owner: Some("reads"), owners: ["of_metric"], key: ["ts"],
+            attributes: [Attribute(name: "ts", type: "timestamp"), Attribute(name: "value", type: "double")]),
+    ],
+    relationships: [
+        Relationship(name: "reads", from: "Sensor", to: "Reading", cardinality: OneToMany),
+        Relationship(name: "of_metric", from: "Metric", to: "Reading", cardinality: OneToMany),
+    ],
+    queries: [Query(id: "Q1", text: "Readings, newest first", rows: "Reading",
+        equality: [{equality}], order: [Order(attr: "ts", dir: Desc)], returns: ["value"])],
+    workflow: Workflow(entry: ["Q1"]),
+)"#
+        )
+    };
+    let layout = |equality: &str| {
+        let p = load::from_str(&text(equality)).expect("valid");
+        let m = derive(&p);
+        let t = m.table_of("Q1").expect("a table");
+        let why = t.columns[0].why.as_ref().map(ToString::to_string);
+        (t.name.to_string(), key_layout(t), why)
+    };
+    let metric_first = layout(r#""Metric.metric_name", "Sensor.sensor_id""#);
+    let sensor_first = layout(r#""Sensor.sensor_id", "Metric.metric_name""#);
+    assert_eq!(metric_first, sensor_first);
+    assert_eq!(metric_first.0, "readings_by_sensor_metric");
+    let col = |n: &str, r: Role| (n.to_string(), r);
+    assert_eq!(
+        metric_first.1,
+        vec![
+            col("sensor_id", Role::Partition),
+            // No figures: readings pile up with time, unbounded, so the
+            // metric joins the partition key (rule 3).
+            col("metric_name", Role::Partition),
+            col("ts", Role::Clustering(Dir::Desc)),
+            col("value", Role::Regular),
+        ]
+    );
+    // The provenance says why the sensor, not the metric, is the partition.
+    assert_eq!(
+        metric_first.2.as_deref(),
+        Some(
+            "the key of Sensor, the entity the query reads from \
+             (chosen over Metric: it owns the rows)"
+        )
+    );
+}
+
 fn shuffle_vec<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         v.swap(i, rng.below(i + 1));

@@ -481,7 +481,7 @@ const PARENTS: &str = r#"Project(format: 1, name: "Parents", keyspace: Keyspace(
     Query(id: "Q3", text: "Readings of a sensor by an operator", rows: "Reading",
       equality: ["Sensor.sensor_id", "Operator.operator_id"], returns: ["reading_id", "value"]),
   ],
-  decisions: [Decision(query: "Q3", equality_partition: ["operator_id"], separate: true)],
+  decisions: [Decision(query: "Q3", equality_partition: ["operator_id", "sensor_id"], separate: true)],
 )"#;
 
 /// (table, rows, partitions, Nr, Nr worst) of every table of `text`.
@@ -588,8 +588,10 @@ fn unstated_counts_take_the_stated_parent_and_say_so() {
             // above its average: worst 5.
             ("readings_by_operator", 5_000.0, 1_000.0, 5.0, 5.0),
             // 100 · 1,000 = 100,000 pairs, but only 5,000 rows: 5,000
-            // partitions of 1; worst 1 · 10 = 10.
-            ("readings_by_sensor_operator", 5_000.0, 5_000.0, 1.0, 10.0),
+            // partitions of 1; worst 1 · 10 = 10. Named operator first: of
+            // two parents, neither owning the readings, the one with more
+            // instances leads the key (issue 39, rule 2).
+            ("readings_by_operator_sensor", 5_000.0, 5_000.0, 1.0, 10.0),
         ],
     );
     // The operator partitions' worst case rests on takes' assumed count:
@@ -613,8 +615,9 @@ fn unstated_counts_take_the_stated_parent_and_say_so() {
             ("readings_by_sensor", 2_000.0, 1_000.0, 2.0, 20.0),
             // 2,000 / 10 = 200; worst 200 · 2 = 400.
             ("readings_by_operator", 2_000.0, 10.0, 200.0, 400.0),
-            // 1,000 · 10 pairs, 2,000 rows: Nr 1; worst 1 · 10.
-            ("readings_by_sensor_operator", 2_000.0, 2_000.0, 1.0, 10.0),
+            // 1,000 · 10 pairs, 2,000 rows: Nr 1; worst 1 · 10. Operator
+            // first: a stated count leads an unstated one (rule 2).
+            ("readings_by_operator_sensor", 2_000.0, 2_000.0, 1.0, 10.0),
         ],
     );
     let a = analyze(&project(&sensors_unstated));

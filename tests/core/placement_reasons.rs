@@ -173,3 +173,148 @@ fn a_key_appended_for_a_many_step_is_named_the_key_of_the_rows() {
         "MR5 key of the rows → clustering (uniqueness)"
     );
 }
+
+/// Issue 39, rule 3: a user's orders of an item, newest first, on default
+/// figures. The orders pile up with time and nothing stated bounds a
+/// user's partition (no count, retention or TTL): the review warns
+/// `unbounded-partition` on it, so the item is no filter of a "small"
+/// partition; both equality attributes are the partition key.
+#[test]
+fn rows_that_accumulate_on_assumed_figures_keep_both_searches_in_the_partition() {
+    let text = r#"Project(format: 1, name: "Shop", keyspace: Keyspace(name: "s", replication: Simple(1)),
+  entities: [
+    Entity(name: "User", key: ["user_id"], attributes: [Attribute(name: "user_id", type: "uuid")]),
+    Entity(name: "Item", key: ["item_id"], attributes: [Attribute(name: "item_id", type: "uuid")]),
+    Entity(name: "Order", owner: Some("places"), key: ["order_id"], attributes: [
+      Attribute(name: "order_id", type: "uuid"),
+      Attribute(name: "ordered_at", type: "timestamp"),
+      Attribute(name: "total", type: "decimal"),
+    ]),
+  ],
+  relationships: [
+    Relationship(name: "places", from: "User", to: "Order", cardinality: OneToMany),
+    Relationship(name: "of_item", from: "Item", to: "Order", cardinality: OneToMany),
+  ],
+  queries: [Query(id: "Q1", text: "A user's orders of an item, newest first", rows: "Order",
+    equality: ["User.user_id", "Item.item_id"], order: [Order(attr: "ordered_at", dir: Desc)],
+    returns: ["total"])],
+)"#;
+    let m = derive(&from_str(text).unwrap_or_else(|e| panic!("{e}")));
+    let l = layout(&m);
+    let markers: Vec<(&str, &str)> = l.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+    assert_eq!(
+        markers,
+        [
+            ("K", "user_id"),
+            ("K", "item_id"),
+            ("C↓", "ordered_at"),
+            ("C↑", "order_id"),
+            ("", "total"),
+        ]
+    );
+    let why = l[1].2.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(
+        why.starts_with("a filter moved in because rows accumulate with time"),
+        "{why}"
+    );
+    // The review agrees: no filter left in an unbounded partition.
+    let p = from_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let a = cqlmodel::analysis::analyze(&p);
+    let t = &a.model.tables[0];
+    assert!(t
+        .columns
+        .iter()
+        .all(|c| c.rule != cqlmodel::derive::Rule::Filter));
+}
+
+/// An account's trades of a type, newest first, on stated figures: 10,000
+/// accounts, 2,000 trades each on average and 5,000 at most, so a
+/// partition holds at worst 5,000 rows of one regular column (amount):
+/// Nv = 5,000 · (5 − 4 − 0) + 0 = 5,000 values, well within 100,000. The
+/// type stays a filter leading the clustering.
+const TRADES: &str = r#"Project(format: 1, name: "Trades", keyspace: Keyspace(name: "t", replication: Simple(1)),
+  entities: [
+    Entity(name: "Account", key: ["account_number"], attributes: [
+      Attribute(name: "account_number", type: "bigint"),
+    ], count: Some(10000)),
+    Entity(name: "Trade", owner: Some("holds"), key: ["id"], attributes: [
+      Attribute(name: "id", type: "timeuuid"),
+      Attribute(name: "type", type: "text", size: Some(8), distinct: Some(5)),
+      Attribute(name: "placed_at", type: "timestamp"),
+      Attribute(name: "amount", type: "decimal", size: Some(8)),
+    ]),
+  ],
+  relationships: [
+    Relationship(name: "holds", from: "Account", to: "Trade", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: AVG, max: Some(MAX)))),
+  ],
+  queries: [Query(id: "Q1", text: "An account's trades of a type, newest first", rows: "Trade",
+    equality: ["Account.account_number", "type"], order: [Order(attr: "placed_at", dir: Desc)],
+    returns: [RETURNS])],
+)"#;
+
+fn trades(avg: u32, max: u32, returns: &str) -> LogicalModel {
+    let text = TRADES
+        .replace("AVG", &avg.to_string())
+        .replace("MAX", &max.to_string())
+        .replace("RETURNS", returns);
+    derive(&from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}")))
+}
+
+#[test]
+fn an_accounts_few_thousand_trades_keep_the_type_as_a_filter() {
+    let m = trades(2000, 5000, r#""amount""#);
+    let l = layout(&m);
+    let markers: Vec<(&str, &str)> = l.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+    assert_eq!(
+        markers,
+        [
+            ("K", "account_number"),
+            ("C↑", "type"),
+            ("C↓", "placed_at"),
+            ("C↑", "id"),
+            ("", "amount"),
+        ]
+    );
+    match &l[1].2 {
+        Some(Why::Estimated {
+            fits: true,
+            values_max,
+            assumed: false,
+            ..
+        }) => assert!((values_max - 5_000.0).abs() < 1e-6, "{values_max}"),
+        other => panic!("type: {other:?}"),
+    }
+}
+
+/// The same trades returning only key columns: Nv = Nr · (4 − 4 − 0) + 0 =
+/// 0 values, so the value limit would never act. Rows count there: with
+/// 100,000 trades an account on average and 200,000 at most, a partition
+/// of one account holds 200,000 rows at worst, over the 100,000 limit, so
+/// the type joins the partition key.
+#[test]
+fn a_table_of_key_columns_only_counts_rows_against_the_value_limit() {
+    let m = trades(100_000, 200_000, r#""id""#);
+    let l = layout(&m);
+    let markers: Vec<(&str, &str)> = l.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+    assert_eq!(
+        markers,
+        [
+            ("K", "account_number"),
+            ("K", "type"),
+            ("C↓", "placed_at"),
+            ("C↑", "id"),
+        ]
+    );
+    match &l[1].2 {
+        Some(Why::Estimated {
+            fits: false,
+            values_max,
+            ..
+        }) => assert!((values_max - 200_000.0).abs() < 1e-6, "{values_max}"),
+        other => panic!("type: {other:?}"),
+    }
+    // With few trades the same key-only table keeps the filter: 5,000 rows.
+    let l = layout(&trades(2000, 5000, r#""id""#));
+    assert_eq!((l[1].0.as_str(), l[1].1.as_str()), ("C↑", "type"));
+}

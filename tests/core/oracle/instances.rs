@@ -7,11 +7,16 @@
 //! there, a to-many step yields one row per instance). Two rows with the
 //! same primary key must be the same row, and rows of one partition must
 //! agree on every static column; otherwise a write silently replaces data.
+//!
+//! The world honours each entity's `unique` identifiers (an instance that
+//! would repeat one gets a fresh value of its own attribute there), and
+//! [`check_necessary`] proves the other direction: leaving any clustering
+//! column out of a table's key lets two rows of some world collide.
 
-use cqlmodel::derive::{LogicalModel, Role, Source, Table};
-use cqlmodel::model::resolve::{AttrId, Edge, End};
+use cqlmodel::derive::{normalize, LogicalModel, Role, Source, Table};
+use cqlmodel::model::resolve::{AttrId, Edge, End, Graph, NodeId, Reached};
 use cqlmodel::model::{Cardinality, Project};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Instances of one entity: attribute values in attribute order.
 type EntityRows = Vec<Vec<String>>;
@@ -154,11 +159,22 @@ impl World {
                     }
                 }
                 Cardinality::OneToOne => {
-                    for i in 0..from.min(to) {
+                    // Random pairs, each instance in one at most: pairing
+                    // the first instances only would keep every partner
+                    // under the same owners, and some collisions would
+                    // never show.
+                    let mut froms: Vec<usize> = (0..from).collect();
+                    let mut tos: Vec<usize> = (0..to).collect();
+                    for v in [&mut froms, &mut tos] {
+                        for i in (1..v.len()).rev() {
+                            v.swap(i, rng.below(i + 1));
+                        }
+                    }
+                    for (f, t) in froms.into_iter().zip(tos) {
                         if rng.below(4) > 0 {
                             out.push(Link {
-                                from: i,
-                                to: (i + 1) % to,
+                                from: f,
+                                to: t,
                                 values: rel_values(&mut rng, p, r),
                             });
                         }
@@ -180,13 +196,66 @@ impl World {
             }
             links[r] = Some(out);
         }
-        World {
+        let mut world = World {
             entities,
             links: links
                 .into_iter()
                 .map(std::option::Option::unwrap_or_default)
                 .collect(),
+        };
+        world.honour_unique(p);
+        world
+    }
+
+    /// Each `unique` identifier holds: walking each of its references from
+    /// every instance (through the world's links), an instance whose values
+    /// repeat an earlier one's gets a fresh value of the identifier's first
+    /// attribute of its own. Identifiers with none of the entity's own
+    /// attributes are left as generated.
+    fn honour_unique(&mut self, p: &Project) {
+        let graph = Graph::new(p);
+        for (e, ent) in p.entities.iter().enumerate() {
+            let root = NodeId::Entity(e);
+            for ident in &ent.unique {
+                let Some(refs) = ident
+                    .iter()
+                    .map(|text| graph.resolve(root, text).ok().map(normalize))
+                    .collect::<Option<Vec<Reached>>>()
+                else {
+                    continue;
+                };
+                let Some(own) = refs.iter().find_map(|r| match (r.path.is_empty(), r.attr) {
+                    (true, AttrId::Entity(e2, a)) if e2 == e => Some(a),
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                let mut seen: HashSet<Vec<Option<String>>> = HashSet::new();
+                for i in 0..self.entities[e].len() {
+                    let values: Vec<Option<String>> = refs
+                        .iter()
+                        .map(|r| self.value_along(p, Inst::Entity(e, i), r))
+                        .collect();
+                    if values.iter().any(Option::is_none) {
+                        continue;
+                    }
+                    if !seen.insert(values) {
+                        let fresh = format!("{}#u{i}", ent.attributes[own].name);
+                        self.entities[e][i][own] = fresh;
+                    }
+                }
+            }
         }
+    }
+
+    /// The value of `r` reached from `at` along a to-one path (the first
+    /// instance where a step offers several).
+    fn value_along(&self, p: &Project, at: Inst, r: &Reached) -> Option<String> {
+        let mut here = at;
+        for &edge in &r.path {
+            here = *self.step(p, here, edge).first()?;
+        }
+        self.value(here, r.attr)
     }
 
     fn step(&self, p: &Project, at: Inst, edge: Edge) -> Vec<Inst> {
@@ -449,4 +518,53 @@ fn show(t: &Table, row: &[Option<String>]) -> String {
         .map(|(c, v)| format!("{}={}", c.name, v.as_deref().unwrap_or("null")))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The other direction of uniqueness: every clustering column of table `t`
+/// of `model` that `judged` accepts is needed. For each, the table with
+/// that column made a regular one must let two different rows share a
+/// primary key in one of the worlds of `seeds` (`strong` and `weak`
+/// instances as in [`World::generate`]). `Err` names a column no world
+/// needs.
+pub fn check_necessary(
+    p: &Project,
+    model: &LogicalModel,
+    t: usize,
+    seeds: std::ops::Range<u64>,
+    (strong, weak): (usize, usize),
+    judged: impl Fn(&cqlmodel::derive::Column) -> bool,
+) -> Result<(), String> {
+    let worlds: Vec<World> = seeds
+        .map(|seed| World::generate(p, seed, strong, weak))
+        .collect();
+    let table = &model.tables[t];
+    for (i, c) in table.columns.iter().enumerate() {
+        if !matches!(c.role, Role::Clustering(_)) || !judged(c) {
+            continue;
+        }
+        let mut short = LogicalModel {
+            tables: vec![table.clone()],
+            ..LogicalModel::default()
+        };
+        short.tables[0].columns[i].role = Role::Regular;
+        let collides = worlds.iter().any(|w| {
+            check_unique(p, &short, w).is_err_and(|e| e.contains("share the primary key"))
+        });
+        if !collides {
+            let layout: Vec<String> = table
+                .columns
+                .iter()
+                .map(|c| format!("{} {} {:?}", c.role.marker(), c.name, c.source))
+                .collect();
+            let rows: Vec<usize> = worlds.iter().map(|w| w.rows(p, table).len()).collect();
+            return Err(format!(
+                "{}: no world needs {} in the key ({} worlds of {rows:?} rows)\n  {}",
+                table.name,
+                c.name,
+                worlds.len(),
+                layout.join("\n  ")
+            ));
+        }
+    }
+    Ok(())
 }
