@@ -502,6 +502,11 @@ pub struct Query {
     /// `window`: the query reads a summary table, not the rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aggregates: Vec<Aggregate>,
+    /// Members an aggregate query groups by beyond its equality attributes
+    /// (`Sensor.sensor`: one summary row per sensor of the network): they
+    /// cluster the summary's rows, the application reads them back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
@@ -654,6 +659,7 @@ impl Query {
             written_by_job: false,
             constants: vec![],
             aggregates: vec![],
+            group: vec![],
             window: None,
             load: None,
             consistency: None,
