@@ -23,7 +23,7 @@ const SENSORS: &str = r#"Project(format: 1, name: "Sensors", keyspace: Keyspace(
     Entity(name: "Temperature", owner: Some("records"), key: ["timestamp"], attributes: [
       Attribute(name: "timestamp", type: "timestamp"),
       Attribute(name: "value", type: "float"),
-    ]),
+    ], retention_days: Some(30.0)),
   ],
   relationships: [
     Relationship(name: "has_sensors", from: "Network", to: "Sensor", cardinality: OneToMany,
@@ -47,7 +47,7 @@ const EMAILS: &str = r#"Project(format: 1, name: "Mail", keyspace: Keyspace(name
     ], count: Some(1000)),
     Entity(name: "Email", owner: Some("receives"), key: ["id"], attributes: [
       Attribute(name: "id", type: "timeuuid"),
-      Attribute(name: "label", type: "text", size: Some(8)),
+      Attribute(name: "label", type: "text", size: Some(8), distinct: Some(6.0)),
       Attribute(name: "is_read", type: "boolean", mutable: true),
     ]),
   ],
@@ -174,4 +174,29 @@ fn grouped_summaries_export_cql_that_passes_cqlcheck() {
             panic!("cqlcheck refused\n{said}\n{cql}");
         }
     }
+}
+
+fn close(got: f64, want: f64, what: &str) {
+    assert!(
+        (got - want).abs() < 1e-6 * want.abs().max(1.0),
+        "{what}: got {got}, want {want}"
+    );
+}
+
+/// A grouped summary's partition holds a row per member and window.
+#[test]
+fn a_partition_holds_a_row_per_group_member_and_window() {
+    let a = analysed(SENSORS);
+    let e = &a.estimates[0];
+    // 100 networks; 100 sensors each; 30 days of retention = 720 hours:
+    // 100 × 720 = 72,000 rows per partition, 7,200,000 in all.
+    close(e.partitions, 100.0, "sensor partitions");
+    close(e.rows_per_partition, 72_000.0, "sensor Nr");
+    close(e.rows, 7_200_000.0, "sensor rows");
+    let a = analysed(EMAILS);
+    let e = &a.estimates[0];
+    // 1,000 users; 6 labels each (the label's distinct count), no window.
+    close(e.partitions, 1000.0, "email partitions");
+    close(e.rows_per_partition, 6.0, "email Nr");
+    close(e.rows, 6000.0, "email rows");
 }
