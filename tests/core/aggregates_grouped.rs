@@ -168,6 +168,12 @@ fn grouped_summaries_export_cql_that_passes_cqlcheck() {
         assert!(a.model.problems.is_empty(), "{:?}", a.model.problems);
         let cql = cqlmodel::output::cql::script(&p, &a.model);
         assert!(cql.contains("PRIMARY KEY"), "{cql}");
+        // The email counter states which rows it counts.
+        assert_eq!(
+            cql.contains("-- only rows where is_read = false"),
+            n == 1,
+            "{cql}"
+        );
         let file = dir.path().join(format!("grouped{n}.cql"));
         std::fs::write(&file, &cql).expect("write");
         if let Err(said) = support::cqlcheck_file(&tool, &file) {
