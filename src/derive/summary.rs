@@ -121,22 +121,14 @@ pub(super) fn build(
     if bucketed {
         push_bucket(&mut t, &mut ids);
     }
-    for r in s.group {
-        if ids.iter().any(|x| x.as_ref() == Some(r)) {
-            continue;
-        }
-        let name = attr_column_name(graph, root, r, &t);
-        let source = attr_source(graph, root, r);
-        t.columns.push(Column {
-            name,
-            ty: graph.attr(r.attr).ty.clone(),
-            role: Role::Clustering(Dir::Asc),
-            rule: Rule::Key,
-            why: Some(Box::new(Why::Grouped)),
-            query: t.origin.clone(),
-            source,
-        });
-        ids.push(Some(r.clone()));
+    // A range or an order on the window needs every clustering column
+    // before it bound: then the members come after the window.
+    let window_read = s
+        .window
+        .as_ref()
+        .is_some_and(|(w, _)| s.range == Some(w) || s.order.iter().any(|(o, _)| o == w));
+    if !window_read {
+        push_group(graph, root, s.group, &mut t, &mut ids);
     }
     let mut window_token = None;
     if let Some((w, period)) = &s.window {
@@ -179,6 +171,9 @@ pub(super) fn build(
         // The window stands for the time it buckets: a range or an order on
         // that time reads the window column.
         ids.push(Some(w.clone()));
+    }
+    if window_read {
+        push_group(graph, root, s.group, &mut t, &mut ids);
     }
     let counters = counters_fit(graph, root, &q.aggregates);
     // The constants filter which rows the aggregates take in; they are no
@@ -242,6 +237,33 @@ pub(super) fn build(
         separate: decision.is_some_and(|d| d.separate),
         signature_hash: 0,
         serial: 0,
+    }
+}
+
+/// The query's group members, clustering the summary's rows.
+fn push_group(
+    graph: &Graph,
+    root: NodeId,
+    group: &[Reached],
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+) {
+    for r in group {
+        if ids.iter().any(|x| x.as_ref() == Some(r)) {
+            continue;
+        }
+        let name = attr_column_name(graph, root, r, t);
+        let source = attr_source(graph, root, r);
+        t.columns.push(Column {
+            name,
+            ty: graph.attr(r.attr).ty.clone(),
+            role: Role::Clustering(Dir::Asc),
+            rule: Rule::Key,
+            why: Some(Box::new(Why::Grouped)),
+            query: t.origin.clone(),
+            source,
+        });
+        ids.push(Some(r.clone()));
     }
 }
 

@@ -206,3 +206,28 @@ fn a_partition_holds_a_row_per_group_member_and_window() {
     close(e.rows_per_partition, 6.0, "email Nr");
     close(e.rows, 6000.0, "email rows");
 }
+
+/// A range on the window needs the clustering columns before it bound:
+/// the members then follow the window, `((network_name), hour DESC,
+/// sensor)`, as in the published sensor design.
+#[test]
+fn a_range_of_windows_puts_the_members_after_the_window() {
+    let text = SENSORS.replace(
+        r#"group: ["Sensor.sensor"],"#,
+        r#"group: ["Sensor.sensor"], range: Some(Range(attr: "timestamp", op: Between)),
+      order: [Order(attr: "timestamp", dir: Desc)],"#,
+    );
+    let a = analysed(&text);
+    let t = table_of(&a, "Q1");
+    assert_eq!(
+        key(t),
+        vec![
+            ("network_name".to_string(), true),
+            ("hour".to_string(), false),
+            ("sensor".to_string(), false),
+        ],
+        "{t:?}"
+    );
+    let r = errors(&a);
+    assert!(!r.iter().any(|x| x == "query-unservable"), "{r:?}");
+}
