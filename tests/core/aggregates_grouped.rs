@@ -141,6 +141,12 @@ fn unread_count_per_label_groups_by_label_and_states_the_filter() {
         count.why_text(),
         "counts only the rows where is_read = false"
     );
+    let r = errors(&a);
+    assert!(
+        !r.iter()
+            .any(|x| x == "query-unservable" || x == "table-serves-no-query"),
+        "{r:?}"
+    );
 }
 
 #[test]

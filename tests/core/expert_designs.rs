@@ -62,7 +62,7 @@ const EXACT_FLOOR: &[(&str, usize)] = &[
     ("killrvideo", 9),
     ("killrweather", 3),
     ("logs", 0),
-    ("messaging", 2),
+    ("messaging", 3),
     ("music", 7),
     ("orders", 3),
     ("sensor", 3),
