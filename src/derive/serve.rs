@@ -450,7 +450,7 @@ pub(crate) fn request_returning(
     // when written: a summary serves it only if it counts those rows.
     let filtered = !q.aggregates.is_empty() && !q.constants.is_empty();
     if filtered {
-        let want = super::summary::constant_filter(q);
+        let want = q.constant_filter();
         let counts = table.columns.iter().any(|c| match c.why.as_deref() {
             Some(super::Why::CountedOnly { filter }) => Some(filter) == want.as_ref(),
             _ => false,

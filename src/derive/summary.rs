@@ -178,7 +178,7 @@ pub(super) fn build(
     let counters = counters_fit(graph, root, &q.aggregates);
     // The constants filter which rows the aggregates take in; they are no
     // column of the summary.
-    let filter = constant_filter(q);
+    let filter = q.constant_filter();
     for a in &q.aggregates {
         let of_ty = aggregated_type(graph, root, a);
         let of = a.attr.as_ref().and_then(|text| {
@@ -259,19 +259,6 @@ fn push_group(
         });
         ids.push(Some(r.clone()));
     }
-}
-
-/// The rows an aggregate query's constants keep, in words
-/// (`is_read = false`); none without constants. As written in the file:
-/// callers sanitize.
-pub(crate) fn constant_filter(q: &Query) -> Option<String> {
-    (!q.constants.is_empty()).then(|| {
-        q.constants
-            .iter()
-            .map(|k| format!("{} = {}", k.attr, k.value))
-            .collect::<Vec<_>>()
-            .join(" AND ")
-    })
 }
 
 /// The constant partition of a summary with no equality group.

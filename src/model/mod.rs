@@ -644,6 +644,19 @@ impl Query {
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 
+    /// The rows the query's constants keep, in words (`is_read = false`);
+    /// none without constants. An aggregate query's summary counts only
+    /// these rows. As written in the file: callers sanitize.
+    pub fn constant_filter(&self) -> Option<String> {
+        (!self.constants.is_empty()).then(|| {
+            self.constants
+                .iter()
+                .map(|k| format!("{} = {}", k.attr, k.value))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        })
+    }
+
     pub fn new(id: &str, text: &str, rows: &str) -> Query {
         Query {
             id: id.to_string(),
