@@ -93,8 +93,14 @@ pub(crate) fn build<'g, 'p>(
         let window = q.window.as_ref().and_then(|w| {
             resolve(&|| format!("queries[{qi}].window.attr"), &w.attr).map(|r| (r, w.period))
         });
+        let group = resolve_each(
+            q.group.iter().map(String::as_str),
+            &|j| format!("queries[{qi}].group[{j}]"),
+            &mut resolve,
+        );
         let s = summary::Summary {
             equality: &equality,
+            group: &group,
             window,
             range: range.as_ref(),
             order: &order,

@@ -3,7 +3,7 @@
 //! St = Σ partition key + Σ static + Nr·(Σ regular + Σ clustering) + 8·Nv bytes.
 //! Missing numbers fall back to stated defaults, each listed as an assumption.
 
-use crate::derive::types::{LogicalModel, Role, Rule, Source, Table};
+use crate::derive::types::{LogicalModel, Role, Rule, Source, Table, Why};
 /// Number formatting moved to [`crate::model::quantity`]; these names stay for callers.
 pub(crate) use crate::model::quantity::{group_digits, human_bytes};
 use crate::model::resolve::{Edge, End, Graph, NodeId, Reached};
@@ -728,9 +728,42 @@ impl<'g, 'p> Estimator<'g, 'p> {
                     _ => None,
                 })
                 .product();
-            rows = partitions * windows;
-            nr = windows;
-            nr_max = windows;
+            // And a row per member of its group (a query's `group`): the
+            // members an entity key names are that entity's instances per
+            // partition, others their distinct values.
+            let mut members = 1.0;
+            for c in t
+                .clustering()
+                .filter(|c| c.why.as_deref() == Some(&Why::Grouped))
+            {
+                let Source::Attr { reached, .. } = &c.source else {
+                    continue;
+                };
+                let mut keyed = false;
+                g.each_identifier(root, &reached.path, |_, key| {
+                    keyed |= key.len() == 1 && key.contains(reached);
+                    false
+                });
+                let attr = g.attr(reached.attr);
+                let n = if keyed {
+                    let node = g.walk(root, &reached.path).unwrap_or(root);
+                    self.count(node, &mut notes) / partitions
+                } else if let Some(d) = attr.distinct {
+                    d
+                } else {
+                    notes.push(format!(
+                        "{}.{}: no distinct count; assumed {DEFAULT_DISTINCT}",
+                        g.node_name(reached.attr.node()),
+                        attr.name
+                    ));
+                    DEFAULT_DISTINCT
+                };
+                members *= n.max(1.0);
+            }
+            let per = members * windows;
+            rows = partitions * per;
+            nr = per;
+            nr_max = per;
             growing = windows > 1.0;
         }
 

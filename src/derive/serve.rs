@@ -453,7 +453,26 @@ pub(crate) fn request_returning(
     for (r, text) in res.eq().iter().zip(&q.equality) {
         req.eq.push(col(r, text)?);
     }
+    // An aggregate query's constants filter the rows its summary counts
+    // when written: a summary serves it only if it counts those rows.
+    let filtered = !q.aggregates.is_empty() && !q.constants.is_empty();
+    if filtered {
+        let want = q.constant_filter();
+        let counts = table.columns.iter().any(|c| match c.why.as_deref() {
+            Some(super::Why::CountedOnly { filter }) => Some(filter) == want.as_ref(),
+            _ => false,
+        });
+        if !counts {
+            return Err(format!(
+                "{} does not count only the rows the query's constants keep",
+                table.name
+            ));
+        }
+    }
     for (r, k) in res.constants().iter().zip(&q.constants) {
+        if filtered {
+            break;
+        }
         let c = col(r, &k.attr)?;
         let ty = table.column(&c).map(|x| &x.ty);
         let literal = ty

@@ -11,7 +11,7 @@ use super::decisions::apply_decision;
 use super::draft::Draft;
 use super::finish::order_key_first;
 use super::naming_rules;
-use super::types::{Column, Role, Rule, Source, Table};
+use super::types::{Column, Role, Rule, Source, Table, Why};
 use crate::model::load::Problem;
 use crate::model::name::Name;
 use crate::model::resolve::{Graph, NodeId, Reached};
@@ -20,6 +20,9 @@ use crate::model::{Aggregate, AggregateFn, CqlType, Decision, Dir, Native, Perio
 /// What the summary's builder needs of the query, resolved.
 pub(super) struct Summary<'a> {
     pub equality: &'a [Reached],
+    /// Members grouped beyond the equality: clustering columns before the
+    /// window.
+    pub group: &'a [Reached],
     pub window: Option<(Reached, Period)>,
     pub range: Option<&'a Reached>,
     pub order: &'a [(Reached, Dir)],
@@ -112,6 +115,21 @@ pub(super) fn build(
         });
         ids.push(Some(r.clone()));
     }
+    // Without an equality a grouped summary still needs a partition: one
+    // constant bucket holds the group's rows.
+    let bucketed = s.equality.is_empty() && !s.group.is_empty();
+    if bucketed {
+        push_bucket(&mut t, &mut ids);
+    }
+    // A range or an order on the window needs every clustering column
+    // before it bound: then the members come after the window.
+    let window_read = s
+        .window
+        .as_ref()
+        .is_some_and(|(w, _)| s.range == Some(w) || s.order.iter().any(|(o, _)| o == w));
+    if !window_read {
+        push_group(graph, root, s.group, &mut t, &mut ids);
+    }
     let mut window_token = None;
     if let Some((w, period)) = &s.window {
         let searched = s.range == Some(w) || s.order.iter().any(|(o, _)| o == w);
@@ -123,22 +141,13 @@ pub(super) fn build(
         // Without a group the window is the partition, unless the query
         // reads a span of windows: Cassandra ranges only over clustering
         // columns, so one constant partition holds the windows in order.
-        let role = if s.equality.is_empty() && !searched {
+        let role = if s.equality.is_empty() && s.group.is_empty() && !searched {
             Role::Partition
         } else {
             Role::Clustering(dir)
         };
-        if s.equality.is_empty() && role != Role::Partition {
-            t.columns.push(Column {
-                name: "bucket".into(),
-                ty: CqlType::Native(Native::Int),
-                role: Role::Partition,
-                rule: Rule::WholeTable,
-                why: None,
-                query: t.origin.clone(),
-                source: Source::Constant,
-            });
-            ids.push(None);
+        if s.equality.is_empty() && !bucketed && role != Role::Partition {
+            push_bucket(&mut t, &mut ids);
         }
         let own = w.path.is_empty() && w.attr.node() == root;
         let name = unique_column_name(&t, period.name().into());
@@ -163,7 +172,13 @@ pub(super) fn build(
         // that time reads the window column.
         ids.push(Some(w.clone()));
     }
+    if window_read {
+        push_group(graph, root, s.group, &mut t, &mut ids);
+    }
     let counters = counters_fit(graph, root, &q.aggregates);
+    // The constants filter which rows the aggregates take in; they are no
+    // column of the summary.
+    let filter = q.constant_filter();
     for a in &q.aggregates {
         let of_ty = aggregated_type(graph, root, a);
         let of = a.attr.as_ref().and_then(|text| {
@@ -185,7 +200,9 @@ pub(super) fn build(
             ty,
             role: Role::Regular,
             rule: Rule::Aggregate,
-            why: None,
+            why: filter
+                .clone()
+                .map(|filter| Box::new(Why::CountedOnly { filter })),
             query: t.origin.clone(),
             source: Source::Aggregate {
                 function: a.function,
@@ -215,6 +232,47 @@ pub(super) fn build(
         signature_hash: 0,
         serial: 0,
     }
+}
+
+/// The query's group members, clustering the summary's rows.
+fn push_group(
+    graph: &Graph,
+    root: NodeId,
+    group: &[Reached],
+    t: &mut Table,
+    ids: &mut Vec<Option<Reached>>,
+) {
+    for r in group {
+        if ids.iter().any(|x| x.as_ref() == Some(r)) {
+            continue;
+        }
+        let name = attr_column_name(graph, root, r, t);
+        let source = attr_source(graph, root, r);
+        t.columns.push(Column {
+            name,
+            ty: graph.attr(r.attr).ty.clone(),
+            role: Role::Clustering(Dir::Asc),
+            rule: Rule::Key,
+            why: Some(Box::new(Why::Grouped)),
+            query: t.origin.clone(),
+            source,
+        });
+        ids.push(Some(r.clone()));
+    }
+}
+
+/// The constant partition of a summary with no equality group.
+fn push_bucket(t: &mut Table, ids: &mut Vec<Option<Reached>>) {
+    t.columns.push(Column {
+        name: "bucket".into(),
+        ty: CqlType::Native(Native::Int),
+        role: Role::Partition,
+        rule: Rule::WholeTable,
+        why: None,
+        query: t.origin.clone(),
+        source: Source::Constant,
+    });
+    ids.push(None);
 }
 
 /// Whether a table is a summary kept by the application or a job (plain

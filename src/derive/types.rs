@@ -506,6 +506,11 @@ pub enum Why {
     },
     /// No entity's key among the equality attributes.
     NoAnchor,
+    /// A member the aggregates are per (the query's `group`).
+    Grouped,
+    /// The aggregate counts only the rows the query's constants keep
+    /// (`is_read = false`).
+    CountedOnly { filter: String },
     /// A date or time: it bounds the partition's growth.
     TimeLike,
     /// A filter or constant placed by the worst-case estimate against the
@@ -534,6 +539,8 @@ pub enum Why {
 impl std::fmt::Display for Why {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Why::Grouped => f.write_str("one summary row per value: the query's group"),
+            Why::CountedOnly { filter } => write!(f, "counts only the rows where {filter}"),
             Why::DecidedClustering => {
                 f.write_str("decision: kept as a clustering column (equality_clustering)")
             }

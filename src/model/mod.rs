@@ -502,6 +502,11 @@ pub struct Query {
     /// `window`: the query reads a summary table, not the rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aggregates: Vec<Aggregate>,
+    /// Members an aggregate query groups by beyond its equality attributes
+    /// (`Sensor.sensor`: one summary row per sensor of the network): they
+    /// cluster the summary's rows, the application reads them back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
     /// The time window each aggregate covers (a day of `viewed_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
@@ -649,6 +654,19 @@ impl Query {
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 
+    /// The rows the query's constants keep, in words (`is_read = false`);
+    /// none without constants. An aggregate query's summary counts only
+    /// these rows. As written in the file: callers sanitize.
+    pub fn constant_filter(&self) -> Option<String> {
+        (!self.constants.is_empty()).then(|| {
+            self.constants
+                .iter()
+                .map(|k| format!("{} = {}", k.attr, k.value))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        })
+    }
+
     pub fn new(id: &str, text: &str, rows: &str) -> Query {
         Query {
             id: id.to_string(),
@@ -664,6 +682,7 @@ impl Query {
             written_by_job: false,
             constants: vec![],
             aggregates: vec![],
+            group: vec![],
             window: None,
             meets: vec![],
             load: None,

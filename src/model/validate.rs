@@ -1138,7 +1138,11 @@ fn check_owner_cycles(project: &Project, graph: &Graph, c: &mut Checker) {
 fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
     use super::AggregateFn;
     for (i, q) in project.queries.iter().enumerate() {
-        if q.constants.is_empty() && q.aggregates.is_empty() && q.window.is_none() {
+        if q.constants.is_empty()
+            && q.aggregates.is_empty()
+            && q.window.is_none()
+            && q.group.is_empty()
+        {
             continue;
         }
         let path = format!("queries[{i}]");
@@ -1172,6 +1176,12 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
             searched.push(r);
         }
         if q.aggregates.is_empty() {
+            if !q.group.is_empty() {
+                c.add(
+                    format!("{path}.group"),
+                    "a group says what aggregates are per: add aggregates, or search by equality",
+                );
+            }
             if q.window.is_some() {
                 c.add(
                     format!("{path}.window"),
@@ -1179,12 +1189,6 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
                 );
             }
             continue;
-        }
-        if !q.constants.is_empty() {
-            c.add(
-                format!("{path}.constants"),
-                "an aggregate query counts per group: put the attribute in equality instead of a constant",
-            );
         }
         let mut columns = HashSet::default();
         for (j, a) in q.aggregates.iter().enumerate() {
@@ -1233,6 +1237,21 @@ fn check_query_extensions(project: &Project, graph: &Graph, c: &mut Checker) {
         }
         let mut group: Vec<super::resolve::Reached> =
             q.equality.iter().filter_map(|a| resolve(a)).collect();
+        // Members grouped beyond the equality: each resolves, once, and is
+        // not already searched (a constant filters rows, a member splits them).
+        for (j, m) in q.group.iter().enumerate() {
+            let p = format!("{path}.group[{j}]");
+            match graph.resolve(root, m) {
+                Ok(r) => {
+                    if group.contains(&r) || searched.contains(&r) {
+                        c.add(p, "this attribute is already searched on");
+                    } else {
+                        group.push(r);
+                    }
+                }
+                Err(m) => c.add(p, m),
+            }
+        }
         if let Some(w) = &q.window {
             match graph.resolve(root, &w.attr) {
                 Ok(r) => {

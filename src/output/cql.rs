@@ -229,6 +229,13 @@ pub fn table(project: &Project, t: &Table) -> String {
             "-- counters: the application increments them on every insert"
         );
     }
+    // The query's constants say which rows the aggregates take in.
+    if let Some(filter) = t.columns.iter().find_map(|c| match c.why.as_deref() {
+        Some(crate::derive::Why::CountedOnly { filter }) => Some(filter),
+        _ => None,
+    }) {
+        let _ = writeln!(s, "-- only rows where {}", one_line(filter));
+    }
     for (what, origin, why) in [
         (
             "compaction",

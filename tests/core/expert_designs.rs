@@ -53,7 +53,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Exact tables per design as last measured (all tables; 50 of 71).
+/// Exact tables per design as last measured (all tables; 51 of 71).
 const EXACT_FLOOR: &[(&str, usize)] = &[
     ("cart", 3),
     ("clickstream", 3),
@@ -62,7 +62,7 @@ const EXACT_FLOOR: &[(&str, usize)] = &[
     ("killrvideo", 9),
     ("killrweather", 3),
     ("logs", 0),
-    ("messaging", 3),
+    ("messaging", 4),
     ("music", 7),
     ("orders", 3),
     ("sensor", 3),
@@ -71,10 +71,10 @@ const EXACT_FLOOR: &[(&str, usize)] = &[
 
 /// Published tables whose key depends on the order a query's equality
 /// attributes are written in, over the whole corpus, as last measured.
-const ORDER_DEPENDENT_CEILING: usize = 3;
+const ORDER_DEPENDENT_CEILING: usize = 2;
 
 /// Findings an expert would dismiss, over the whole corpus, as last measured.
-const DISMISSABLE_CEILING: usize = 17;
+const DISMISSABLE_CEILING: usize = 19;
 
 fn experts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/experts")

@@ -11,6 +11,7 @@ mod support;
 
 mod oracle;
 
+mod aggregates_grouped;
 mod alternatives_devices;
 mod calendar;
 mod cost;

@@ -598,6 +598,7 @@ mod tests {
                 written_by_job: false,
                 constants: vec![],
                 aggregates: vec![],
+                group: vec![],
                 window: None,
                 meets: vec![],
                 load: None,
