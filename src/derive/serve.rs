@@ -376,18 +376,11 @@ pub(crate) fn resolve_query(graph: &Graph, root: NodeId, q: &Query) -> Result<Re
 /// "between two dates").
 pub(crate) fn encoded_range(graph: &Graph, range: Option<Reached>) -> (Option<Reached>, bool) {
     match range {
-        Some(r) => {
-            let carrier = crate::model::resolve::encoded_by(graph, r.clone());
-            // Another type that encodes the time has no function to bound
-            // it by times, nor has a timeuuid for what is no time: the
-            // range stays on the attribute's own column.
-            let time = crate::model::resolve::time_function(&graph.attr(r.attr).ty).is_some();
-            if carrier != r && time && crate::model::resolve::is_timeuuid(graph, &carrier) {
-                (Some(carrier), true)
-            } else {
-                (Some(r), false)
-            }
-        }
+        // Otherwise the range stays on the attribute's own column.
+        Some(r) => match crate::model::resolve::timeuuid_carrier(graph, &r) {
+            Some(carrier) => (Some(carrier), true),
+            None => (Some(r), false),
+        },
         None => (None, false),
     }
 }

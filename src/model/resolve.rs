@@ -1332,9 +1332,17 @@ pub fn computed_from(graph: &Graph, r: &Reached) -> Option<(Reached, &'static st
     if attr.stored {
         return None;
     }
-    let function = time_function(&attr.ty)?;
+    Some((timeuuid_carrier(graph, r)?, time_function(&attr.ty)?))
+}
+
+/// The timeuuid that carries the time `r` (its `encodes`), when `r` is a
+/// time and its carrier a timeuuid: only then can a range on `r` be bounded
+/// with `minTimeuuid`/`maxTimeuuid` and `r` be read back from it; another
+/// type that encodes a time (a `bigint` sequence) only orders the rows.
+pub fn timeuuid_carrier(graph: &Graph, r: &Reached) -> Option<Reached> {
+    time_function(&graph.attr(r.attr).ty)?;
     let carrier = encoded_by(graph, r.clone());
-    (carrier != *r && is_timeuuid(graph, &carrier)).then_some((carrier, function))
+    (carrier != *r && is_timeuuid(graph, &carrier)).then_some(carrier)
 }
 
 /// The CQL function that reads a time of type `ty` back from a timeuuid
