@@ -21,7 +21,8 @@ pub mod types;
 pub mod writes;
 
 use crate::model::resolve::Graph;
-use crate::model::Project;
+use crate::model::{Decision, Project, Query};
+use rustc_hash::FxHashMap as HashMap;
 
 pub use crate::model::resolve::normalize;
 pub(crate) use assemble::assemble;
@@ -42,9 +43,19 @@ pub fn derive(project: &Project) -> LogicalModel {
 pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
+    let built = build_each(graph, &decisions, &own);
+    derive_from_built(graph, &decisions, &own, built)
+}
+
+/// The tables of `own` queries (a part of [`own_queries`]), each built
+/// alone: parts can be built side by side and put back in order.
+pub(crate) fn build_each(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+) -> Vec<Built> {
     let mut est = None;
-    let built = own
-        .iter()
+    own.iter()
         .map(|&(qi, q)| {
             build_query(
                 graph,
@@ -54,8 +65,18 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
                 &mut est,
             )
         })
-        .collect();
-    let assembly = assemble(graph, &decisions, &own, built, &mut ()).made(Vec::new());
+        .collect()
+}
+
+/// The rest of [`derive_in`] once every own query's table is `built`, in
+/// the order of `own`: assembly, plans, write paths.
+pub(crate) fn derive_from_built(
+    graph: &Graph,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &Query)],
+    built: Vec<Built>,
+) -> LogicalModel {
+    let assembly = assemble(graph, decisions, own, built, &mut ()).made(Vec::new());
     let plans = assembly.plans(graph);
     let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
     assembly.into_model(plans, writes)

@@ -423,12 +423,12 @@ fn most_per_owner_stated(graph: &Graph, root: NodeId) -> bool {
     let NodeId::Entity(e) = root else {
         return false;
     };
-    let rows = graph.node_name(root);
-    graph.project.relationships.iter().any(|r| {
-        r.to == rows
-            && r.cardinality == crate::model::Cardinality::OneToMany
-            && r.to_per_from.as_ref().is_some_and(|c| c.max.is_some())
-            && graph.entity_index(&r.from).is_some_and(|f| f != e)
+    graph.incident(e).iter().any(|&r| {
+        let rel = graph.rel(r);
+        graph.end_entity(r, End::To) == Some(e)
+            && rel.cardinality == crate::model::Cardinality::OneToMany
+            && rel.to_per_from.as_ref().is_some_and(|c| c.max.is_some())
+            && graph.end_entity(r, End::From).is_some_and(|f| f != e)
     })
 }
 

@@ -626,6 +626,15 @@ impl<'p> Graph<'p> {
         }
     }
 
+    /// The relationships touching entity `e`, in file order.
+    pub(crate) fn incident(&self, e: usize) -> &[usize] {
+        let s = &self.schema;
+        match (s.incident_start.get(e), s.incident_start.get(e + 1)) {
+            (Some(&a), Some(&b)) => &s.incident[a..b],
+            _ => &[],
+        }
+    }
+
     /// The node a path ends at, starting from `start`.
     pub(crate) fn walk(&self, start: NodeId, path: &[Edge]) -> Option<NodeId> {
         let mut at = start;
@@ -929,9 +938,7 @@ impl<'p> Graph<'p> {
         match n {
             NodeId::Entity(e) => {
                 let mut out = Vec::new();
-                for &r in &self.schema.incident
-                    [self.schema.incident_start[e]..self.schema.incident_start[e + 1]]
-                {
+                for &r in self.incident(e) {
                     for end in [End::From, End::To] {
                         if self.end_entity(r, end) == Some(e) {
                             out.push((Edge::Enter(r, end), NodeId::Rel(r)));

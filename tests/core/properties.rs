@@ -349,6 +349,22 @@ proptest! {
     }
 }
 
+/// A large analysis builds its queries' tables on several threads: the
+/// model is the one the sequential derivation gives, table for table.
+#[test]
+fn the_analysis_split_over_threads_equals_the_sequential_derivation() {
+    for seed in [3, 11] {
+        let p = synthetic::project(700, 900, seed);
+        let threaded = cqlmodel::analysis::analyze(&p);
+        let sequential = derive(&p);
+        assert_eq!(threaded.model.tables.len(), sequential.tables.len());
+        for (a, b) in threaded.model.tables.iter().zip(&sequential.tables) {
+            assert_eq!(a, b);
+        }
+        assert_eq!(*threaded.model, sequential);
+    }
+}
+
 // ---- small generated projects ------------------------------------------------
 
 const TYPES: [Native; 7] = [

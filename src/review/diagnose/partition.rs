@@ -704,14 +704,16 @@ pub(crate) fn named_period(graph: &Graph, t: &Table, source: &str) -> Option<(Pe
     };
     let root = graph.node(&t.rows)?;
     let own = t.queries.iter().filter_map(|q| graph.query(q));
+    // Few queries name calendar parts: test that first, the scan runs per
+    // finding over every query.
     let others = graph
         .project
         .queries
         .iter()
         .map(|q| &**q)
-        .filter(|q| !t.queries.iter().any(|x| x.as_str() == q.id));
+        .filter(|q| !q.calendar.is_empty() && !t.queries.iter().any(|x| x.as_str() == q.id));
     own.chain(others)
-        .filter(|q| graph.node(&q.rows) == Some(root))
+        .filter(|q| !q.calendar.is_empty() && graph.node(&q.rows) == Some(root))
         .find_map(|q| {
             q.calendar.iter().find_map(|part| {
                 let r = graph.resolve(root, &part.attr).ok().map(normalize)?;
