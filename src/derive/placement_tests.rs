@@ -340,3 +340,250 @@ fn a_decision_and_its_refinement_move_a_constant_like_any_filter() {
         "((user_id), status, created_at↓, order_id)"
     );
 }
+
+/// Orders of a user, sold by a store, shipped to a region; a user works
+/// for a company; a shelf is a store's (a weak entity). Counts are
+/// placeholders so each test states what ranks the identifiers.
+const RIVALS: &str = r#"Project(
+    format: 1,
+    name: "rivals",
+    keyspace: Keyspace(name: "rivals", replication: Simple(3)),
+    entities: [
+        Entity(name: "Company", key: ["company_id"], attributes: [
+            Attribute(name: "company_id", type: "uuid"),
+        ], count: Some(COMPANIES)),
+        Entity(name: "User", key: ["user_id"], attributes: [
+            Attribute(name: "user_id", type: "uuid"),
+        ], count: Some(USERS)),
+        Entity(name: "Store", key: ["store_id"], unique: [["store_code"]], attributes: [
+            Attribute(name: "store_id", type: "uuid"),
+            Attribute(name: "store_code", type: "text", size: Some(6)),
+        ], count: Some(STORES)),
+        Entity(name: "Region", key: ["region_id"], attributes: [
+            Attribute(name: "region_id", type: "int"),
+        ], count: Some(REGIONS)),
+        Entity(name: "Shelf", owner: Some("holds"), key: ["shelf_no"], attributes: [
+            Attribute(name: "shelf_no", type: "int"),
+        ]),
+        Entity(name: "Order", key: ["order_id"], attributes: [
+            Attribute(name: "order_id", type: "timeuuid"),
+            Attribute(name: "total", type: "decimal", size: Some(8)),
+            Attribute(name: "channel", type: "text", size: Some(6), distinct: Some(4)),
+            Attribute(name: "placed_on", type: "date"),
+            Attribute(name: "placed_at", type: "timestamp"),
+        ]),
+    ],
+    relationships: [
+        Relationship(name: "employs", from: "Company", to: "User", cardinality: OneToMany),
+        Relationship(name: "places", from: "User", to: "Order", cardinality: OneToMany),
+        Relationship(name: "sells", from: "Store", to: "Order", cardinality: OneToMany),
+        Relationship(name: "ships_to", from: "Region", to: "Order", cardinality: OneToMany),
+        Relationship(name: "holds", from: "Store", to: "Shelf", cardinality: OneToMany),
+        Relationship(name: "picked_from", from: "Shelf", to: "Order", cardinality: OneToMany),
+    ],
+    queries: [
+        Query(id: "Q1", text: "orders", rows: "Order", equality: [EQUALITY], returns: ["total"]
+            CALENDAR),
+    ],
+    SETTINGS
+)"#;
+
+/// Q1's table, the same for every order of `equality`: the model's
+/// choices and their wording must not depend on it. `extra` is spliced
+/// after the query's returns (`, calendar: …`), `settings` after the
+/// queries.
+fn q1_table(counts: [u32; 4], equality: &[&str], extra: &str, settings: &str) -> Table {
+    let mut seen: Option<Table> = None;
+    for order in permutations(equality) {
+        let listed: Vec<String> = order.iter().map(|e| format!("{e:?}")).collect();
+        let text = RIVALS
+            .replace("COMPANIES", &counts[0].to_string())
+            .replace("USERS", &counts[1].to_string())
+            .replace("STORES", &counts[2].to_string())
+            .replace("REGIONS", &counts[3].to_string())
+            .replace("EQUALITY", &listed.join(", "))
+            .replace("CALENDAR", extra)
+            .replace("SETTINGS", settings);
+        let p = load::from_str(&text).unwrap_or_else(|e| panic!("test project invalid: {e}"));
+        let m = derive(&p);
+        assert!(m.problems.is_empty(), "{:?}", m.problems);
+        let t = table(&m, "Q1").clone();
+        if let Some(s) = &seen {
+            assert_eq!(key(s), key(&t), "equality listed as {order:?}");
+            let why = |t: &Table| t.columns.iter().map(Column::why_text).collect::<Vec<_>>();
+            assert_eq!(why(s), why(&t), "equality listed as {order:?}");
+        }
+        seen = Some(t);
+    }
+    seen.expect("at least one order")
+}
+
+/// The name and reason of the column that leads Q1's partition key.
+fn anchor_reason(counts: [u32; 4], equality: &[&str]) -> (String, String) {
+    let t = q1_table(counts, equality, "", "");
+    let first = t.partition_key().next().expect("a partition key");
+    (first.name.to_string(), first.why_text())
+}
+
+fn permutations<'a>(items: &[&'a str]) -> Vec<Vec<&'a str>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            out.push(tail);
+        }
+    }
+    out
+}
+
+/// Three parents identify an order alike: the user wins by its 1,000
+/// instances, and the reason names the runner-up (the store's 500), not
+/// the last parent met (the region's 100).
+#[test]
+fn the_reason_names_the_runner_up_among_three_parents() {
+    let (column, why) = anchor_reason(
+        [10, 1000, 500, 100],
+        &["User.user_id", "Store.store_id", "Region.region_id"],
+    );
+    assert_eq!(column, "user_id");
+    assert!(
+        why.ends_with("(chosen over Store: more instances, so more and smaller partitions)"),
+        "{why}"
+    );
+}
+
+/// Runners-up of equal rank: the reason names the first by name, however
+/// the query lists them.
+#[test]
+fn runners_up_of_equal_rank_are_named_in_name_order() {
+    let (column, why) = anchor_reason(
+        [10, 1000, 500, 500],
+        &["User.user_id", "Store.store_id", "Region.region_id"],
+    );
+    assert_eq!(column, "user_id");
+    assert!(
+        why.ends_with("(chosen over Region: more instances, so more and smaller partitions)"),
+        "{why}"
+    );
+}
+
+/// The user is the order's parent; the company is two steps further: the
+/// parent wins although the company has more instances.
+#[test]
+fn a_parent_wins_over_a_farther_node_with_more_instances() {
+    let (column, why) = anchor_reason(
+        [5000, 1000, 500, 100],
+        &["User.user_id", "Company.company_id"],
+    );
+    assert_eq!(column, "user_id");
+    assert!(
+        why.ends_with("(chosen over Company: the rows are its children)"),
+        "{why}"
+    );
+}
+
+/// A store named by its `unique` code against a region by its declared
+/// key, as many of each: the declared key wins.
+#[test]
+fn a_declared_key_wins_over_a_unique_identifier_of_as_many_instances() {
+    let (column, why) = anchor_reason(
+        [10, 1000, 300, 300],
+        &["Store.store_code", "Region.region_id"],
+    );
+    assert_eq!(column, "region_id");
+    assert!(
+        why.ends_with("(chosen over Store: its declared key)"),
+        "{why}"
+    );
+}
+
+/// Two declared keys of as many instances: names settle it, and say so.
+#[test]
+fn equal_identifiers_are_settled_by_name_and_the_reason_says_so() {
+    let (column, why) = anchor_reason(
+        [10, 1000, 300, 300],
+        &["Store.store_id", "Region.region_id"],
+    );
+    assert_eq!(column, "region_id");
+    assert!(
+        why.ends_with("(chosen over Store: by name, neither owning the rows)"),
+        "{why}"
+    );
+}
+
+/// The shelf's identifier (its store and number) is larger than the
+/// region's or the user's: it wins outright, and the rivalry of the two
+/// smaller ones met before it (in some orders) is not named.
+#[test]
+fn a_larger_identifier_wins_outright_with_no_rival_named() {
+    let (column, why) = anchor_reason(
+        [10, 1000, 500, 100],
+        &[
+            "Region.region_id",
+            "User.user_id",
+            "Store.store_id via picked_from, holds",
+            "Shelf.shelf_no",
+        ],
+    );
+    assert_eq!(column, "store_id");
+    assert_eq!(why, "the key of Shelf, the entity the query reads from");
+}
+
+/// Besides the anchor, dates and times come first in the model's order,
+/// then the other attributes, whatever their names ("channel" sorts
+/// before "placed_on"): with every equality attribute in the partition
+/// key, that is the key's order.
+#[test]
+fn a_date_comes_before_other_equality_attributes_in_the_models_order() {
+    let t = q1_table(
+        [10, 1000, 500, 100],
+        &["channel", "placed_on", "User.user_id"],
+        "",
+        "partition_keys: AllEquality,",
+    );
+    assert_eq!(key(&t), "((user_id, placed_on, channel), order_id)");
+}
+
+/// A date in the partition key bounds it in time: the channel filter then
+/// leads the clustering (a user's orders of one day are few) instead of
+/// being moved in for rows that pile up with time.
+#[test]
+fn a_date_in_the_partition_key_keeps_a_filter_in_the_clustering() {
+    let t = q1_table(
+        [10, 1000, 500, 100],
+        &["channel", "placed_on", "User.user_id"],
+        "",
+        "",
+    );
+    assert_eq!(key(&t), "((user_id, placed_on), channel, order_id)");
+    let channel = t.column("channel").expect("channel");
+    assert_eq!(channel.rule, Rule::Filter);
+}
+
+/// A day bucket of the order time bounds the partition in time alike.
+#[test]
+fn a_calendar_bucket_in_the_partition_key_keeps_a_filter_in_the_clustering() {
+    let t = q1_table(
+        [10, 1000, 500, 100],
+        &["channel", "User.user_id"],
+        r#", calendar: [(period: Day, attr: "placed_at")]"#,
+        "",
+    );
+    let k = key(&t);
+    assert!(k.starts_with("((user_id, "), "{k}");
+    assert!(k.contains("), channel, "), "{k}");
+    assert_eq!(t.column("channel").map(|c| c.rule), Some(Rule::Filter));
+}
+
+/// Without a time in the partition key the same filter is moved in: a
+/// user's orders pile up with time and nothing stated bounds them.
+#[test]
+fn without_a_time_in_the_partition_key_the_filter_is_moved_in() {
+    let t = q1_table([10, 1000, 500, 100], &["channel", "User.user_id"], "", "");
+    assert_eq!(key(&t), "((user_id, channel), order_id)");
+}
