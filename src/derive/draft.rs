@@ -50,13 +50,16 @@ pub(crate) struct Built {
 }
 
 /// Tables are identical when they hold the same rows with the same columns
-/// in the same roles, kept as long (retention and TTL).
+/// in the same roles, kept as long (retention and TTL). A column holds the
+/// same values only when it reaches the same attribute the same way: an
+/// `e1_id` reached through a relationship and one reached through an
+/// association entity name different pairs of rows.
 pub(crate) type Signature<'a> = (
     &'a str,
     Option<&'a str>,
     &'a [String],
     (Option<u64>, Option<u64>),
-    Vec<(&'a str, &'a CqlType, Role)>,
+    Vec<(&'a str, &'a CqlType, Role, Option<&'a Reached>)>,
 );
 pub(crate) fn signature(d: &Draft) -> Signature<'_> {
     let t = &d.table;
@@ -67,7 +70,11 @@ pub(crate) fn signature(d: &Draft) -> Signature<'_> {
         (t.ttl_seconds, t.physical.retention_days.map(f64::to_bits)),
         t.columns
             .iter()
-            .map(|c| (c.name.as_str(), &c.ty, c.role))
+            .enumerate()
+            .map(|(i, c)| {
+                let reached = d.ids.get(i).and_then(Option::as_ref);
+                (c.name.as_str(), &c.ty, c.role, reached)
+            })
             .collect(),
     )
 }

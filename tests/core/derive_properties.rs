@@ -455,3 +455,53 @@ fn layouts(m: &LogicalModel) -> Vec<(String, Vec<(String, Role)>)> {
         .map(|t| (t.name.to_string(), key_layout(t)))
         .collect()
 }
+
+/// Two queries of the same rows whose tables have the same column names
+/// and roles, but whose `e1_id` is reached two ways: through the direct
+/// one-to-many relationship, and through an association entity. They are
+/// different tables (different pairs of rows), so neither serves the
+/// other's query. Found by `sharing_a_table_never_makes_a_query_filter`
+/// (generated project of seed 1564066369608593581): the second query was
+/// folded into the first's table and its plan could not find its column.
+#[test]
+fn columns_reached_different_ways_keep_tables_apart() {
+    let text = r#"Project(
+        format: 1,
+        name: "paths",
+        keyspace: Keyspace(name: "paths", replication: Simple(3)),
+        entities: [
+            Entity(name: "E1", key: ["e1_id"], attributes: [
+                Attribute(name: "e1_id", type: "uuid"),
+            ], count: Some(1000)),
+            Entity(name: "E2", key: ["e2_id"], unique: [["code2"]], attributes: [
+                Attribute(name: "e2_id", type: "uuid"),
+                Attribute(name: "code2", type: "text"),
+            ], count: Some(1000)),
+            Entity(name: "Assoc", owner: Some("assoc0"), owners: ["assoc1"], key: [], attributes: [
+                Attribute(name: "note", type: "text"),
+            ]),
+        ],
+        relationships: [
+            Relationship(name: "r2", from: "E1", to: "E2", cardinality: OneToMany),
+            Relationship(name: "assoc0", from: "E1", to: "Assoc", cardinality: OneToMany),
+            Relationship(name: "assoc1", from: "E2", to: "Assoc", cardinality: OneToMany),
+        ],
+        queries: [
+            Query(id: "Q2", text: "t", rows: "E2", equality: ["E1.e1_id via assoc1, assoc0"],
+                returns: ["E1.e1_id via assoc1, assoc0"],
+                constants: [Constant(attr: "code2", value: "x")]),
+            Query(id: "Q3", text: "t", rows: "E2", equality: ["E1.e1_id"], returns: ["code2"]),
+        ],
+    )"#;
+    let p = load::from_str(text).expect("valid project");
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    for q in ["Q2", "Q3"] {
+        let plan = m.plan(q).expect("planned");
+        assert_eq!(plan.access, Access::Direct, "{q}: {}", plan.select);
+    }
+    let q2 = m.table_of("Q2").expect("Q2's table");
+    let q3 = m.table_of("Q3").expect("Q3's table");
+    assert_ne!(q2.name, q3.name);
+    assert_eq!(q3.queries.len(), 1, "{:?}", q3.queries);
+}
