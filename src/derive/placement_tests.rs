@@ -535,8 +535,8 @@ fn a_larger_identifier_wins_outright_with_no_rival_named() {
 }
 
 /// Besides the anchor, dates and times come first in the model's order,
-/// then the other attributes, whatever their names ("channel" sorts
-/// before "placed_on"): with every equality attribute in the partition
+/// then the other attributes, whatever their names (`channel` sorts
+/// before `placed_on`): with every equality attribute in the partition
 /// key, that is the key's order.
 #[test]
 fn a_date_comes_before_other_equality_attributes_in_the_models_order() {
