@@ -959,3 +959,69 @@ fn a_changed_table_comment_is_diffed_and_migrated() {
     // Nothing changed: nothing to say.
     assert!(!semantic::text(&semantic::semantic(&p, &p.clone())).contains("comment"));
 }
+
+/// A renamed attribute renames the table searched by it (a new table and
+/// a backfill) and a column of another table. The backfill of the renamed
+/// table reads the renamed column under its old name, from its own
+/// changes: not from the other table's, listed first (the diff lists
+/// tables in query order).
+#[test]
+fn a_renamed_tables_backfill_reads_its_own_renamed_columns() {
+    let old = load::from_str(
+        r#"Project(
+        format: 1,
+        name: "blog",
+        keyspace: Keyspace(name: "blog", replication: Simple(3)),
+        entities: [
+            Entity(name: "User", key: ["user_id"], attributes: [
+                Attribute(name: "user_id", type: "uuid"),
+                Attribute(name: "email", type: "text"),
+                Attribute(name: "name", type: "text"),
+            ]),
+            Entity(name: "Post", key: ["post_id"], attributes: [
+                Attribute(name: "post_id", type: "timeuuid"),
+                Attribute(name: "title", type: "text"),
+            ]),
+        ],
+        relationships: [
+            Relationship(name: "writes", from: "User", to: "Post", cardinality: OneToMany),
+        ],
+        queries: [
+            Query(id: "Q1", text: "a user's posts", rows: "Post", equality: ["User.user_id"],
+                returns: ["title", "User.email"]),
+            Query(id: "Q2", text: "a user by email", rows: "User", equality: ["email"],
+                returns: ["name"]),
+        ],
+    )"#,
+    )
+    .expect("valid project");
+    let mut new = old.clone();
+    apply_edit(
+        &mut new,
+        &Edit::Rename(Item::Attribute(0, 1), "mail".into()),
+    )
+    .expect("rename");
+    let names = |p: &Project| -> Vec<String> {
+        derive(p)
+            .tables
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect()
+    };
+    assert_eq!(names(&old), ["posts_by_user", "users_by_email"]);
+    assert_eq!(names(&new), ["posts_by_user", "users_by_mail"]);
+    let script = cqlmodel::lifecycle::migrate::script(&old, &new);
+    let plan = script
+        .split("-- Backfill plan for users_by_mail:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no backfill plan for users_by_mail:\n{script}"));
+    let read = plan.lines().nth(2).unwrap_or_default();
+    assert!(
+        read.contains("SELECT")
+            && read.contains("email")
+            && read.contains("FROM blog.users_by_email"),
+        "{read}\n{script}"
+    );
+    let steps: String = plan.lines().take(6).collect::<Vec<_>>().join("\n");
+    assert!(!steps.contains("must be computed"), "{steps}\n{script}");
+}
