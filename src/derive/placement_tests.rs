@@ -587,3 +587,38 @@ fn without_a_time_in_the_partition_key_the_filter_is_moved_in() {
     let t = q1_table([10, 1000, 500, 100], &["channel", "User.user_id"], "", "");
     assert_eq!(key(&t), "((user_id, channel), order_id)");
 }
+
+/// [`anchor`] itself, on the equality as listed (placement calls it on the
+/// model's order, where the winner's attributes come first): a larger
+/// identifier met after two smaller rivals wins with no rival named, in
+/// every order.
+#[test]
+fn anchor_forgets_smaller_rivals_when_a_larger_identifier_wins() {
+    let text = RIVALS
+        .replace("COMPANIES", "10")
+        .replace("USERS", "1000")
+        .replace("STORES", "500")
+        .replace("REGIONS", "100")
+        .replace("EQUALITY", "")
+        .replace("CALENDAR", "")
+        .replace("SETTINGS", "");
+    let p = load::from_str(&text).unwrap_or_else(|e| panic!("test project invalid: {e}"));
+    let graph = Graph::new(&p);
+    let root = graph.node("Order").expect("Order");
+    let listed = [
+        "Region.region_id",
+        "User.user_id",
+        "Store.store_id via picked_from, holds",
+        "Shelf.shelf_no",
+    ];
+    for order in permutations(&listed) {
+        let equality: Vec<Reached> = order
+            .iter()
+            .map(|t| normalize(graph.resolve(root, t).expect("resolves")))
+            .collect();
+        let a = crate::derive::placement::anchor(&graph, root, &equality).expect("an anchor");
+        assert_eq!(a.node, graph.node("Shelf").expect("Shelf"), "{order:?}");
+        assert_eq!(a.columns.len(), 2, "{order:?}");
+        assert_eq!(a.over, None, "{order:?}");
+    }
+}
