@@ -594,6 +594,52 @@ fn without_a_time_in_the_partition_key_the_filter_is_moved_in() {
 /// every order.
 #[test]
 fn anchor_forgets_smaller_rivals_when_a_larger_identifier_wins() {
+    let (p, listed) = rivals_direct();
+    let graph = Graph::new(&p);
+    let root = graph.node("Order").expect("Order");
+    for order in permutations(&listed) {
+        let a = anchor_as_listed(&graph, root, &order);
+        assert_eq!(a.node, graph.node("Shelf").expect("Shelf"), "{order:?}");
+        assert_eq!(a.columns.len(), 2, "{order:?}");
+        assert_eq!(a.over, None, "{order:?}");
+    }
+}
+
+/// [`anchor`] on the equality as listed: when the winner changes among
+/// identifiers of one size, the one it beat stays the rival, and the
+/// runner-up is named whatever the order.
+#[test]
+fn anchor_names_the_runner_up_in_every_listed_order() {
+    let (p, _) = rivals_direct();
+    let graph = Graph::new(&p);
+    let root = graph.node("Order").expect("Order");
+    let listed = ["User.user_id", "Store.store_id", "Region.region_id"];
+    for order in permutations(&listed) {
+        let a = anchor_as_listed(&graph, root, &order);
+        assert_eq!(a.node, graph.node("User").expect("User"), "{order:?}");
+        assert_eq!(
+            a.over.as_deref(),
+            Some("chosen over Store: more instances, so more and smaller partitions"),
+            "{order:?}"
+        );
+    }
+}
+
+fn anchor_as_listed(
+    graph: &Graph,
+    root: NodeId,
+    listed: &[&str],
+) -> crate::derive::placement::Anchor {
+    let equality: Vec<Reached> = listed
+        .iter()
+        .map(|t| normalize(graph.resolve(root, t).expect("resolves")))
+        .collect();
+    crate::derive::placement::anchor(graph, root, &equality).expect("an anchor")
+}
+
+/// The rivals project (1,000 users, 500 stores, 100 regions) and the
+/// equality of [`anchor_forgets_smaller_rivals_when_a_larger_identifier_wins`].
+fn rivals_direct() -> (Project, [&'static str; 4]) {
     let text = RIVALS
         .replace("COMPANIES", "10")
         .replace("USERS", "1000")
@@ -603,22 +649,11 @@ fn anchor_forgets_smaller_rivals_when_a_larger_identifier_wins() {
         .replace("CALENDAR", "")
         .replace("SETTINGS", "");
     let p = load::from_str(&text).unwrap_or_else(|e| panic!("test project invalid: {e}"));
-    let graph = Graph::new(&p);
-    let root = graph.node("Order").expect("Order");
     let listed = [
         "Region.region_id",
         "User.user_id",
         "Store.store_id via picked_from, holds",
         "Shelf.shelf_no",
     ];
-    for order in permutations(&listed) {
-        let equality: Vec<Reached> = order
-            .iter()
-            .map(|t| normalize(graph.resolve(root, t).expect("resolves")))
-            .collect();
-        let a = crate::derive::placement::anchor(&graph, root, &equality).expect("an anchor");
-        assert_eq!(a.node, graph.node("Shelf").expect("Shelf"), "{order:?}");
-        assert_eq!(a.columns.len(), 2, "{order:?}");
-        assert_eq!(a.over, None, "{order:?}");
-    }
+    (p, listed)
 }
