@@ -391,9 +391,13 @@ impl<'g, 'p> Estimator<'g, 'p> {
         e: usize,
         up: &mut Vec<Edge>,
         in_partition: &dyn Fn(&[Edge]) -> bool,
-        depth: usize,
+        longest: usize,
     ) -> Option<(f64, bool, Vec<String>)> {
-        if depth >= 6 {
+        // A partition column is reached along the climb (`up` is its path's
+        // start), so no climb longer than the longest of their paths can
+        // end at the partition: that bounds the search, cycles included,
+        // however deep the hierarchy.
+        if up.len() + 2 > longest {
             return None;
         }
         let mut best: Option<(f64, bool, Vec<String>)> = None;
@@ -405,7 +409,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             let found = if in_partition(up) {
                 Some((s.ratio(), s.rate, assumed))
             } else {
-                self.worst_up(p, up, in_partition, depth + 1)
+                self.worst_up(p, up, in_partition, longest)
                     .map(|(x, rate, mut further)| {
                         further.extend(assumed);
                         (x * s.ratio(), rate || s.rate, further)
@@ -596,6 +600,11 @@ impl<'g, 'p> Estimator<'g, 'p> {
             })
             .collect();
         let in_partition = |path: &[Edge]| g.key_at_all(root, path, |k| partition_ids.contains(&k));
+        let longest = partition_ids
+            .iter()
+            .map(|r| r.path.len())
+            .max()
+            .unwrap_or(0);
         let mut rows = root_count;
         let mut worst = 1.0;
         let mut growing = false;
@@ -628,7 +637,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         growing |= root_span.is_some();
         if let NodeId::Entity(e) = root {
             if let Some((ratio, rate, assumed)) =
-                self.worst_up(e, &mut Vec::new(), &in_partition, 0)
+                self.worst_up(e, &mut Vec::new(), &in_partition, longest)
             {
                 worst *= ratio;
                 growing |= rate;
