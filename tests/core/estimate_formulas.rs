@@ -1050,3 +1050,76 @@ fn the_worst_case_climbs_every_level_of_a_deep_hierarchy() {
         2187.0,
     );
 }
+
+/// Sensors (1,000) record 24 readings a day, kept for ever (the 365-day
+/// horizon); each reading gets 2 annotations, which are kept `RETENTION`
+/// days. The annotations' count goes through both steps.
+const ANNOTATED: &str = r#"Project(format: 1, name: "Notes", keyspace: Keyspace(name: "n", replication: Simple(1)),
+  entities: [
+    Entity(name: "Sensor", key: ["sensor_id"], attributes: [
+      Attribute(name: "sensor_id", type: "uuid"),
+    ], count: Some(1000)),
+    Entity(name: "Reading", owner: Some("records"), key: ["reading_time"], attributes: [
+      Attribute(name: "reading_time", type: "timestamp"),
+    ]),
+    Entity(name: "Annotation", owner: Some("annotates"), key: ["seq"], attributes: [
+      Attribute(name: "seq", type: "int"),
+      Attribute(name: "text", type: "text", size: Some(20)),
+    ]RETENTION),
+    Entity(name: "Reply", owner: Some("answers"), key: ["reply_no"], attributes: [
+      Attribute(name: "reply_no", type: "int"),
+    ]),
+  ],
+  relationships: [
+    Relationship(name: "records", from: "Sensor", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 24, max: Some(48), per: Some(Day)))),
+    Relationship(name: "annotates", from: "Reading", to: "Annotation", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 2, max: Some(4)))),
+    Relationship(name: "answers", from: "Annotation", to: "Reply", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 3, max: Some(5)))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Annotations of a sensor", rows: "Annotation",
+      equality: ["Sensor.sensor_id via annotates, records"], returns: ["text"]),
+    Query(id: "Q2", text: "Replies of a sensor", rows: "Reply",
+      equality: ["Sensor.sensor_id via answers, annotates, records"], returns: ["reply_no"]),
+  ],
+)"#;
+
+/// A count derived through a parent that accumulates over the horizon,
+/// for rows kept a shorter time: only the retention's share is there, and
+/// their children (3 replies each, kept as long as there are annotations)
+/// count from that share. Annotations: 1,000 · 24/day · 365 days · 2, kept
+/// 30 of the 365 days = 1,000 · 24 · 30 · 2 = 1,440,000; replies 4,320,000.
+/// Kept 400 days, longer than the 365 days the readings are counted over:
+/// the annotations' table keeps 400 days' worth (19,200,000), but an
+/// annotation does not outlive the readings' span for its replies' count
+/// (17,520,000 · 3).
+#[test]
+fn a_derived_count_keeps_only_its_retentions_share() {
+    let rows = |retention: &str| {
+        let a = analyze(&project(&ANNOTATED.replace("RETENTION", retention)));
+        (a.estimates[0].rows, a.estimates[1].rows)
+    };
+    let (notes, replies) = rows(", retention_days: Some(30)");
+    close("annotations kept 30 days", notes, 1_440_000.0);
+    close("their replies", replies, 4_320_000.0);
+    let (notes, replies) = rows(", retention_days: Some(400)");
+    close("annotations kept 400 days", notes, 19_200_000.0);
+    close("their replies", replies, 52_560_000.0);
+    let (notes, replies) = rows("");
+    close("annotations kept for ever", notes, 17_520_000.0);
+    close("their replies", replies, 52_560_000.0);
+}
+
+/// Annotations with a stated count (no span of their own): a sensor's
+/// partition still grows with time, because the chain up to the sensor
+/// goes through the readings' daily rate.
+#[test]
+fn a_rate_above_a_stated_count_still_makes_the_partition_grow() {
+    let a = analyze(&project(
+        &ANNOTATED.replace("RETENTION", ", count: Some(5000000)"),
+    ));
+    let e = &a.estimates[0];
+    assert!(e.accumulates, "{e:?}");
+}
