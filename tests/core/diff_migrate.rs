@@ -1025,3 +1025,57 @@ fn a_renamed_tables_backfill_reads_its_own_renamed_columns() {
     let steps: String = plan.lines().take(6).collect::<Vec<_>>().join("\n");
     assert!(!steps.contains("must be computed"), "{steps}\n{script}");
 }
+
+/// A rebuilt table that drops a clustering column and a regular one: the
+/// backfill plan warns that rows differing only in the dropped key
+/// column collapse into one, and that the dropped value is not copied,
+/// each under its own heading.
+#[test]
+fn a_rebuild_warns_of_collapsed_rows_and_values_not_copied() {
+    let text = |order: &str, returns: &str| {
+        format!(
+            r#"Project(
+        format: 1,
+        name: "shop",
+        keyspace: Keyspace(name: "shop", replication: Simple(3)),
+        entities: [
+            Entity(name: "User", key: ["user_id"], attributes: [
+                Attribute(name: "user_id", type: "uuid"),
+            ]),
+            Entity(name: "Order", key: ["order_id"], attributes: [
+                Attribute(name: "order_id", type: "uuid"),
+                Attribute(name: "created_at", type: "timestamp"),
+                Attribute(name: "total", type: "decimal"),
+                Attribute(name: "note", type: "text"),
+            ]),
+        ],
+        relationships: [
+            Relationship(name: "places", from: "User", to: "Order", cardinality: OneToMany),
+        ],
+        queries: [
+            Query(id: "Q1", text: "a user's orders", rows: "Order", equality: ["User.user_id"],
+                {order} returns: [{returns}]),
+        ],
+    )"#
+        )
+    };
+    let old = load::from_str(&text(
+        r#"order: [Order(attr: "created_at", dir: Desc)],"#,
+        r#""total", "note""#,
+    ))
+    .expect("valid old project");
+    let new = load::from_str(&text("", r#""total""#)).expect("valid new project");
+    let script = cqlmodel::lifecycle::migrate::script(&old, &new);
+    let lost: Vec<&str> = script.lines().filter(|l| l.contains("LOST:")).collect();
+    assert_eq!(lost.len(), 2, "{script}");
+    assert!(
+        lost[0].contains("differ only in created_at become one row"),
+        "{}\n{script}",
+        lost[0]
+    );
+    assert!(
+        lost[1].ends_with("the new table has no column for note: those values are not copied"),
+        "{}\n{script}",
+        lost[1]
+    );
+}
