@@ -1079,3 +1079,53 @@ fn a_rebuild_warns_of_collapsed_rows_and_values_not_copied() {
         lost[1]
     );
 }
+
+/// Compaction and a default TTL set on a table, then unset: the script
+/// puts back size-tiered compaction and a TTL of 0, and warns of what
+/// each costs or leaves (every SSTable rewritten; rows already written
+/// keep their TTL).
+#[test]
+fn unset_compaction_and_ttl_go_back_with_their_warnings() {
+    let p = sample("hotel");
+    let mut set = p.clone();
+    let o = &mut set.decision_mut("Q2").options;
+    o.compaction = Some(cqlmodel::model::physical::Compaction {
+        strategy: cqlmodel::model::physical::Strategy::Leveled,
+        options: Default::default(),
+    });
+    o.retention = cqlmodel::model::physical::Span::parse("30d").ok();
+    o.ttl = Some(true);
+    assert!(
+        load::validate(&set).is_empty(),
+        "{:?}",
+        load::validate(&set)
+    );
+    let script = cqlmodel::lifecycle::migrate::script(&set, &p);
+    let alter = script
+        .split("ALTER TABLE hotel.hotels WITH ")
+        .nth(1)
+        .and_then(|s| s.split(";\n").next())
+        .unwrap_or_else(|| panic!("{script}"));
+    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        vec![
+            "compaction = {'class': 'SizeTieredCompactionStrategy'}",
+            "default_time_to_live = 0",
+            // A TTL'd table's shorter gc_grace goes back with it.
+            "gc_grace_seconds = 864000",
+        ],
+        "{script}"
+    );
+    // Each warning once: for its own option, not for the others.
+    let once = |what: &str| script.matches(what).count() == 1;
+    assert!(
+        once("-- hotels: a new compaction strategy rewrites every SSTable"),
+        "{script}"
+    );
+    assert!(
+        once("-- hotels: the default TTL applies to rows written from now on; rows already written keep theirs"),
+        "{script}"
+    );
+}
