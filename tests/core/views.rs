@@ -235,3 +235,27 @@ fn the_review_notes_the_views_caveat() {
         .iter()
         .all(|d| d.rule != "materialized-view"));
 }
+
+/// A new table comes with its views: the script creates the table, then
+/// each view after it, and replaying it gives the new schema.
+#[test]
+fn a_new_table_is_created_with_its_views() {
+    let old = imported(SCHEMA);
+    let more = format!(
+        "{SCHEMA}CREATE TABLE ks.posts (id uuid PRIMARY KEY, author text, title text);
+CREATE MATERIALIZED VIEW ks.posts_by_author AS SELECT id, author, title FROM ks.posts WHERE author IS NOT NULL AND id IS NOT NULL PRIMARY KEY (author, id);
+"
+    );
+    let new = imported(&more);
+    let script = migrate::script(&old, &new);
+    let table = script
+        .find("CREATE TABLE IF NOT EXISTS ks.posts")
+        .unwrap_or_else(|| panic!("{script}"));
+    let view = script
+        .find("CREATE MATERIALIZED VIEW IF NOT EXISTS ks.posts_by_author")
+        .unwrap_or_else(|| panic!("{script}"));
+    assert!(table < view, "{script}");
+    let replayed = state(&format!("{}\n{}", export(&old), with_drops_done(&script)));
+    assert_eq!(replayed, state(&export(&new)), "{script}");
+    passes_cqlcheck(&format!("{}\n{script}", export(&old)));
+}
