@@ -1024,6 +1024,14 @@ fn a_renamed_tables_backfill_reads_its_own_renamed_columns() {
     );
     let steps: String = plan.lines().take(6).collect::<Vec<_>>().join("\n");
     assert!(!steps.contains("must be computed"), "{steps}\n{script}");
+    // Created once, under its new name: its own changes come with it.
+    assert_eq!(
+        script
+            .matches("CREATE TABLE IF NOT EXISTS blog.users_by_mail")
+            .count(),
+        1,
+        "{script}"
+    );
 }
 
 /// A rebuilt table that drops a clustering column and a regular one: the
@@ -1078,6 +1086,8 @@ fn a_rebuild_warns_of_collapsed_rows_and_values_not_copied() {
         "{}\n{script}",
         lost[1]
     );
+    // The table has no views to speak of.
+    assert!(!script.contains("the views over"), "{script}");
 }
 
 /// Compaction and a default TTL set on a table, then unset: the script
@@ -1128,4 +1138,36 @@ fn unset_compaction_and_ttl_go_back_with_their_warnings() {
         once("-- hotels: the default TTL applies to rows written from now on; rows already written keep theirs"),
         "{script}"
     );
+}
+
+/// An index added to a table that stays: the script creates just it.
+#[test]
+fn an_added_index_is_created_in_place() {
+    let p = sample("hotel");
+    let mut indexed = p.clone();
+    indexed.decision_mut("Q1").indexes.push("phone".into());
+    let script = cqlmodel::lifecycle::migrate::script(&p, &indexed);
+    assert!(
+        script.contains(
+            "CREATE INDEX IF NOT EXISTS hotels_by_poi_phone_idx ON hotel.hotels_by_poi (phone);"
+        ),
+        "{script}"
+    );
+    assert!(!script.contains("CREATE TABLE"), "{script}");
+}
+
+/// A keyspace whose replication changes (durable writes as they were):
+/// CREATE … IF NOT EXISTS would leave it, so the script alters it and
+/// says to repair.
+#[test]
+fn a_replication_change_alters_the_keyspace() {
+    let p = sample("hotel");
+    let mut more = p.clone();
+    more.keyspace.replication = cqlmodel::model::Replication::Simple(5);
+    let script = cqlmodel::lifecycle::migrate::script(&p, &more);
+    assert!(
+        script.contains("ALTER KEYSPACE hotel\n    WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 5}"),
+        "{script}"
+    );
+    assert!(script.contains("nodetool repair -full"), "{script}");
 }
