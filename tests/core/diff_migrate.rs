@@ -1092,7 +1092,7 @@ fn a_rebuild_warns_of_collapsed_rows_and_values_not_copied() {
 
 /// Compaction and a default TTL set on a table, then unset: the script
 /// puts back size-tiered compaction and a TTL of 0, and warns of what
-/// each costs or leaves (every SSTable rewritten; rows already written
+/// each costs or leaves (every `SSTable` rewritten; rows already written
 /// keep their TTL).
 #[test]
 fn unset_compaction_and_ttl_go_back_with_their_warnings() {
@@ -1101,7 +1101,7 @@ fn unset_compaction_and_ttl_go_back_with_their_warnings() {
     let o = &mut set.decision_mut("Q2").options;
     o.compaction = Some(cqlmodel::model::physical::Compaction {
         strategy: cqlmodel::model::physical::Strategy::Leveled,
-        options: Default::default(),
+        options: std::collections::BTreeMap::default(),
     });
     o.retention = cqlmodel::model::physical::Span::parse("30d").ok();
     o.ttl = Some(true);
