@@ -1171,3 +1171,38 @@ fn a_replication_change_alters_the_keyspace() {
     );
     assert!(script.contains("nodetool repair -full"), "{script}");
 }
+
+/// A key moved from one attribute to another that both models still hold
+/// elsewhere is a new key, not a rename: comparing the two models alone
+/// (`diff::diff`, no projects) says email removed and name added.
+#[test]
+fn a_key_moved_between_attributes_both_models_hold_is_no_rename() {
+    let text = |search: &str| {
+        format!(
+            r#"Project(
+        format: 1,
+        name: "users",
+        keyspace: Keyspace(name: "users", replication: Simple(3)),
+        entities: [
+            Entity(name: "User", key: ["user_id"], attributes: [
+                Attribute(name: "user_id", type: "uuid"),
+                Attribute(name: "email", type: "text"),
+                Attribute(name: "name", type: "text"),
+            ]),
+        ],
+        queries: [
+            Query(id: "Q1", text: "a user by a search", rows: "User", equality: ["{search}"],
+                returns: ["user_id"]),
+            Query(id: "Q2", text: "a user", rows: "User", equality: ["user_id"],
+                returns: ["email", "name"]),
+        ],
+    )"#
+        )
+    };
+    let old = derive(&load::from_str(&text("email")).expect("valid"));
+    let new = derive(&load::from_str(&text("name")).expect("valid"));
+    let changes = cqlmodel::lifecycle::diff::diff(&old, &new);
+    let shown = format!("{changes:?}");
+    assert!(!shown.contains("Renamed { from: \"email\""), "{shown}");
+    assert!(shown.contains("Removed { name: \"email\" }"), "{shown}");
+}
