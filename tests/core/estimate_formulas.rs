@@ -1123,3 +1123,25 @@ fn a_rate_above_a_stated_count_still_makes_the_partition_grow() {
     let e = &a.estimates[0];
     assert!(e.accumulates, "{e:?}");
 }
+
+/// A vector of 128 floats is 128 · 4 = 512 bytes. One item a partition:
+/// St = 16 (uuid key) + 1 · 512 + 8 · Nv, Nv = 1 · (2 − 1 − 0) = 1: 536.
+#[test]
+fn a_vector_is_its_dimension_times_its_elements_size() {
+    let text = r#"Project(format: 1, name: "Vectors", keyspace: Keyspace(name: "v", replication: Simple(1)),
+  entities: [
+    Entity(name: "Item", key: ["item_id"], attributes: [
+      Attribute(name: "item_id", type: "uuid"),
+      Attribute(name: "embedding", type: "vector<float, 128>"),
+    ], count: Some(1000)),
+  ],
+  queries: [
+    Query(id: "Q1", text: "an item's embedding", rows: "Item", equality: ["item_id"],
+      returns: ["embedding"]),
+  ],
+)"#;
+    let a = analyze(&project(text));
+    let e = &a.estimates[0];
+    close("Nv", e.values, 1.0);
+    close("St", e.partition_bytes, 16.0 + 512.0 + 8.0);
+}
