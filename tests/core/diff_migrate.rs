@@ -1205,4 +1205,14 @@ fn a_key_moved_between_attributes_both_models_hold_is_no_rename() {
     let shown = format!("{changes:?}");
     assert!(!shown.contains("Renamed { from: \"email\""), "{shown}");
     assert!(shown.contains("Removed { name: \"email\" }"), "{shown}");
+    // Nor when only one of the two is held by both: the old model never
+    // returned name, the new one still returns email.
+    let old = derive(
+        &load::from_str(
+            &text("email").replace(r#"returns: ["email", "name"]"#, r#"returns: ["email"]"#),
+        )
+        .expect("valid"),
+    );
+    let shown = format!("{:?}", cqlmodel::lifecycle::diff::diff(&old, &new));
+    assert!(!shown.contains("Renamed { from: \"email\""), "{shown}");
 }
