@@ -787,13 +787,7 @@ fn unset_options_go_back_to_cassandras_defaults() {
         load::validate(&set)
     );
     let script = cqlmodel::lifecycle::migrate::script(&set, &p);
-    let alter = script
-        .split("ALTER TABLE hotel.hotels WITH ")
-        .nth(1)
-        .and_then(|s| s.split(";\n").next())
-        .unwrap_or_else(|| panic!("{script}"));
-    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
-    got.sort_unstable();
+    let got = altered_options(&script, "hotel.hotels");
     assert_eq!(
         got,
         vec![
@@ -1111,13 +1105,7 @@ fn unset_compaction_and_ttl_go_back_with_their_warnings() {
         load::validate(&set)
     );
     let script = cqlmodel::lifecycle::migrate::script(&set, &p);
-    let alter = script
-        .split("ALTER TABLE hotel.hotels WITH ")
-        .nth(1)
-        .and_then(|s| s.split(";\n").next())
-        .unwrap_or_else(|| panic!("{script}"));
-    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
-    got.sort_unstable();
+    let got = altered_options(&script, "hotel.hotels");
     assert_eq!(
         got,
         vec![
@@ -1215,4 +1203,16 @@ fn a_key_moved_between_attributes_both_models_hold_is_no_rename() {
     );
     let shown = format!("{:?}", cqlmodel::lifecycle::diff::diff(&old, &new));
     assert!(!shown.contains("Renamed { from: \"email\""), "{shown}");
+}
+
+/// The options a script's `ALTER TABLE {table} WITH …` sets, sorted.
+fn altered_options<'a>(script: &'a str, table: &str) -> Vec<&'a str> {
+    let alter = script
+        .split(&format!("ALTER TABLE {table} WITH "))
+        .nth(1)
+        .and_then(|s| s.split(";\n").next())
+        .unwrap_or_else(|| panic!("no ALTER TABLE {table}:\n{script}"));
+    let mut got: Vec<&str> = alter.split("\n    AND ").collect();
+    got.sort_unstable();
+    got
 }

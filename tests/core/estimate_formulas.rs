@@ -987,53 +987,41 @@ fn a_cycle_of_one_to_many_steps_does_not_multiply_counts() {
     assert!(e.defaults.is_empty(), "{:?}", e.defaults);
 }
 
-const CHAIN: &str = r#"Project(format: 1, name: "Chain", keyspace: Keyspace(name: "c", replication: Simple(1)),
-  entities: [
-    Entity(name: "L0", key: ["l0_id"], attributes: [
-      Attribute(name: "l0_id", type: "uuid"),
-    ], count: Some(10)),
-    Entity(name: "L1", key: ["l1_id"], attributes: [
-      Attribute(name: "l1_id", type: "uuid"),
-    ]),
-    Entity(name: "L2", key: ["l2_id"], attributes: [
-      Attribute(name: "l2_id", type: "uuid"),
-    ]),
-    Entity(name: "L3", key: ["l3_id"], attributes: [
-      Attribute(name: "l3_id", type: "uuid"),
-    ]),
-    Entity(name: "L4", key: ["l4_id"], attributes: [
-      Attribute(name: "l4_id", type: "uuid"),
-    ]),
-    Entity(name: "L5", key: ["l5_id"], attributes: [
-      Attribute(name: "l5_id", type: "uuid"),
-    ]),
-    Entity(name: "L6", key: ["l6_id"], attributes: [
-      Attribute(name: "l6_id", type: "uuid"),
-    ]),
-    Entity(name: "L7", key: ["l7_id"], attributes: [
-      Attribute(name: "l7_id", type: "uuid"),
-    ]),
-  ],
-  relationships: [
-    Relationship(name: "has0", from: "L0", to: "L1", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has1", from: "L1", to: "L2", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has2", from: "L2", to: "L3", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has3", from: "L3", to: "L4", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has4", from: "L4", to: "L5", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has5", from: "L5", to: "L6", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-    Relationship(name: "has6", from: "L6", to: "L7", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 2, max: Some(3)))),
-  ],
+/// Entities `L0` … `L{levels}`, each `L{i}` having 2 `L{i+1}` on average
+/// and 3 at most; 10 roots. The query reads the leaves by their root.
+fn chain(levels: usize) -> String {
+    let entities: Vec<String> = (0..=levels)
+        .map(|i| {
+            let count = if i == 0 { ", count: Some(10)" } else { "" };
+            format!(
+                r#"Entity(name: "L{i}", key: ["l{i}_id"], attributes: [Attribute(name: "l{i}_id", type: "uuid")]{count})"#
+            )
+        })
+        .collect();
+    let steps: Vec<String> = (0..levels)
+        .map(|i| {
+            format!(
+                r#"Relationship(name: "has{i}", from: "L{i}", to: "L{}", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 2, max: Some(3))))"#,
+                i + 1
+            )
+        })
+        .collect();
+    let via: Vec<String> = (0..levels).rev().map(|i| format!("has{i}")).collect();
+    format!(
+        r#"Project(format: 1, name: "Chain", keyspace: Keyspace(name: "c", replication: Simple(1)),
+  entities: [{}],
+  relationships: [{}],
   queries: [
-    Query(id: "Q1", text: "the leaves of a root", rows: "L7", equality: ["L0.l0_id via has6, has5, has4, has3, has2, has1, has0"], returns: ["l7_id"]),
+    Query(id: "Q1", text: "the leaves of a root", rows: "L{levels}",
+      equality: ["L0.l0_id via {}"], returns: ["l{levels}_id"]),
   ],
-)"#;
+)"#,
+        entities.join(",\n    "),
+        steps.join(",\n    "),
+        via.join(", ")
+    )
+}
 
 /// Seven one-to-many steps from the leaves up to the partition's root,
 /// each two on average and three at most: 2^7 = 128 rows per partition on
@@ -1041,7 +1029,7 @@ const CHAIN: &str = r#"Project(format: 1, name: "Chain", keyspace: Keyspace(name
 /// after a few levels would report a partition smaller than it can be.
 #[test]
 fn the_worst_case_climbs_every_level_of_a_deep_hierarchy() {
-    let a = analyze(&project(CHAIN));
+    let a = analyze(&project(&chain(7)));
     let e = &a.estimates[0];
     close("rows per partition", e.rows_per_partition, 128.0);
     close(
