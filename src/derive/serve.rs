@@ -462,10 +462,9 @@ pub(crate) fn request_returning(
             ));
         }
     }
-    for (r, k) in res.constants().iter().zip(&q.constants) {
-        if filtered {
-            break;
-        }
+    // Those filters are the summary's own then: no column is bound.
+    let bound = if filtered { &[][..] } else { res.constants() };
+    for (r, k) in bound.iter().zip(&q.constants) {
         let c = col(r, &k.attr)?;
         let ty = table.column(&c).map(|x| &x.ty);
         let literal = ty
