@@ -119,7 +119,8 @@ pub(crate) fn build<'g, 'p>(
     // The table is built from the equality attributes in the model's order
     // (see `placement::model_order`); the query's own order stays for its
     // SELECT, which binds them as the query lists them.
-    let searched_eq = placement::model_order(graph, root, &equality);
+    let ordered = placement::model_order(graph, root, &equality);
+    let searched_eq = &ordered.equality;
 
     // MR5 (what still tells the rows apart, and nothing the key so far
     // already determines) is decided before any column is made, so that
@@ -180,7 +181,7 @@ pub(crate) fn build<'g, 'p>(
         };
 
     // MR2, MR3, MR4.
-    for r in &searched_eq {
+    for r in searched_eq {
         add(&mut t, &mut ids, r, Role::Partition, Rule::Equality);
     }
     // Constants follow the equality attributes; `placement` decides their
@@ -263,7 +264,7 @@ pub(crate) fn build<'g, 'p>(
         let e = est.get_or_insert_with(|| Estimator::new(graph));
         placement::finished_estimate(&cx, e, tab, &ids)
     };
-    placement::place(&cx, &searched_eq, &constants, &mut t, &ids, &mut trial);
+    placement::place(&cx, &ordered, &constants, &mut t, &ids, &mut trial);
     if let Some(d) = decision {
         // A forced placement must name one of the query's equality columns.
         for (field, list) in [

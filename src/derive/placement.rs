@@ -106,7 +106,10 @@ pub(crate) fn anchor(graph: &Graph, root: NodeId, equality: &[Reached]) -> Optio
                         } else {
                             (node, rank.clone())
                         };
-                        if rival.as_ref().is_none_or(|(_, r)| lost.1 < *r) {
+                        // The best loser, by rank then name: never the
+                        // order the query lists them in.
+                        let key = |(n, r): &(NodeId, AnchorRank)| (r.clone(), graph.node_name(*n));
+                        if rival.as_ref().is_none_or(|r| key(&lost) < key(r)) {
                             rival = Some(lost);
                         }
                         wins
@@ -223,13 +226,16 @@ impl AnchorRank {
 /// the rows' declared key order first, then their reference text. Every
 /// later step (placement, MR5, the name) reads them in this order, so the
 /// whole table is the same for any permutation.
-pub(crate) fn model_order(graph: &Graph, root: NodeId, equality: &[Reached]) -> Vec<Reached> {
+pub(crate) fn model_order(graph: &Graph, root: NodeId, equality: &[Reached]) -> Ordered {
+    let mut anchor = anchor(graph, root, equality);
     if equality.len() < 2 {
-        return equality.to_vec();
+        return Ordered {
+            equality: equality.to_vec(),
+            anchor,
+        };
     }
-    let anchor = anchor(graph, root, equality);
     let rows_key = graph.key_at_cow(root, &[]);
-    let mut keyed: Vec<(usize, usize, String, &Reached)> = equality
+    let mut keyed: Vec<(usize, usize, String, usize)> = equality
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -250,11 +256,32 @@ pub(crate) fn model_order(graph: &Graph, root: NodeId, equality: &[Reached]) -> 
                 let in_key = rows_key.iter().position(|k| k == r);
                 (in_key.unwrap_or(usize::MAX), graph.ref_text(root, r))
             };
-            (group, at, text, r)
+            (group, at, text, i)
         })
         .collect();
     keyed.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
-    keyed.into_iter().map(|(.., r)| r.clone()).collect()
+    // Where each listed attribute now stands.
+    let mut moved_to = vec![0; equality.len()];
+    for (new, &(.., old)) in keyed.iter().enumerate() {
+        moved_to[old] = new;
+    }
+    if let Some(a) = &mut anchor {
+        for i in a.columns.iter_mut().chain(a.order.iter_mut()) {
+            *i = moved_to[*i];
+        }
+        a.columns.sort_unstable();
+    }
+    Ordered {
+        equality: keyed.iter().map(|&(.., i)| equality[i].clone()).collect(),
+        anchor,
+    }
+}
+
+/// [`model_order`]'s answer: the equality attributes in the model's order
+/// and their anchor, its indices into that order (for [`place`]).
+pub(crate) struct Ordered {
+    pub equality: Vec<Reached>,
+    pub anchor: Option<Anchor>,
 }
 
 /// A date or a timestamp (an hour): equality on it bounds the partition in
@@ -267,8 +294,8 @@ fn time_like(graph: &Graph, r: &Reached) -> bool {
 }
 
 /// Places the equality columns of `t` (all in the partition key on entry),
-/// each with its reason. `ids` are the table's column identities; the
-/// estimator is asked only when a filter could lead the clustering.
+/// each with its reason. `ordered` is [`model_order`]'s; `ids` are the table's column identities; the estimator is asked only
+/// when a filter could lead the clustering.
 ///
 /// Constants the query states (`status = 'open'`) follow the equality
 /// attributes and are placed by the same rule as a filter: a leading
@@ -277,12 +304,13 @@ fn time_like(graph: &Graph, r: &Reached) -> bool {
 /// (they are bound in the SELECT), whichever side they land on.
 pub(super) fn place(
     cx: &Context,
-    equality: &[Reached],
+    ordered: &Ordered,
     constants: &[Reached],
     t: &mut Table,
     ids: &[Option<Reached>],
     est: &mut dyn FnMut(&Table) -> Trial,
 ) {
+    let (equality, anchor) = (&ordered.equality, ordered.anchor.as_ref());
     let g = cx.graph;
     let col_of = |r: &Reached| ids.iter().position(|x| x.as_ref() == Some(r));
     let searched: Vec<&Reached> = equality.iter().chain(constants).collect();
@@ -324,7 +352,6 @@ pub(super) fn place(
         return;
     }
 
-    let anchor = anchor(g, cx.root, equality);
     let mut open: Vec<usize> = Vec::new();
     for (i, r) in searched.iter().enumerate() {
         let constant = i >= n_eq;
@@ -345,7 +372,7 @@ pub(super) fn place(
                 open.push(i);
                 continue;
             }
-            None => match &anchor {
+            None => match anchor {
                 Some(a) if a.columns.contains(&i) => Why::Anchor {
                     declared_key: a.declared_key,
                     entity: g.node_name(a.node).to_string(),

@@ -623,6 +623,28 @@ fn anchor_names_the_runner_up_in_every_listed_order() {
             "{order:?}"
         );
     }
+    // Runners-up of equal rank (500 stores, 500 regions): by name.
+    let p = load::from_str(
+        &RIVALS
+            .replace("COMPANIES", "10")
+            .replace("USERS", "1000")
+            .replace("STORES", "500")
+            .replace("REGIONS", "500")
+            .replace("EQUALITY", "")
+            .replace("CALENDAR", "")
+            .replace("SETTINGS", ""),
+    )
+    .unwrap_or_else(|e| panic!("test project invalid: {e}"));
+    let graph = Graph::new(&p);
+    let root = graph.node("Order").expect("Order");
+    for order in permutations(&listed) {
+        let a = anchor_as_listed(&graph, root, &order);
+        assert_eq!(
+            a.over.as_deref(),
+            Some("chosen over Region: more instances, so more and smaller partitions"),
+            "{order:?}"
+        );
+    }
 }
 
 fn anchor_as_listed(
