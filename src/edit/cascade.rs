@@ -55,25 +55,16 @@ fn map_refs(p: &mut Project, mut f: impl FnMut(&Graph, NodeId, &str) -> Option<S
 }
 
 /// A side of a query's `meets` through `fix`: one written without its
-/// attribute (`User via owns`) goes through as a reference to the entity's
-/// first attribute (as validation resolves it) and comes back without it.
+/// attribute (`User via owns`) goes through as the reference validation
+/// resolves ([`Graph::meet_reference`]) and comes back without it.
 fn fix_meet(graph: &Graph, side: &mut String, fix: &mut impl FnMut(&mut String)) {
     let head = side.split_once(" via ").map_or(side.as_str(), |(h, _)| h);
     if head.contains('.') {
         return fix(side);
     }
-    let Some(first) = graph
-        .node(head.trim())
-        .and_then(|n| graph.attributes(n).first())
-    else {
+    let Ok(mut text) = graph.meet_reference(side) else {
         return;
     };
-    let Ok(mut r) = AttrRef::parse(side) else {
-        return;
-    };
-    r.owner = Some(head.trim().to_string());
-    r.attr.clone_from(&first.name);
-    let mut text = r.to_string();
     fix(&mut text);
     let Ok(back) = AttrRef::parse(&text) else {
         return;

@@ -141,27 +141,32 @@ impl Graph<'_> {
     /// The path from `root` one side of a query's `meets` names: `User via
     /// rel1, rel2` (the entity's instance) or `User.username via ...`.
     pub fn resolve_meet(&self, root: NodeId, text: &str) -> Result<Vec<Edge>, String> {
+        let mut path = self.resolve(root, &self.meet_reference(text)?)?.path;
+        self.normalize_path(&mut path);
+        Ok(path)
+    }
+
+    /// A side of a `meets` as an attribute reference: one written without
+    /// its attribute (`User via owns`) names the entity's first attribute
+    /// (`User.username via owns`); one with it stays as written.
+    pub fn meet_reference(&self, text: &str) -> Result<String, String> {
         let (head, via) = match text.split_once(" via ") {
             Some((h, v)) => (h.trim(), Some(v)),
             None => (text.trim(), None),
         };
-        let reference = if head.contains('.') {
-            text.to_string()
-        } else {
-            let node = self.node(head).ok_or_else(|| {
-                format!("no entity or relationship `{head}` (write `Entity via rel1, rel2`)")
-            })?;
-            let Some(first) = self.attributes(node).first() else {
-                return Err(format!("`{head}` has no attributes to reach it by"));
-            };
-            match via {
-                Some(v) => format!("{head}.{} via {v}", first.name),
-                None => format!("{head}.{}", first.name),
-            }
+        if head.contains('.') {
+            return Ok(text.to_string());
+        }
+        let node = self.node(head).ok_or_else(|| {
+            format!("no entity or relationship `{head}` (write `Entity via rel1, rel2`)")
+        })?;
+        let Some(first) = self.attributes(node).first() else {
+            return Err(format!("`{head}` has no attributes to reach it by"));
         };
-        let mut path = self.resolve(root, &reference)?.path;
-        self.normalize_path(&mut path);
-        Ok(path)
+        Ok(match via {
+            Some(v) => format!("{head}.{} via {v}", first.name),
+            None => format!("{head}.{}", first.name),
+        })
     }
 
     /// Both sides of each of `meets` as paths from `root`; the meets that do
