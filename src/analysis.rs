@@ -5,12 +5,13 @@ pub mod incremental;
 mod inputs;
 mod writes;
 
-use crate::derive::estimate::{estimate_in, Estimate};
+use crate::derive::estimate::{Estimate, Estimator};
 use crate::derive::{self, LogicalModel};
 use crate::model::resolve::Graph;
 use crate::model::Project;
-use crate::review::diagnose::{apply_waivers, diagnose_in, Diagnostic};
+use crate::review::diagnose::{apply_waivers, review_with, Diagnostic, Rules};
 use serde::Serialize;
+use std::ops::Range;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Analysis {
@@ -23,8 +24,18 @@ pub struct Analysis {
 pub fn analyze(project: &Project) -> Analysis {
     let graph = Graph::new(project);
     let model = derive_on_every_core(&graph);
-    let estimates = estimate_in(&graph, &model);
-    let mut diagnostics = diagnose_in(&graph, &model, &estimates);
+    let estimates = on_every_core(model.tables.len(), TABLES_PER_THREAD, |range| {
+        let est = Estimator::new(&graph);
+        model.tables[range].iter().map(|t| est.table(t)).collect()
+    });
+    let users = model.plans_by_table();
+    // The rules' estimator memoizes in a `RefCell`: one set of rules per
+    // thread.
+    let tables = on_every_core(model.tables.len(), TABLES_PER_THREAD, |range| {
+        let rules = Rules::new(&graph, &model, &estimates, &users);
+        range.map(|i| rules.table(i)).collect()
+    });
+    let mut diagnostics = review_with(&Rules::new(&graph, &model, &estimates, &users), &tables);
     apply_waivers(project, &mut diagnostics);
     Analysis {
         model: std::sync::Arc::new(model),
@@ -35,35 +46,50 @@ pub fn analyze(project: &Project) -> Analysis {
 
 /// Below this many queries per core a thread costs more than it saves.
 const QUERIES_PER_THREAD: usize = 200;
+/// The same for tables, whose estimate and rules cost less than a build.
+const TABLES_PER_THREAD: usize = 300;
 
 /// [`derive::derive_in`] with the per-query builds (half the work of an
 /// analysis, each independent of the others) split over the machine's
-/// cores: the only parallelism in the core. Parts are put back in query
-/// order, so the result is the sequential one.
+/// cores.
 fn derive_on_every_core(graph: &Graph) -> LogicalModel {
     let decisions = derive::decisions_by_query(graph.project);
     let own = derive::own_queries(graph.project, &decisions);
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let parts = cores.min(own.len() / QUERIES_PER_THREAD).max(1);
-    let built = if parts == 1 {
-        derive::build_each(graph, &decisions, &own)
-    } else {
-        let size = own.len().div_ceil(parts);
-        std::thread::scope(|s| {
-            let (first, rest) = own.split_at(size);
-            let others: Vec<_> = rest
-                .chunks(size)
-                .map(|part| s.spawn(|| derive::build_each(graph, &decisions, part)))
-                .collect();
-            let mut built = derive::build_each(graph, &decisions, first);
-            for other in others {
-                match other.join() {
-                    Ok(part) => built.extend(part),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            built
-        })
-    };
+    let built = on_every_core(own.len(), QUERIES_PER_THREAD, |range| {
+        derive::build_each(graph, &decisions, &own[range])
+    });
     derive::derive_from_built(graph, &decisions, &own, built)
+}
+
+/// `work` over `0..n`, split into one run of consecutive items per core
+/// when each run gets at least `min` of them, the parts put back in
+/// order: the result is `work(0..n)`. The only place the core starts
+/// threads; each step split here (builds, estimates, table rules) works
+/// on one item at a time, independent of the others.
+fn on_every_core<T: Send>(
+    n: usize,
+    min: usize,
+    work: impl Fn(Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let parts = cores.min(n / min).max(1);
+    if parts == 1 {
+        return work(0..n);
+    }
+    let size = n.div_ceil(parts);
+    let work = &work;
+    std::thread::scope(|s| {
+        let others: Vec<_> = (size..n)
+            .step_by(size)
+            .map(|start| s.spawn(move || work(start..(start + size).min(n))))
+            .collect();
+        let mut all = work(0..size);
+        for other in others {
+            match other.join() {
+                Ok(part) => all.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    })
 }

@@ -349,19 +349,33 @@ proptest! {
     }
 }
 
-/// A large analysis builds its queries' tables on several threads: the
-/// model is the one the sequential derivation gives, table for table.
+/// A large analysis builds its queries' tables, estimates its tables and
+/// runs their rules on several threads: the model, the estimates and the
+/// review are the ones the sequential steps give, item for item.
 #[test]
 fn the_analysis_split_over_threads_equals_the_sequential_derivation() {
     for seed in [3, 11] {
-        let p = synthetic::project(700, 900, seed);
+        let p = synthetic::project(900, 900, seed);
         let threaded = cqlmodel::analysis::analyze(&p);
         let sequential = derive(&p);
+        // Enough tables for the estimates and table rules to be split too.
+        assert!(
+            sequential.tables.len() >= 600,
+            "{}",
+            sequential.tables.len()
+        );
         assert_eq!(threaded.model.tables.len(), sequential.tables.len());
         for (a, b) in threaded.model.tables.iter().zip(&sequential.tables) {
             assert_eq!(a, b);
         }
         assert_eq!(*threaded.model, sequential);
+        let estimates = cqlmodel::derive::estimate::estimate(&p, &sequential);
+        assert_eq!(threaded.estimates, estimates);
+        let review = cqlmodel::review::diagnose::diagnose(&p, &sequential, &estimates);
+        assert_eq!(threaded.diagnostics.len(), review.len());
+        for (a, b) in threaded.diagnostics.iter().zip(&review) {
+            assert_eq!(a, b);
+        }
     }
 }
 

@@ -742,10 +742,18 @@ pub(crate) fn diagnose_in(
     let users = model.plans_by_table();
     let rules = Rules::new(graph, model, estimates, &users);
     let tables: Vec<TableFindings> = (0..model.tables.len()).map(|i| rules.table(i)).collect();
-    let hints = hints_by_table(graph, model);
+    review_with(&rules, &tables)
+}
+
+/// The review given the findings of the [`Scope::Table`] rules, one per
+/// table of `rules`' model: the other scopes' rules run here, and
+/// everything is gathered in report order.
+pub(crate) fn review_with(rules: &Rules, tables: &[TableFindings]) -> Vec<Diagnostic> {
+    let graph = rules.ctx.graph;
+    let hints = hints_by_table(graph, rules.ctx.model);
     let mut others = rules.model(&hints);
     others.extend(rules.workflow(None));
-    in_report_order(&tables, &schema_findings(graph), &others)
+    in_report_order(tables, &schema_findings(graph), &others)
 }
 
 /// The findings of the [`Scope::Schema`] rules: stated counts that
