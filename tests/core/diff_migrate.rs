@@ -1205,6 +1205,56 @@ fn a_key_moved_between_attributes_both_models_hold_is_no_rename() {
     assert!(!shown.contains("Renamed { from: \"email\""), "{shown}");
 }
 
+/// A key column renamed is paired as a rename only where it stands at the
+/// same place in the key: `x` (third of the key) renamed `y` and moved
+/// last is a removed and an added column, while renamed in place it is a
+/// rename.
+#[test]
+fn a_key_column_renamed_and_moved_in_the_key_is_no_rename() {
+    let text = |key: &str, attr: &str| {
+        format!(
+            r#"Project(
+        format: 1,
+        name: "sensors",
+        keyspace: Keyspace(name: "sensors", replication: Simple(3)),
+        entities: [
+            Entity(name: "Reading", key: [{key}], attributes: [
+                Attribute(name: "sensor", type: "text"),
+                Attribute(name: "a", type: "int"),
+                Attribute(name: "{attr}", type: "int"),
+                Attribute(name: "c", type: "int"),
+                Attribute(name: "v", type: "text"),
+            ]),
+        ],
+        queries: [
+            Query(id: "Q1", text: "readings of a sensor", rows: "Reading",
+                equality: ["sensor"], returns: ["v"]),
+        ],
+    )"#
+        )
+    };
+    let model = |key: &str, attr: &str| derive(&load::from_str(&text(key, attr)).expect("valid"));
+    let old = model(r#""sensor", "a", "x", "c""#, "x");
+    let key = |m: &cqlmodel::derive::LogicalModel| -> Vec<String> {
+        m.tables[0]
+            .columns
+            .iter()
+            .filter(|c| c.role.is_key())
+            .map(|c| c.name.to_string())
+            .collect()
+    };
+    assert_eq!(key(&old), ["sensor", "a", "x", "c"]);
+    let moved = model(r#""sensor", "a", "c", "y""#, "y");
+    assert_eq!(key(&moved), ["sensor", "a", "c", "y"]);
+    let shown = format!("{:?}", cqlmodel::lifecycle::diff::diff(&old, &moved));
+    assert!(!shown.contains("Renamed { from: \"x\""), "{shown}");
+    assert!(shown.contains("Removed { name: \"x\" }"), "{shown}");
+    // The same rename with the column left in place is one.
+    let in_place = model(r#""sensor", "a", "y", "c""#, "y");
+    let shown = format!("{:?}", cqlmodel::lifecycle::diff::diff(&old, &in_place));
+    assert!(shown.contains("Renamed { from: \"x\""), "{shown}");
+}
+
 /// The options a script's `ALTER TABLE {table} WITH …` sets, sorted.
 fn altered_options<'a>(script: &'a str, table: &str) -> Vec<&'a str> {
     let alter = script
