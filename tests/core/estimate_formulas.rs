@@ -1133,3 +1133,41 @@ fn a_vector_is_its_dimension_times_its_elements_size() {
     close("Nv", e.values, 1.0);
     close("St", e.partition_bytes, 16.0 + 512.0 + 8.0);
 }
+
+/// An m:n with no figures on either side, read from the `to` side (the
+/// items of a tag): the assumed 10 tags an item are spread over the tags,
+/// 1,000 · 10 / 200 = 50 items a tag. With a stated 0 tags the figures
+/// contradict each other; the 1,000 · 10 links land in the one partition
+/// an estimate always keeps, and the worst case is that partition, never
+/// a division by zero (NaN).
+#[test]
+fn an_unstated_many_to_many_read_backwards_spreads_the_assumed_links() {
+    let text = TAGS
+        .replace("\n      to_per_from: Some(Count(avg: 5, max: Some(30)))", "")
+        .replace(
+            r#"rows: "Item", equality: ["item_id"],
+      returns: ["item_id", "title", "Tag.tag"]"#,
+            r#"rows: "Item", equality: ["Tag.tag"], returns: ["item_id", "title"]"#,
+        )
+        .replace(
+            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
+"#,
+            "",
+        );
+    let a = analyze(&project(&text));
+    let e = table(&a, "items_by_tag");
+    close("items a tag", e.rows_per_partition, 1_000.0 * 10.0 / 200.0);
+    close("items a tag, worst", e.rows_per_partition_max, 50.0);
+    close("partitions", e.partitions, 200.0);
+    assert_eq!(
+        e.defaults.as_slice(),
+        ["tagged: no count for Tag per Item; assumed 10"],
+    );
+    let none = text.replace("count: Some(200)", "count: Some(0)");
+    let a = analyze(&project(&none));
+    let e = table(&a, "items_by_tag");
+    close("rows, no tags", e.rows, 10_000.0);
+    close("partitions, no tags", e.partitions, 1.0);
+    close("items a tag, no tags", e.rows_per_partition, 10_000.0);
+    close("worst, no tags", e.rows_per_partition_max, 10_000.0);
+}
