@@ -122,6 +122,18 @@ pub(crate) fn estimate_in(graph: &Graph, model: &LogicalModel) -> Vec<Estimate> 
     model.tables.iter().map(|t| est.table(t)).collect()
 }
 
+/// The attribute whose figures size a collection's elements: a native
+/// element's variable size is the attribute's stated `size` (a set of
+/// tags: bytes a tag), or the assumed one, said in the notes. Nested
+/// collections and types size their parts with defaults.
+fn element_attr<'a>(element: &CqlType, attr: Option<&'a Attribute>) -> Option<&'a Attribute> {
+    if matches!(element, CqlType::Native(_)) {
+        attr
+    } else {
+        None
+    }
+}
+
 pub struct Estimator<'g, 'p> {
     graph: &'g Graph<'p>,
     /// Instances per node, computed once with their assumptions so every
@@ -495,12 +507,12 @@ impl<'g, 'p> Estimator<'g, 'p> {
             CqlType::Frozen(t) => self.size_inner(t, attr, label, notes, within),
             CqlType::List(t) | CqlType::Set(t) => {
                 let n = self.elements(attr, label, notes);
-                n * self.size_inner(t, None, label, notes, within)
+                n * self.size_inner(t, element_attr(t, attr), label, notes, within)
             }
             CqlType::Map(k, v) => {
                 let n = self.elements(attr, label, notes);
-                n * (self.size_inner(k, None, label, notes, within)
-                    + self.size_inner(v, None, label, notes, within))
+                n * (self.size_inner(k, element_attr(k, attr), label, notes, within)
+                    + self.size_inner(v, element_attr(v, attr), label, notes, within))
             }
             CqlType::Tuple(ts) => ts
                 .iter()

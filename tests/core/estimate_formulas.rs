@@ -1143,7 +1143,10 @@ fn a_vector_is_its_dimension_times_its_elements_size() {
 #[test]
 fn an_unstated_many_to_many_read_backwards_spreads_the_assumed_links() {
     let text = TAGS
-        .replace("\n      to_per_from: Some(Count(avg: 5, max: Some(30)))", "")
+        .replace(
+            "\n      to_per_from: Some(Count(avg: 5, max: Some(30)))",
+            "",
+        )
         .replace(
             r#"rows: "Item", equality: ["item_id"],
       returns: ["item_id", "title", "Tag.tag"]"#,
@@ -1170,4 +1173,84 @@ fn an_unstated_many_to_many_read_backwards_spreads_the_assumed_links() {
     close("partitions, no tags", e.partitions, 1.0);
     close("items a tag, no tags", e.rows_per_partition, 10_000.0);
     close("worst, no tags", e.rows_per_partition_max, 10_000.0);
+}
+
+/// TAGS with the items of a category: `items_by_category` (K `cat` 8 B,
+/// C `item_id` 8 B, title 40 B, tags set<text> pushed up from `tagged`,
+/// 10 B a tag), 100 items a category, 5 tags an item and 30 at worst.
+/// Every row holds a collection of its own, so the worst partition is
+/// every row at its worst: Nv = 100 · (4 − 2 − 0) = 200;
+/// St = 8 + 100 · (8 + 40 + 5·10) + 8·200 = 11,408;
+/// St worst = 8 + 100 · (98 + 25·10) + 8·200 = 36,408.
+#[test]
+fn a_pushed_up_collection_in_every_row_is_at_its_worst_in_every_row() {
+    let text = TAGS
+        .replace(
+            r#"    Entity(name: "Tag","#,
+            r#"    Entity(name: "Category", key: ["cat"], attributes: [
+      Attribute(name: "cat", type: "bigint"),
+    ], count: Some(10)),
+    Entity(name: "Tag","#,
+        )
+        .replace(
+            "  relationships: [\n",
+            r#"  relationships: [
+    Relationship(name: "holds", from: "Category", to: "Item", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 100, max: Some(100)))),
+"#,
+        )
+        .replace(
+            r#"rows: "Item", equality: ["item_id"],"#,
+            r#"rows: "Item", equality: ["Category.cat"],"#,
+        );
+    let a = analyze(&project(&text));
+    let e = table(&a, "items_by_category");
+    close("Nr", e.rows_per_partition, 100.0);
+    close("Nr worst", e.rows_per_partition_max, 100.0);
+    close("Nv", e.values, 200.0);
+    close("St", e.partition_bytes, 11_408.0);
+    close("St worst", e.partition_bytes_max, 36_408.0);
+    close("largest collection", e.largest_collection, 5.0);
+}
+
+/// A collection attribute (not pushed up from rows) counts its stated
+/// elements as the table's largest collection (7 labels), each element
+/// the attribute's stated size.
+#[test]
+fn a_collection_attribute_counts_its_stated_elements() {
+    let text = TAGS
+        .replace(
+            r#"Attribute(name: "title", type: "text", size: Some(40)),"#,
+            r#"Attribute(name: "title", type: "text", size: Some(40)),
+      Attribute(name: "labels", type: "set<text>", size: Some(8), elements: Some(7)),"#,
+        )
+        .replace(
+            r#"returns: ["item_id", "title", "Tag.tag"]"#,
+            r#"returns: ["item_id", "labels"]"#,
+        )
+        .replace(
+            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
+"#,
+            "",
+        );
+    let a = analyze(&project(&text));
+    let e = table(&a, "items");
+    close("largest collection", e.largest_collection, 7.0);
+    // K item_id 8 B, labels 7 · 8 B: St = 8 + 56 + 8·1.
+    close("St", e.partition_bytes, 8.0 + 56.0 + 8.0);
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    // Without a size each label is the assumed 16 B, and says so.
+    let a = analyze(&project(
+        &text.replace("size: Some(8), elements", "elements"),
+    ));
+    let e = table(&a, "items");
+    close(
+        "St, sizes assumed",
+        e.partition_bytes,
+        8.0 + 7.0 * 16.0 + 8.0,
+    );
+    assert_eq!(
+        e.defaults.as_slice(),
+        ["Item.labels: no average size; assumed 16 bytes"]
+    );
 }
