@@ -237,3 +237,29 @@ fn a_range_of_windows_puts_the_members_after_the_window() {
     let r = errors(&a);
     assert!(!r.iter().any(|x| x == "query-unservable"), "{r:?}");
 }
+
+/// A group member an entity key names counts that entity's instances per
+/// partition (40 sensors a network, not the assumed 100 distinct values of
+/// an attribute), and a windowed summary grows by a row per member each
+/// window: 40 × 24 = 960 rows a day per network, 96,000 in all.
+#[test]
+fn members_an_entity_key_names_are_its_instances_and_windows_grow() {
+    let text = SENSORS.replace(
+        "Count(avg: 100, max: Some(1000))",
+        "Count(avg: 40, max: Some(1000))",
+    );
+    let a = analysed(&text);
+    let e = &a.estimates[0];
+    // 40 sensors × 720 hours kept = 28,800 rows a network.
+    close(e.partitions, 100.0, "partitions");
+    close(e.rows_per_partition, 40.0 * 720.0, "Nr");
+    close(e.rows, 100.0 * 40.0 * 720.0, "rows");
+    close(e.growth_per_day.unwrap_or(0.0), 960.0, "growth a day");
+    close(e.rows_per_day.unwrap_or(0.0), 96_000.0, "rows a day");
+    assert!(e.accumulates);
+    // No window: a row per label, however many emails arrive.
+    let a = analysed(EMAILS);
+    let e = &a.estimates[0];
+    assert_eq!(e.growth_per_day, None);
+    assert_eq!(e.rows_per_day, None);
+}
