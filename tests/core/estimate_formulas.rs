@@ -1254,3 +1254,22 @@ fn a_collection_attribute_counts_its_stated_elements() {
         ["Item.labels: no average size; assumed 16 bytes"]
     );
 }
+
+/// A table with no collection column has no largest collection (the
+/// default 4 elements apply to collections without `elements`, not to
+/// every column).
+#[test]
+fn a_table_without_collections_has_no_largest_collection() {
+    let text = TAGS
+        .replace(
+            r#"returns: ["item_id", "title", "Tag.tag"]"#,
+            r#"returns: ["item_id", "title"]"#,
+        )
+        .replace(
+            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
+"#,
+            "",
+        );
+    let a = analyze(&project(&text));
+    close("largest collection", table(&a, "items").largest_collection, 0.0);
+}
