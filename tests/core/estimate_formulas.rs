@@ -1306,3 +1306,28 @@ fn a_partition_keyed_by_a_composite_unique_counts_its_node_once() {
     close("partitions", e.partitions, 1_000.0);
     close("Nr", e.rows_per_partition, 50.0);
 }
+
+/// RATE's readings kept 0 days hold none, and a table keeping them longer
+/// has no span to scale from: it holds none either, with finite figures
+/// (never 0 · ∞ = NaN).
+#[test]
+fn rows_kept_no_time_scale_to_nothing_in_a_longer_table() {
+    let text = RATE
+        .replace("retention_days: Some(30)", "retention_days: Some(0)")
+        .replace(
+            "\n  ],\n  queries: [",
+            "\n  ],\n  decisions: [Decision(query: \"Q1\", options: TableOptions(retention: Some(\"60d\")))],\n  queries: [",
+        );
+    assert!(text.contains("Some(0)") && text.contains("60d"), "{text}");
+    let a = analyze(&project(&text));
+    let e = table(&a, "readings_by_sensor");
+    close("rows", e.rows, 0.0);
+    for (what, v) in [
+        ("Nr", e.rows_per_partition),
+        ("Nr worst", e.rows_per_partition_max),
+        ("St", e.partition_bytes),
+        ("St worst", e.partition_bytes_max),
+    ] {
+        assert!(v.is_finite(), "{what}: {v}");
+    }
+}
