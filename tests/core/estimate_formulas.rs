@@ -1271,7 +1271,11 @@ fn a_table_without_collections_has_no_largest_collection() {
             "",
         );
     let a = analyze(&project(&text));
-    close("largest collection", table(&a, "items").largest_collection, 0.0);
+    close(
+        "largest collection",
+        table(&a, "items").largest_collection,
+        0.0,
+    );
 }
 
 /// A partition keyed by a room's unique (hotel, room number) counts rooms,
@@ -1330,4 +1334,26 @@ fn rows_kept_no_time_scale_to_nothing_in_a_longer_table() {
     ] {
         assert!(v.is_finite(), "{what}: {v}");
     }
+}
+
+/// RATE read from the sensors' side: rows of Sensor with each of its
+/// readings (24 a day, kept 30 days) are a row per reading, 720 a sensor,
+/// and they grow with the rate though the sensors do not. (The growth a
+/// day is spread over the sensors' span, not the readings' 30 days: not
+/// pinned here.)
+#[test]
+fn rows_multiplied_by_a_rated_step_grow() {
+    let text = RATE.replace(
+        r#"rows: "Reading", equality: ["sensor_id"],
+      order: [Order(attr: "reading_time", dir: Desc)], returns: ["reading_time", "value"]"#,
+        r#"rows: "Sensor", equality: ["sensor_id"],
+      returns: ["Reading.reading_time", "Reading.value"]"#,
+    );
+    assert!(text.contains(r#"rows: "Sensor""#), "{text}");
+    let a = analyze(&project(&text));
+    let e = &a.estimates[0];
+    close("Nr", e.rows_per_partition, 720.0);
+    assert!(e.growth_per_day.is_some(), "{e:?}");
+    assert!(e.rows_per_day.is_some(), "{e:?}");
+    assert!(e.accumulates);
 }
