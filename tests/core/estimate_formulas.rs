@@ -1309,6 +1309,15 @@ fn a_partition_keyed_by_a_composite_unique_counts_its_node_once() {
     close("rows", e.rows, 50_000.0);
     close("partitions", e.partitions, 1_000.0);
     close("Nr", e.rows_per_partition, 50.0);
+    // 500 rooms stated (against 10 · 100 from the hotels; the review says
+    // so): a partition per room, 500, whatever the hotels imply.
+    let stated = text.replace(
+        r#"Attribute(name: "room_number", type: "smallint")]),"#,
+        r#"Attribute(name: "room_number", type: "smallint")], count: Some(500)),"#,
+    );
+    assert!(stated.contains("Some(500)"));
+    let e = &analyze(&project(&stated)).estimates[0];
+    close("partitions, rooms stated", e.partitions, 500.0);
 }
 
 /// RATE's readings kept 0 days hold none, and a table keeping them longer
