@@ -264,6 +264,16 @@ const TAGS: &str = r#"Project(format: 1, name: "Tags", keyspace: Keyspace(name: 
   decisions: [Decision(query: "Q1", collections: ["tagged"])],
 )"#;
 
+/// TAGS without its decision: the tags are rows of their own, not a
+/// collection of the item.
+fn tags_as_rows() -> String {
+    TAGS.replace(
+        r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
+"#,
+        "",
+    )
+}
+
 /// items: K `item_id` (8 B), title (40 B), tags set<text> (10 B a tag): the
 /// set holds the tags of one item (5, 30 at worst), not the items of a tag
 /// (1,000 · 5 / 200 = 25).
@@ -1142,7 +1152,7 @@ fn a_vector_is_its_dimension_times_its_elements_size() {
 /// a division by zero (NaN).
 #[test]
 fn an_unstated_many_to_many_read_backwards_spreads_the_assumed_links() {
-    let text = TAGS
+    let text = tags_as_rows()
         .replace(
             "\n      to_per_from: Some(Count(avg: 5, max: Some(30)))",
             "",
@@ -1151,11 +1161,6 @@ fn an_unstated_many_to_many_read_backwards_spreads_the_assumed_links() {
             r#"rows: "Item", equality: ["item_id"],
       returns: ["item_id", "title", "Tag.tag"]"#,
             r#"rows: "Item", equality: ["Tag.tag"], returns: ["item_id", "title"]"#,
-        )
-        .replace(
-            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
-"#,
-            "",
         );
     let a = analyze(&project(&text));
     let e = table(&a, "items_by_tag");
@@ -1218,7 +1223,7 @@ fn a_pushed_up_collection_in_every_row_is_at_its_worst_in_every_row() {
 /// the attribute's stated size.
 #[test]
 fn a_collection_attribute_counts_its_stated_elements() {
-    let text = TAGS
+    let text = tags_as_rows()
         .replace(
             r#"Attribute(name: "title", type: "text", size: Some(40)),"#,
             r#"Attribute(name: "title", type: "text", size: Some(40)),
@@ -1227,11 +1232,6 @@ fn a_collection_attribute_counts_its_stated_elements() {
         .replace(
             r#"returns: ["item_id", "title", "Tag.tag"]"#,
             r#"returns: ["item_id", "labels"]"#,
-        )
-        .replace(
-            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
-"#,
-            "",
         );
     let a = analyze(&project(&text));
     let e = table(&a, "items");
@@ -1260,16 +1260,10 @@ fn a_collection_attribute_counts_its_stated_elements() {
 /// every column).
 #[test]
 fn a_table_without_collections_has_no_largest_collection() {
-    let text = TAGS
-        .replace(
-            r#"returns: ["item_id", "title", "Tag.tag"]"#,
-            r#"returns: ["item_id", "title"]"#,
-        )
-        .replace(
-            r#"  decisions: [Decision(query: "Q1", collections: ["tagged"])],
-"#,
-            "",
-        );
+    let text = tags_as_rows().replace(
+        r#"returns: ["item_id", "title", "Tag.tag"]"#,
+        r#"returns: ["item_id", "title"]"#,
+    );
     let a = analyze(&project(&text));
     close(
         "largest collection",
