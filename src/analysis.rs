@@ -50,21 +50,31 @@ const QUERIES_PER_THREAD: usize = 200;
 const TABLES_PER_THREAD: usize = 300;
 
 /// [`derive::derive_in`] with the per-query builds (half the work of an
-/// analysis, each independent of the others) split over the machine's
-/// cores.
+/// analysis) and plans, each independent of the others, split over the
+/// machine's cores.
 fn derive_on_every_core(graph: &Graph) -> LogicalModel {
     let decisions = derive::decisions_by_query(graph.project);
     let own = derive::own_queries(graph.project, &decisions);
     let built = on_every_core(own.len(), QUERIES_PER_THREAD, |range| {
         derive::build_each(graph, &decisions, &own[range])
     });
-    derive::derive_from_built(graph, &decisions, &own, built)
+    let assembly = derive::assemble_built(graph, &decisions, &own, built);
+    let queries = &graph.project.queries;
+    let plans = on_every_core(queries.len(), QUERIES_PER_THREAD, |range| {
+        let start = range.start;
+        queries[range]
+            .iter()
+            .enumerate()
+            .map(|(i, q)| assembly.plan(graph, start + i, q))
+            .collect()
+    });
+    derive::model_of(graph, assembly, plans)
 }
 
 /// `work` over `0..n`, split into one run of consecutive items per core
 /// when each run gets at least `min` of them, the parts put back in
 /// order: the result is `work(0..n)`. The only place the core starts
-/// threads; each step split here (builds, estimates, table rules) works
+/// threads; each step split here (builds, plans, estimates, table rules) works
 /// on one item at a time, independent of the others.
 fn on_every_core<T: Send>(
     n: usize,

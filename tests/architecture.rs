@@ -14,7 +14,7 @@
 //! - the core's layers (model → derive → review → analysis → edit → output
 //!   → lifecycle) read only the layers before them, no two core modules
 //!   import each other in a loop, and only the workbench's analysis worker
-//!   and `analysis` (builds, estimates and table rules on every core)
+//!   and `analysis` (builds, plans, estimates and table rules on every core)
 //!   start threads.
 //!
 //! Comments are skipped (they may name what they avoid) and so are the unit

@@ -25,7 +25,7 @@ use crate::model::{Decision, Project, Query};
 use rustc_hash::FxHashMap as HashMap;
 
 pub use crate::model::resolve::normalize;
-pub(crate) use assemble::assemble;
+pub(crate) use assemble::{assemble, Assembly};
 pub(crate) use build::build_query;
 pub(crate) use decisions::{decisions_by_query, own_queries};
 pub(crate) use draft::Built;
@@ -76,8 +76,25 @@ pub(crate) fn derive_from_built(
     own: &[(usize, &Query)],
     built: Vec<Built>,
 ) -> LogicalModel {
-    let assembly = assemble(graph, decisions, own, built, &mut ()).made(Vec::new());
+    let assembly = assemble_built(graph, decisions, own, built);
     let plans = assembly.plans(graph);
+    model_of(graph, assembly, plans)
+}
+
+/// The tables of the `built` queries (in the order of `own`), shared and
+/// named: what each query's plan is made against ([`Assembly::plan`]).
+pub(crate) fn assemble_built<'a>(
+    graph: &Graph<'a>,
+    decisions: &HashMap<&str, &Decision>,
+    own: &[(usize, &'a Query)],
+    built: Vec<Built>,
+) -> Assembly<'a> {
+    assemble(graph, decisions, own, built, &mut ()).made(Vec::new())
+}
+
+/// The model of the assembled tables with every query's `plans` (in
+/// project order): the write paths listed last.
+pub(crate) fn model_of(graph: &Graph, assembly: Assembly, plans: Vec<Plan>) -> LogicalModel {
     let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
     assembly.into_model(plans, writes)
 }
