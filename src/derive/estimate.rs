@@ -620,6 +620,9 @@ impl<'g, 'p> Estimator<'g, 'p> {
         let mut rows = root_count;
         let mut worst = 1.0;
         let mut growing = false;
+        // Rows multiplied through a rated step (a sensor with each of its
+        // readings) accumulate over that step's rows' span, not the root's.
+        let mut rated_span: Option<(f64, bool)> = None;
         for p in &prefixes {
             let from = g.walk(root, &p[..p.len() - 1]).unwrap_or(root);
             let last = p[p.len() - 1];
@@ -642,6 +645,15 @@ impl<'g, 'p> Estimator<'g, 'p> {
             }
             worst *= ratio;
             growing |= step.rate;
+            if let (true, Edge::Enter(r, end)) = (step.rate, last) {
+                let target = g.end_entity(r, end.other()).map_or(root, NodeId::Entity);
+                let (days, kept) = self.span(target);
+                // A stated retention wins, then the shortest: the rows
+                // stop accumulating when the first of them expires.
+                if rated_span.is_none_or(|(d, k)| (kept, -days) > (k, -d)) {
+                    rated_span = Some((days, kept));
+                }
+            }
         }
         // Rows grouped under a parent's key: the worst partition follows the
         // maximum of every 1:n step from the rows up to that parent, whether
@@ -666,9 +678,10 @@ impl<'g, 'p> Estimator<'g, 'p> {
         // whose whole key they form.
         let mut partitions = 1.0;
         let mut groups: Vec<&[Edge]> = Vec::new();
-        let (span, retained) = match t.physical.retention_days {
-            Some(days) => (days, true),
-            None => self.span(root),
+        let (span, retained) = match (t.physical.retention_days, root_span, rated_span) {
+            (Some(days), ..) => (days, true),
+            (None, None, Some(rated)) => rated,
+            _ => self.span(root),
         };
         let mut bucketed = false;
         let mut group_nodes: Vec<(NodeId, f64)> = Vec::new();

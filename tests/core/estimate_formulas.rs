@@ -1341,11 +1341,11 @@ fn rows_kept_no_time_scale_to_nothing_in_a_longer_table() {
 
 /// RATE read from the sensors' side: rows of Sensor with each of its
 /// readings (24 a day, kept 30 days) are a row per reading, 720 a sensor,
-/// and they grow with the rate though the sensors do not. (The growth a
-/// day is spread over the sensors' span, not the readings' 30 days: not
-/// pinned here.)
+/// and they accumulate over the readings' 30 days, not the sensors'
+/// 365-day horizon: 24 more a day a sensor, 24,000 a day in all, bounded
+/// by the readings' retention (no unbounded-partition warning).
 #[test]
-fn rows_multiplied_by_a_rated_step_grow() {
+fn rows_multiplied_by_a_rated_step_grow_over_its_span() {
     let text = RATE.replace(
         r#"rows: "Reading", equality: ["sensor_id"],
       order: [Order(attr: "reading_time", dir: Desc)], returns: ["reading_time", "value"]"#,
@@ -1356,7 +1356,16 @@ fn rows_multiplied_by_a_rated_step_grow() {
     let a = analyze(&project(&text));
     let e = &a.estimates[0];
     close("Nr", e.rows_per_partition, 720.0);
-    assert!(e.growth_per_day.is_some(), "{e:?}");
-    assert!(e.rows_per_day.is_some(), "{e:?}");
-    assert!(e.accumulates);
+    close("span", e.span_days, 30.0);
+    assert!(e.retained && e.accumulates, "{e:?}");
+    close("growth", e.growth_per_day.unwrap_or(0.0), 24.0);
+    close("rows a day", e.rows_per_day.unwrap_or(0.0), 24_000.0);
+    assert!(e.assumptions.is_empty(), "{:?}", e.assumptions);
+    assert!(
+        !a.diagnostics
+            .iter()
+            .any(|d| d.rule == "unbounded-partition"),
+        "{:?}",
+        a.diagnostics
+    );
 }
