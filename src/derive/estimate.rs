@@ -430,7 +430,16 @@ impl<'g, 'p> Estimator<'g, 'p> {
             up.pop();
             up.pop();
             if let Some(f) = found {
-                if best.as_ref().is_none_or(|b| f.0 > b.0) {
+                // On a tie, the chain resting on fewer assumed figures: the
+                // worst case is reached as surely through it.
+                let assumed =
+                    |notes: &[String]| notes.iter().filter(|n| is_default_note(n)).count();
+                let better = best.as_ref().is_none_or(|b| match f.0.partial_cmp(&b.0) {
+                    Some(std::cmp::Ordering::Greater) => true,
+                    Some(std::cmp::Ordering::Equal) => assumed(&f.2) < assumed(&b.2),
+                    _ => false,
+                });
+                if better {
                     best = Some(f);
                 }
             }

@@ -1369,3 +1369,51 @@ fn rows_multiplied_by_a_rated_step_grow_over_its_span() {
         a.diagnostics
     );
 }
+
+/// MEMBERS with the user's messages unstated (an assumed 10 a user, 10 at
+/// most: ratio 1) beside the room's stated 100 (100 at most: ratio 1): the
+/// worst partition is reached as surely through the stated chain, so it
+/// does not rest on the assumed one, whatever the relationships' names.
+#[test]
+fn a_worst_case_tied_with_a_stated_chain_rests_on_no_default() {
+    let text = MEMBERS.replace(
+        r#"Relationship(name: "writes", from: "User", to: "Message", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 100, max: Some(100)))),"#,
+        r#"Relationship(name: "authored", from: "User", to: "Message", cardinality: OneToMany),"#,
+    );
+    assert!(text.contains("authored"), "{text}");
+    // Named before and after the room's `posted_in`: the chains are tried
+    // in name order, and neither order may matter.
+    let later = text.replace("authored", "wrote");
+    let e = &analyze(&project(&later)).estimates[0];
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    let a = analyze(&project(&text));
+    let e = &a.estimates[0];
+    close(
+        "Nr worst / Nr",
+        e.rows_per_partition_max / e.rows_per_partition,
+        1.0,
+    );
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+    assert!(
+        !a.diagnostics
+            .iter()
+            .any(|d| d.rule == "estimate-on-defaults"),
+        "{:?}",
+        a.diagnostics
+    );
+    // With the room's maximum above its average the stated chain is the
+    // worse one: 100 a room on average, 300 at most, ratio 3.
+    let worse = text.replace(
+        "Count(avg: 100, max: Some(100))))",
+        "Count(avg: 100, max: Some(300))))",
+    );
+    assert!(worse.contains("Some(300)"), "{worse}");
+    let e = &analyze(&project(&worse)).estimates[0];
+    close(
+        "Nr worst / Nr, stated worse",
+        e.rows_per_partition_max / e.rows_per_partition,
+        3.0,
+    );
+    assert!(e.defaults.is_empty(), "{:?}", e.defaults);
+}
