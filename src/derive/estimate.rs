@@ -772,8 +772,9 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 })
                 .product();
             // And a row per member of its group (a query's `group`): the
-            // members an entity key names are that entity's instances per
-            // partition, others their distinct values.
+            // members an identifier names (alone, or with the rest of it in
+            // the partition key: room numbers within a hotel) are that
+            // entity's instances per partition, others their distinct values.
             let mut members = 1.0;
             for c in t
                 .clustering()
@@ -784,7 +785,10 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 };
                 let mut keyed = false;
                 g.each_identifier(root, &reached.path, |_, key| {
-                    keyed |= key.len() == 1 && key.contains(reached);
+                    keyed |= key.contains(reached)
+                        && key
+                            .iter()
+                            .all(|x| x == reached || partition_ids.contains(&x));
                     false
                 });
                 let attr = g.attr(reached.attr);

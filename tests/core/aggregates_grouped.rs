@@ -263,3 +263,52 @@ fn members_an_entity_key_names_are_its_instances_and_windows_grow() {
     assert_eq!(e.growth_per_day, None);
     assert_eq!(e.rows_per_day, None);
 }
+
+/// Reservations counted per room of a hotel: a room number names a room
+/// only with its hotel, and the hotel is the partition, so the members of
+/// a partition are the hotel's 100 rooms, not the 300 distinct room
+/// numbers of all hotels.
+#[test]
+fn members_named_with_the_partition_key_are_that_nodes_instances() {
+    let text = r#"Project(format: 1, name: "Stays", keyspace: Keyspace(name: "s", replication: Simple(1)),
+  entities: [
+    Entity(name: "Hotel", key: ["hotel_id"], attributes: [Attribute(name: "hotel_id", type: "text", size: Some(8))],
+      count: Some(10)),
+    Entity(name: "Room", key: ["room_id"], unique: [["Hotel.hotel_id", "room_number"]], attributes: [
+      Attribute(name: "room_id", type: "uuid"),
+      Attribute(name: "room_number", type: "smallint", distinct: Some(300.0))]),
+    Entity(name: "Reservation", key: ["reservation_id"], attributes: [
+      Attribute(name: "reservation_id", type: "uuid"), Attribute(name: "start_date", type: "date")]),
+  ],
+  relationships: [
+    Relationship(name: "has_rooms", from: "Hotel", to: "Room", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 100, max: Some(100)))),
+    Relationship(name: "reserves", from: "Room", to: "Reservation", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 50, max: Some(50)))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Reservations per room of a hotel", rows: "Reservation",
+      equality: ["Hotel.hotel_id"], group: ["Room.room_number"],
+      aggregates: [Aggregate(function: Count)], returns: []),
+  ],
+)"#;
+    let a = analysed(text);
+    let t = table_of(&a, "Q1");
+    assert_eq!(
+        key(t),
+        vec![("hotel_id".to_string(), true), ("room_number".to_string(), false)],
+        "{t:?}"
+    );
+    let e = &a.estimates[0];
+    close(e.partitions, 10.0, "partitions");
+    close(e.rows_per_partition, 100.0, "Nr");
+    close(e.rows, 1_000.0, "rows");
+    // Grouped by the room number alone (no hotel in the partition key):
+    // its 300 distinct values.
+    let e = &analysed(&text.replace(
+        r#"equality: ["Hotel.hotel_id"], group: ["Room.room_number"]"#,
+        r#"equality: ["start_date"], group: ["Room.room_number"]"#,
+    ))
+    .estimates[0];
+    close(e.rows_per_partition, 300.0, "Nr, grouped across hotels");
+}
