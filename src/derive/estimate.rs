@@ -657,11 +657,13 @@ impl<'g, 'p> Estimator<'g, 'p> {
             if let (true, Edge::Enter(r, end)) = (step.rate, last) {
                 let target = g.end_entity(r, end.other()).map_or(root, NodeId::Entity);
                 let (days, kept) = self.span(target);
-                // A stated retention wins, then the shortest: the rows
-                // stop accumulating when the first of them expires.
-                if rated_span.is_none_or(|(d, k)| (kept, -days) > (k, -d)) {
-                    rated_span = Some((days, kept));
-                }
+                // The rows fill over the longest of the rates' spans, and
+                // stay bounded only if every rate's rows are kept for a
+                // stated time.
+                rated_span = Some(match rated_span {
+                    None => (days, kept),
+                    Some((d, k)) => (d.max(days), k && kept),
+                });
             }
         }
         // Rows grouped under a parent's key: the worst partition follows the

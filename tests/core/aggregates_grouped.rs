@@ -296,7 +296,10 @@ fn members_named_with_the_partition_key_are_that_nodes_instances() {
     let t = table_of(&a, "Q1");
     assert_eq!(
         key(t),
-        vec![("hotel_id".to_string(), true), ("room_number".to_string(), false)],
+        vec![
+            ("hotel_id".to_string(), true),
+            ("room_number".to_string(), false)
+        ],
         "{t:?}"
     );
     let e = &a.estimates[0];

@@ -1417,3 +1417,49 @@ fn a_worst_case_tied_with_a_stated_chain_rests_on_no_default() {
     );
     assert!(e.defaults.is_empty(), "{:?}", e.defaults);
 }
+
+/// Two rates on the way from the rows: sites install 2 sensors a day
+/// (kept 60 days) and each sensor records 24 readings a day (kept 30
+/// days). A site's partition fills over the longer span, 60 days, and is
+/// bounded because both are kept; with the sensors kept for ever it is
+/// not bounded.
+#[test]
+fn rows_read_through_two_rates_fill_over_the_longer_span() {
+    let text = r#"Project(format: 1, name: "Sites", keyspace: Keyspace(name: "s", replication: Simple(1)),
+  entities: [
+    Entity(name: "Site", key: ["site_id"], attributes: [Attribute(name: "site_id", type: "uuid")],
+      count: Some(10)),
+    Entity(name: "Sensor", owner: Some("installs"), key: ["sensor_no"], attributes: [
+      Attribute(name: "sensor_no", type: "int")], retention_days: Some(60)),
+    Entity(name: "Reading", owner: Some("records"), key: ["reading_time"], attributes: [
+      Attribute(name: "reading_time", type: "timestamp"),
+      Attribute(name: "value", type: "double"),
+    ], retention_days: Some(30)),
+  ],
+  relationships: [
+    Relationship(name: "installs", from: "Site", to: "Sensor", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 2, max: Some(2), per: Some(Day)))),
+    Relationship(name: "records", from: "Sensor", to: "Reading", cardinality: OneToMany,
+      to_per_from: Some(Count(avg: 24, max: Some(24), per: Some(Day)))),
+  ],
+  queries: [
+    Query(id: "Q1", text: "Readings of a site", rows: "Site", equality: ["site_id"],
+      returns: ["Sensor.sensor_no", "Reading.reading_time", "Reading.value"]),
+  ],
+)"#;
+    let a = analyze(&project(text));
+    let e = &a.estimates[0];
+    // 2 · 60 sensors a site, 24 · 30 readings each: 86,400 rows a site.
+    close("Nr", e.rows_per_partition, 120.0 * 720.0);
+    close("span", e.span_days, 60.0);
+    assert!(e.retained, "{e:?}");
+    close("growth", e.growth_per_day.unwrap_or(0.0), 86_400.0 / 60.0);
+    let forever = text.replace(
+        r#"Attribute(name: "sensor_no", type: "int")], retention_days: Some(60)),"#,
+        r#"Attribute(name: "sensor_no", type: "int")]),"#,
+    );
+    assert!(!forever.contains("Some(60)"));
+    let e = &analyze(&project(&forever)).estimates[0];
+    assert!(!e.retained, "{e:?}");
+    close("span, sensors kept for ever", e.span_days, 365.0);
+}
