@@ -82,6 +82,16 @@ fn on_every_core<T: Send>(
     work: impl Fn(Range<usize>) -> Vec<T> + Sync,
 ) -> Vec<T> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    in_parts(n, min, cores, work)
+}
+
+/// [`on_every_core`] on at most `cores` threads.
+fn in_parts<T: Send>(
+    n: usize,
+    min: usize,
+    cores: usize,
+    work: impl Fn(Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
     let parts = cores.min(n / min).max(1);
     if parts == 1 {
         return work(0..n);
@@ -102,4 +112,29 @@ fn on_every_core<T: Send>(
         }
         all
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_parts;
+    use std::sync::Mutex;
+
+    /// Every split gives `work(0..n)` in order, each item worked once, in
+    /// one part per core at most and never more parts than `n / min`.
+    #[test]
+    fn parts_are_joined_in_order_and_small_steps_stay_whole() {
+        for cores in 1..=5 {
+            for n in [0, 1, 5, 9, 10, 11, 37, 100] {
+                let calls = Mutex::new(Vec::new());
+                let got = in_parts(n, 3, cores, |range| {
+                    calls.lock().map(|mut c| c.push(range.clone())).ok();
+                    range.collect::<Vec<usize>>()
+                });
+                assert_eq!(got, (0..n).collect::<Vec<_>>(), "{cores} cores, {n} items");
+                let calls = calls.into_inner().unwrap_or_default();
+                let want = cores.min(n / 3).max(1);
+                assert_eq!(calls.len(), want, "{cores} cores, {n} items: {calls:?}");
+            }
+        }
+    }
 }
