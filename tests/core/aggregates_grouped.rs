@@ -270,28 +270,19 @@ fn members_an_entity_key_names_are_its_instances_and_windows_grow() {
 /// numbers of all hotels.
 #[test]
 fn members_named_with_the_partition_key_are_that_nodes_instances() {
-    let text = r#"Project(format: 1, name: "Stays", keyspace: Keyspace(name: "s", replication: Simple(1)),
-  entities: [
-    Entity(name: "Hotel", key: ["hotel_id"], attributes: [Attribute(name: "hotel_id", type: "text", size: Some(8))],
-      count: Some(10)),
-    Entity(name: "Room", key: ["room_id"], unique: [["Hotel.hotel_id", "room_number"]], attributes: [
-      Attribute(name: "room_id", type: "uuid"),
-      Attribute(name: "room_number", type: "smallint", distinct: Some(300.0))]),
-    Entity(name: "Reservation", key: ["reservation_id"], attributes: [
-      Attribute(name: "reservation_id", type: "uuid"), Attribute(name: "start_date", type: "date")]),
-  ],
-  relationships: [
-    Relationship(name: "has_rooms", from: "Hotel", to: "Room", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 100, max: Some(100)))),
-    Relationship(name: "reserves", from: "Room", to: "Reservation", cardinality: OneToMany,
-      to_per_from: Some(Count(avg: 50, max: Some(50)))),
-  ],
-  queries: [
-    Query(id: "Q1", text: "Reservations per room of a hotel", rows: "Reservation",
+    let text = &super::estimate_formulas::STAYS
+        .replace(
+            r#"Attribute(name: "room_number", type: "smallint")"#,
+            r#"Attribute(name: "room_number", type: "smallint", distinct: Some(300.0))"#,
+        )
+        .replace(
+            r#"Query(id: "Q1", text: "reservations of a room", rows: "Reservation",
+      equality: ["Hotel.hotel_id", "Room.room_number"], returns: ["reservation_id", "start_date"]),"#,
+            r#"Query(id: "Q1", text: "Reservations per room of a hotel", rows: "Reservation",
       equality: ["Hotel.hotel_id"], group: ["Room.room_number"],
-      aggregates: [Aggregate(function: Count)], returns: []),
-  ],
-)"#;
+      aggregates: [Aggregate(function: Count)], returns: []),"#,
+        );
+    assert!(text.contains("group:") && text.contains("300.0"), "{text}");
     let a = analysed(text);
     let t = table_of(&a, "Q1");
     assert_eq!(

@@ -1272,13 +1272,9 @@ fn a_table_without_collections_has_no_largest_collection() {
     );
 }
 
-/// A partition keyed by a room's unique (hotel, room number) counts rooms,
-/// not hotels times rooms: the longest identifier the partition key holds
-/// groups both columns. 10 hotels of 100 rooms, 50 reservations a room:
-/// 1,000 partitions of 50.
-#[test]
-fn a_partition_keyed_by_a_composite_unique_counts_its_node_once() {
-    let text = r#"Project(format: 1, name: "Stays", keyspace: Keyspace(name: "s", replication: Simple(1)),
+/// Hotels of rooms (a room is its hotel and number) and their
+/// reservations: 10 hotels, 100 rooms each, 50 reservations a room.
+pub(super) const STAYS: &str = r#"Project(format: 1, name: "Stays", keyspace: Keyspace(name: "s", replication: Simple(1)),
   entities: [
     Entity(name: "Hotel", key: ["hotel_id"], attributes: [Attribute(name: "hotel_id", type: "text", size: Some(8))],
       count: Some(10)),
@@ -1298,6 +1294,14 @@ fn a_partition_keyed_by_a_composite_unique_counts_its_node_once() {
       equality: ["Hotel.hotel_id", "Room.room_number"], returns: ["reservation_id", "start_date"]),
   ],
 )"#;
+
+/// A partition keyed by a room's unique (hotel, room number) counts rooms,
+/// not hotels times rooms: the longest identifier the partition key holds
+/// groups both columns. 10 hotels of 100 rooms, 50 reservations a room:
+/// 1,000 partitions of 50.
+#[test]
+fn a_partition_keyed_by_a_composite_unique_counts_its_node_once() {
+    let text = STAYS;
     let a = analyze(&project(text));
     let e = &a.estimates[0];
     close("rows", e.rows, 50_000.0);
