@@ -74,8 +74,8 @@ fn derive_on_every_core(graph: &Graph) -> LogicalModel {
 /// `work` over `0..n`, split into one run of consecutive items per core
 /// when each run gets at least `min` of them, the parts put back in
 /// order: the result is `work(0..n)`. The only place the core starts
-/// threads; each step split here (builds, plans, estimates, table rules) works
-/// on one item at a time, independent of the others.
+/// threads; each step split here (builds, plans, estimates, table rules)
+/// works on one item at a time, independent of the others.
 fn on_every_core<T: Send>(
     n: usize,
     min: usize,
@@ -127,7 +127,9 @@ mod tests {
             for n in [0, 1, 5, 9, 10, 11, 37, 100] {
                 let calls = Mutex::new(Vec::new());
                 let got = in_parts(n, 3, cores, |range| {
-                    calls.lock().map(|mut c| c.push(range.clone())).ok();
+                    if let Ok(mut c) = calls.lock() {
+                        c.push(range.clone());
+                    }
                     range.collect::<Vec<usize>>()
                 });
                 assert_eq!(got, (0..n).collect::<Vec<_>>(), "{cores} cores, {n} items");

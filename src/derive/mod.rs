@@ -44,7 +44,9 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let decisions = decisions_by_query(graph.project);
     let own = own_queries(graph.project, &decisions);
     let built = build_each(graph, &decisions, &own);
-    derive_from_built(graph, &decisions, &own, built)
+    let assembly = assemble_built(graph, &decisions, &own, built);
+    let plans = assembly.plans(graph);
+    model_of(graph, assembly, plans)
 }
 
 /// The tables of `own` queries (a part of [`own_queries`]), each built
@@ -66,19 +68,6 @@ pub(crate) fn build_each(
             )
         })
         .collect()
-}
-
-/// The rest of [`derive_in`] once every own query's table is `built`, in
-/// the order of `own`: assembly, plans, write paths.
-pub(crate) fn derive_from_built(
-    graph: &Graph,
-    decisions: &HashMap<&str, &Decision>,
-    own: &[(usize, &Query)],
-    built: Vec<Built>,
-) -> LogicalModel {
-    let assembly = assemble_built(graph, decisions, own, built);
-    let plans = assembly.plans(graph);
-    model_of(graph, assembly, plans)
 }
 
 /// The tables of the `built` queries (in the order of `own`), shared and

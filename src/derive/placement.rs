@@ -294,8 +294,9 @@ fn time_like(graph: &Graph, r: &Reached) -> bool {
 }
 
 /// Places the equality columns of `t` (all in the partition key on entry),
-/// each with its reason. `ordered` is [`model_order`]'s; `ids` are the table's column identities; the estimator is asked only
-/// when a filter could lead the clustering.
+/// each with its reason. `ordered` is [`model_order`]'s; `ids` are the
+/// table's column identities; the estimator is asked only when a filter
+/// could lead the clustering.
 ///
 /// Constants the query states (`status = 'open'`) follow the equality
 /// attributes and are placed by the same rule as a filter: a leading
