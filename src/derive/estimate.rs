@@ -403,25 +403,24 @@ impl<'g, 'p> Estimator<'g, 'p> {
         e: usize,
         up: &mut Vec<Edge>,
         in_partition: &dyn Fn(&[Edge]) -> bool,
-        longest: usize,
+        toward: &dyn Fn(&[Edge]) -> bool,
     ) -> Option<(f64, bool, Vec<String>)> {
-        // A partition column is reached along the climb (`up` is its path's
-        // start), so no climb longer than the longest of their paths can
-        // end at the partition: that bounds the search, cycles included,
-        // however deep the hierarchy.
-        if up.len() + 2 > longest {
-            return None;
-        }
         let mut best: Option<(f64, bool, Vec<String>)> = None;
         for &(r, p) in self.parents.group(e) {
             let mut assumed = Vec::new();
             let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut assumed);
             up.push(Edge::Enter(r, End::To));
             up.push(Edge::Leave(r, End::From));
-            let found = if in_partition(up) {
+            // A climb ends at the partition's entity only where its key
+            // columns are reached, so only the starts of their paths are
+            // climbed: a bounded search, however many parents share
+            // ancestors (a climb through each would double per level).
+            let found = if !toward(up) {
+                None
+            } else if in_partition(up) {
                 Some((s.ratio(), s.rate, assumed))
             } else {
-                self.worst_up(p, up, in_partition, longest)
+                self.worst_up(p, up, in_partition, toward)
                     .map(|(x, rate, mut further)| {
                         further.extend(assumed);
                         (x * s.ratio(), rate || s.rate, further)
@@ -621,11 +620,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             })
             .collect();
         let in_partition = |path: &[Edge]| g.key_at_all(root, path, |k| partition_ids.contains(&k));
-        let longest = partition_ids
-            .iter()
-            .map(|r| r.path.len())
-            .max()
-            .unwrap_or(0);
+        let toward = |up: &[Edge]| partition_ids.iter().any(|r| r.path.starts_with(up));
         let mut rows = root_count;
         let mut worst = 1.0;
         let mut growing = false;
@@ -672,7 +667,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
         growing |= root_span.is_some();
         if let NodeId::Entity(e) = root {
             if let Some((ratio, rate, assumed)) =
-                self.worst_up(e, &mut Vec::new(), &in_partition, longest)
+                self.worst_up(e, &mut Vec::new(), &in_partition, &toward)
             {
                 worst *= ratio;
                 growing |= rate;

@@ -299,6 +299,14 @@ impl Ask<'_, '_> {
 /// What the search has decided and is deciding. Its questions are a
 /// handful per table, asked for every table: the paths are held end to
 /// end in one list each (no list per path) and found by a scan.
+///
+/// A question met again while it is being decided is a cycle: it answers
+/// "no" there, and every "no" decided under that cut leans on the open
+/// question it cut. Such a "no" is kept aside (`provisional`) until the
+/// question it leans on is decided: a "no" there makes it final, a "yes"
+/// anywhere drops it (it may have been a "yes" from elsewhere). Without
+/// keeping them, a chain of owned entities is searched again from every
+/// prefix, in time exponential in its depth.
 #[derive(Default)]
 struct Answers {
     /// Whether the node at a path is identified by the key so far.
@@ -306,6 +314,12 @@ struct Answers {
     memo_values: Vec<bool>,
     /// Nodes whose question is being decided, innermost last.
     open: Paths,
+    /// For each open question, the outermost open question its answer so
+    /// far leans on (`usize::MAX`: none).
+    open_leans: Vec<usize>,
+    /// "No"s that lean on an open question, with the outermost one.
+    provisional: Paths,
+    provisional_leans: Vec<usize>,
 }
 
 /// Paths end to end in one list.
@@ -331,15 +345,22 @@ impl Paths {
         self.edges.extend_from_slice(path);
     }
 
+    /// Removes path `i`.
+    fn remove(&mut self, i: usize) {
+        let start = self.starts[i];
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.edges.len());
+        self.edges.drain(start..end);
+        self.starts.remove(i);
+        for s in &mut self.starts[i..] {
+            *s -= end - start;
+        }
+    }
+
     /// Removes the last path.
     fn pop(&mut self) {
         if let Some(start) = self.starts.pop() {
             self.edges.truncate(start);
         }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.starts.is_empty()
     }
 
     fn clear(&mut self) {
@@ -365,20 +386,62 @@ impl Answers {
         if let Some(i) = self.memo.position(at) {
             return self.memo_values[i];
         }
-        // A cycle back to a node being decided proves nothing; a "no"
-        // reached under such a cut may be a "yes" from elsewhere, so only
-        // answers decided outside any open question are kept.
-        if self.open.position(at).is_some() {
+        if let Some(i) = self.provisional.position(at) {
+            self.lean_on(self.provisional_leans[i]);
             return false;
         }
+        if let Some(i) = self.open.position(at) {
+            self.lean_on(i);
+            return false;
+        }
+        let me = self.open.starts.len();
         self.open.push(at);
+        self.open_leans.push(usize::MAX);
         let v = self.identified_now(ask, at, depth);
         self.open.pop();
-        if v || self.open.is_empty() {
-            self.memo.push(at);
-            self.memo_values.push(v);
+        let leans = self.open_leans.pop().unwrap_or(usize::MAX);
+        if v {
+            self.remember(at, true);
+            self.provisional.clear();
+            self.provisional_leans.clear();
+        } else if leans >= me {
+            // Leans on nothing still open: final, and so is every "no"
+            // that leaned on this question or on one opened under it.
+            self.remember(at, false);
+            let mut i = 0;
+            while i < self.provisional_leans.len() {
+                if self.provisional_leans[i] >= me {
+                    let path = self.provisional.get(i).to_vec();
+                    self.remember(&path, false);
+                    self.provisional.remove(i);
+                    self.provisional_leans.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        } else {
+            for l in &mut self.provisional_leans {
+                if *l >= me {
+                    *l = leans;
+                }
+            }
+            self.provisional.push(at);
+            self.provisional_leans.push(leans);
+            self.lean_on(leans);
         }
         v
+    }
+
+    /// The innermost open question's answer leans on open question `i`.
+    fn lean_on(&mut self, i: usize) {
+        if let Some(l) = self.open_leans.last_mut() {
+            *l = (*l).min(i);
+        }
+    }
+
+    fn remember(&mut self, at: &[Edge], v: bool) {
+        self.memo.push(at);
+        self.memo_values.push(v);
     }
 
     fn identified_now(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
@@ -426,6 +489,8 @@ impl Answers {
     fn forget(&mut self) {
         self.memo.clear();
         self.memo_values.clear();
+        self.provisional.clear();
+        self.provisional_leans.clear();
     }
 }
 

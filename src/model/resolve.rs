@@ -266,6 +266,11 @@ struct AttrNames {
 /// attributes through explicit `via` lists instead.
 const MAX_PATH_EDGES: usize = 8;
 
+/// The most key parts an entity inherits from its owners: a real key has
+/// a handful, and a hostile ladder of entities with two owners each would
+/// double them at every level.
+const MAX_KEY_PARTS: usize = 256;
+
 impl SchemaIndex {
     fn new(project: &Project) -> SchemaIndex {
         let es: &[Entity] = &project.entities;
@@ -399,7 +404,7 @@ impl<'p> Graph<'p> {
     fn key_of(&self, e: usize) -> Option<&Vec<Reached>> {
         self.keys.get(self.project.entities.len(), e, || {
             let mut out = Vec::new();
-            self.entity_key_into(e, &mut Vec::new(), &mut out, 0);
+            self.entity_key_into(e, &mut Vec::new(), &mut out, &mut Vec::new());
             out
         })
     }
@@ -717,23 +722,29 @@ impl<'p> Graph<'p> {
         self.key_of(e).cloned().unwrap_or_default()
     }
 
+    /// Appends `e`'s key, its owners' first, at `prefix`. `chain` holds
+    /// the entities whose keys are being made: an owner already on it is
+    /// an ownership cycle (validation reports it), not a part of the key.
     fn entity_key_into(
         &self,
         e: usize,
         prefix: &mut Vec<Edge>,
         out: &mut Vec<Reached>,
-        depth: usize,
+        chain: &mut Vec<usize>,
     ) {
         let ent = self.entity(e);
-        if depth < 16 {
-            for (r, owner) in self.owners_of(e) {
-                prefix.push(Edge::Enter(r, End::To));
-                prefix.push(Edge::Leave(r, End::From));
-                self.entity_key_into(owner, prefix, out, depth + 1);
-                prefix.pop();
-                prefix.pop();
+        chain.push(e);
+        for (r, owner) in self.owners_of(e) {
+            if chain.contains(&owner) || out.len() >= MAX_KEY_PARTS {
+                continue;
             }
+            prefix.push(Edge::Enter(r, End::To));
+            prefix.push(Edge::Leave(r, End::From));
+            self.entity_key_into(owner, prefix, out, chain);
+            prefix.pop();
+            prefix.pop();
         }
+        chain.pop();
         for k in &ent.key {
             if let Some(AttrId::Entity(_, i)) = self.attr_id(NodeId::Entity(e), k) {
                 out.push(Reached {
