@@ -9,7 +9,7 @@ use crate::derive::estimate::{Estimate, Estimator};
 use crate::derive::{self, LogicalModel};
 use crate::model::resolve::Graph;
 use crate::model::Project;
-use crate::review::diagnose::{apply_waivers, review_with, Diagnostic, Rules};
+use crate::review::diagnose::{apply_waivers, beyond_tables, in_report_order, Diagnostic, Rules};
 use serde::Serialize;
 use std::ops::Range;
 
@@ -30,12 +30,19 @@ pub fn analyze(project: &Project) -> Analysis {
     });
     let users = model.plans_by_table();
     // The rules' estimator memoizes in a `RefCell`: one set of rules per
-    // thread.
-    let tables = on_every_core(model.tables.len(), TABLES_PER_THREAD, |range| {
-        let rules = Rules::new(&graph, &model, &estimates, &users);
-        range.map(|i| rules.table(i)).collect()
-    });
-    let mut diagnostics = review_with(&Rules::new(&graph, &model, &estimates, &users), &tables);
+    // thread. The table rules and the others cost about as much.
+    let rules = || Rules::new(&graph, &model, &estimates, &users);
+    let (tables, (schema, others)) = beside(
+        model.tables.len() >= 2 * TABLES_PER_THREAD,
+        || {
+            let rules = rules();
+            (0..model.tables.len())
+                .map(|i| rules.table(i))
+                .collect::<Vec<_>>()
+        },
+        || beyond_tables(&rules()),
+    );
+    let mut diagnostics = in_report_order(&tables, &schema, &others);
     apply_waivers(project, &mut diagnostics);
     Analysis {
         model: std::sync::Arc::new(model),
@@ -50,8 +57,8 @@ const QUERIES_PER_THREAD: usize = 200;
 const TABLES_PER_THREAD: usize = 300;
 
 /// [`derive::derive_in`] with the per-query builds (half the work of an
-/// analysis) and plans, each independent of the others, split over the
-/// machine's cores.
+/// analysis) split over the machine's cores, and the plans made beside the
+/// write paths (about as costly, and independent).
 fn derive_on_every_core(graph: &Graph) -> LogicalModel {
     let decisions = derive::decisions_by_query(graph.project);
     let own = derive::own_queries(graph.project, &decisions);
@@ -59,23 +66,35 @@ fn derive_on_every_core(graph: &Graph) -> LogicalModel {
         derive::build_each(graph, &decisions, &own[range])
     });
     let assembly = derive::assemble_built(graph, &decisions, &own, built);
-    let queries = &graph.project.queries;
-    let plans = on_every_core(queries.len(), QUERIES_PER_THREAD, |range| {
-        let start = range.start;
-        queries[range]
-            .iter()
-            .enumerate()
-            .map(|(i, q)| assembly.plan(graph, start + i, q))
-            .collect()
-    });
-    derive::model_of(graph, assembly, plans)
+    let (plans, writes) = beside(
+        graph.project.queries.len() >= 2 * QUERIES_PER_THREAD,
+        || assembly.plans(graph),
+        || derive::write_paths_of(graph, &assembly),
+    );
+    assembly.into_model(plans, writes)
+}
+
+/// `a()` and `b()`, `b` on another core when `worth` it and there is one.
+/// With [`on_every_core`], the only place the core starts threads.
+fn beside<A, B: Send>(worth: bool, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if !worth || cores < 2 {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let other = s.spawn(b);
+        let a = a();
+        match other.join() {
+            Ok(b) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// `work` over `0..n`, split into one run of consecutive items per core
 /// when each run gets at least `min` of them, the parts put back in
-/// order: the result is `work(0..n)`. The only place the core starts
-/// threads; each step split here (builds, plans, estimates, table rules)
-/// works on one item at a time, independent of the others.
+/// order: the result is `work(0..n)`. Each step split here (builds,
+/// estimates) works on one item at a time, independent of the others.
 fn on_every_core<T: Send>(
     n: usize,
     min: usize,
@@ -116,8 +135,23 @@ fn in_parts<T: Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::in_parts;
+    use super::{beside, in_parts};
     use std::sync::Mutex;
+    use std::thread;
+
+    /// `beside` gives each result its own place; it runs `b` on another
+    /// thread only when asked to and there is a second core.
+    #[test]
+    fn beside_keeps_results_in_place_and_small_steps_on_this_thread() {
+        let here = thread::current().id();
+        let (a, (b, b_thread)) = beside(false, || 1, || (2, thread::current().id()));
+        assert_eq!((a, b), (1, 2));
+        assert_eq!(b_thread, here);
+        let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let (a, (b, b_thread)) = beside(true, || "a", || ("b", thread::current().id()));
+        assert_eq!((a, b), ("a", "b"));
+        assert_eq!(b_thread != here, cores > 1);
+    }
 
     /// Every split gives `work(0..n)` in order, each item worked once, in
     /// one part per core at most and never more parts than `n / min`.

@@ -21,7 +21,7 @@ pub mod types;
 pub mod writes;
 
 use crate::model::resolve::Graph;
-use crate::model::{Decision, Project, Query};
+use crate::model::{Decision, Project, Query, Shared};
 use rustc_hash::FxHashMap as HashMap;
 
 pub use crate::model::resolve::normalize;
@@ -84,8 +84,13 @@ pub(crate) fn assemble_built<'a>(
 /// The model of the assembled tables with every query's `plans` (in
 /// project order): the write paths listed last.
 pub(crate) fn model_of(graph: &Graph, assembly: Assembly, plans: Vec<Plan>) -> LogicalModel {
-    let (writes, _) = writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots);
+    let writes = write_paths_of(graph, &assembly);
     assembly.into_model(plans, writes)
+}
+
+/// The write paths of the assembled tables (independent of the plans).
+pub(crate) fn write_paths_of(graph: &Graph, assembly: &Assembly) -> Vec<Shared<WritePath>> {
+    writes::write_paths(graph, &assembly.tables, &assembly.ids, &assembly.roots).0
 }
 
 #[cfg(test)]

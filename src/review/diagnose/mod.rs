@@ -742,18 +742,19 @@ pub(crate) fn diagnose_in(
     let users = model.plans_by_table();
     let rules = Rules::new(graph, model, estimates, &users);
     let tables: Vec<TableFindings> = (0..model.tables.len()).map(|i| rules.table(i)).collect();
-    review_with(&rules, &tables)
+    let (schema, others) = beyond_tables(&rules);
+    in_report_order(&tables, &schema, &others)
 }
 
-/// The review given the findings of the [`Scope::Table`] rules, one per
-/// table of `rules`' model: the other scopes' rules run here, and
-/// everything is gathered in report order.
-pub(crate) fn review_with(rules: &Rules, tables: &[TableFindings]) -> Vec<Diagnostic> {
+/// The findings of every scope but [`Scope::Table`]: the schema's, and
+/// the model's and the workflow's together. [`in_report_order`] gathers
+/// them with the tables'.
+pub(crate) fn beyond_tables(rules: &Rules) -> (SchemaFindings, Vec<Diagnostic>) {
     let graph = rules.ctx.graph;
     let hints = hints_by_table(graph, rules.ctx.model);
     let mut others = rules.model(&hints);
     others.extend(rules.workflow(None));
-    in_report_order(tables, &schema_findings(graph), &others)
+    (schema_findings(graph), others)
 }
 
 /// The findings of the [`Scope::Schema`] rules: stated counts that
