@@ -458,3 +458,70 @@ fn a_deep_chain_of_owned_entities_keeps_every_owners_key() {
         assert_eq!(key(&m.tables[0]), want, "{n} levels");
     }
 }
+
+/// Rows of `E4` by `E2.id` (through `E0` 1:1 `E1` m:n `E2`), returning the
+/// id of `G{levels}`, `levels` 1:n steps below `E0`, which `E4` is 1:1
+/// with: each `G` row fixes its chain of parents up to `E0`, hence `E4`.
+fn to_one_chain(levels: usize) -> Project {
+    let mut entities: Vec<String> = ["E0", "E1", "E2", "E4"]
+        .iter()
+        .map(ToString::to_string)
+        .chain((1..=levels).map(|i| format!("G{i}")))
+        .map(|n| {
+            format!(
+                r#"Entity(name: "{n}", key: ["id"], attributes: [Attribute(name: "id", type: "uuid")])"#
+            )
+        })
+        .collect();
+    entities.sort();
+    let mut relationships = vec![
+        r#"Relationship(name: "r1", from: "E0", to: "E1", cardinality: OneToOne)"#.to_string(),
+        r#"Relationship(name: "r2", from: "E1", to: "E2", cardinality: ManyToMany)"#.to_string(),
+        r#"Relationship(name: "r4", from: "E0", to: "E4", cardinality: OneToOne)"#.to_string(),
+    ];
+    for i in 1..=levels {
+        let from = if i == 1 {
+            "E0".to_string()
+        } else {
+            format!("G{}", i - 1)
+        };
+        relationships.push(format!(
+            r#"Relationship(name: "g{i}", from: "{from}", to: "G{i}", cardinality: OneToMany)"#
+        ));
+    }
+    let via: Vec<String> = std::iter::once("r4".to_string())
+        .chain((1..=levels).map(|i| format!("g{i}")))
+        .collect();
+    let text = format!(
+        r#"Project(format: 1, name: "to_one", keyspace: Keyspace(name: "t", replication: Simple(1)),
+  entities: [{}],
+  relationships: [{}],
+  queries: [Query(id: "Q1", text: "E4 rows by E2 with the deepest G", rows: "E4",
+      equality: ["E2.id"], returns: ["G{levels}.id via {}"])],
+)"#,
+        entities.join(",\n"),
+        relationships.join(",\n"),
+        via.join(", ")
+    );
+    match load::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    }
+}
+
+/// The deepest `G` identifies the rows however long the chain of to-one
+/// steps back to `E4`: no other key column is needed. The search used to
+/// stop after eight nested questions, so from five levels on it added a
+/// redundant column (`E4`'s id at five, `g1_id` at six).
+#[test]
+fn a_long_chain_of_to_one_steps_identifies_the_rows() {
+    for levels in [1, 5, 6, 12, 30] {
+        let m = derive(&to_one_chain(levels));
+        assert!(m.problems.is_empty(), "{levels}: {:?}", m.problems);
+        assert_eq!(
+            key(&m.tables[0]),
+            ["K e2_id".to_string(), format!("C↑ g{levels}_id")],
+            "{levels} levels"
+        );
+    }
+}

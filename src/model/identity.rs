@@ -12,9 +12,11 @@
 
 use super::resolve::{Edge, Graph, NodeId, Reached};
 
-/// How far the search for a determining node goes: relationship paths in
-/// real models are short, and a bound keeps cycles finite.
-const MAX_DEPTH: usize = 8;
+/// The most questions open at once. A question met again while open is
+/// cut, but hostile meets or identifiers that lead back to a node along
+/// ever longer paths would open new ones without end; a real model opens
+/// about two per to-one step of its longest path.
+const MAX_OPEN: usize = 256;
 
 impl Graph<'_> {
     /// The prefixes of `paths` that end in a to-many step, first seen
@@ -118,7 +120,7 @@ impl Graph<'_> {
             present: &[],
             meets: &[],
         };
-        ask.known.contains(r) || Answers::default().identified(&ask, &r.path, 0)
+        ask.known.contains(r) || Answers::default().identified(&ask, &r.path)
     }
 
     /// MR5: what to append to `key` so that it identifies the rows of a
@@ -249,7 +251,7 @@ impl Graph<'_> {
         needs.extend(prefixes);
         let mut out = Vec::new();
         for at in &needs {
-            id.ensure(at, &mut out, 0);
+            id.ensure(at, &mut out);
         }
         out
     }
@@ -372,17 +374,22 @@ impl Paths {
 impl Answers {
     /// The value of `r` is fixed by the key: it is a key column, or an
     /// attribute of an identified node other than the one at `at`.
-    fn knows(&mut self, ask: &Ask, r: &Reached, at: &[Edge], depth: usize) -> bool {
-        ask.holds(r) || (r.path.as_slice() != at && self.identified(ask, &r.path, depth + 1))
+    fn knows(&mut self, ask: &Ask, r: &Reached, at: &[Edge]) -> bool {
+        ask.holds(r) || (r.path.as_slice() != at && self.identified(ask, &r.path))
     }
 
-    fn identified(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
-        if depth > MAX_DEPTH {
-            return false;
+    fn identified(&mut self, ask: &Ask, at: &[Edge]) -> bool {
+        // The node by the name identity knows it by: a met path by its
+        // first side, as often as meets apply (a meet whose first side
+        // extends its second would apply forever).
+        let mut named: Option<Vec<Edge>> = None;
+        for _ in 0..ask.meets.len() {
+            match ask.met(named.as_deref().unwrap_or(at)) {
+                Some(first) => named = Some(first),
+                None => break,
+            }
         }
-        if let Some(first) = ask.met(at) {
-            return self.identified(ask, &first, depth + 1);
-        }
+        let at = named.as_deref().unwrap_or(at);
         if let Some(i) = self.memo.position(at) {
             return self.memo_values[i];
         }
@@ -395,9 +402,15 @@ impl Answers {
             return false;
         }
         let me = self.open.starts.len();
+        if me >= MAX_OPEN {
+            // Cut like a cycle to the outermost question: nothing decided
+            // under it is kept before that one is.
+            self.lean_on(0);
+            return false;
+        }
         self.open.push(at);
         self.open_leans.push(usize::MAX);
-        let v = self.identified_now(ask, at, depth);
+        let v = self.identified_now(ask, at);
         self.open.pop();
         let leans = self.open_leans.pop().unwrap_or(usize::MAX);
         if v {
@@ -444,10 +457,10 @@ impl Answers {
         self.memo_values.push(v);
     }
 
-    fn identified_now(&mut self, ask: &Ask, at: &[Edge], depth: usize) -> bool {
+    fn identified_now(&mut self, ask: &Ask, at: &[Edge]) -> bool {
         let g = ask.graph;
         if g.each_identifier(ask.root, at, |_, ident| {
-            ident.iter().all(|r| self.knows(ask, r, at, depth))
+            ident.iter().all(|r| self.knows(ask, r, at))
         }) {
             return true;
         }
@@ -456,7 +469,7 @@ impl Answers {
             if g.fanout(at[k]).many {
                 break;
             }
-            if self.identified(ask, &at[..k], depth + 1) {
+            if self.identified(ask, &at[..k]) {
                 return true;
             }
         }
@@ -477,7 +490,7 @@ impl Answers {
                 if !back_to_one {
                     break;
                 }
-                if self.identified(ask, &p[..k], depth + 1) {
+                if self.identified(ask, &p[..k]) {
                     return true;
                 }
             }
@@ -496,7 +509,7 @@ impl Answers {
 
 impl Identity<'_, '_> {
     fn knows(&mut self, r: &Reached, at: &[Edge]) -> bool {
-        self.answers.knows(&self.ask, r, at, 0)
+        self.answers.knows(&self.ask, r, at)
     }
 
     fn add(&mut self, r: Reached, out: &mut Vec<Reached>) {
@@ -508,8 +521,11 @@ impl Identity<'_, '_> {
     }
 
     /// Appends to `out` what identifies the node at `at`.
-    fn ensure(&mut self, at: &[Edge], out: &mut Vec<Reached>, depth: usize) {
-        if depth > MAX_DEPTH || self.answers.identified(&self.ask, at, 0) {
+    /// The recursion follows the key's parts to their owners: as deep as
+    /// the chain of owners, which has no cycle (an owner's key is made
+    /// with its cycles cut, and with a bounded number of parts).
+    fn ensure(&mut self, at: &[Edge], out: &mut Vec<Reached>) {
+        if self.answers.identified(&self.ask, at) {
             return;
         }
         let idents = self.ask.graph.identifiers_at(self.ask.root, at);
@@ -549,7 +565,7 @@ impl Identity<'_, '_> {
                 continue;
             }
             if r.path.as_slice() != at {
-                self.ensure(&r.path, out, depth + 1);
+                self.ensure(&r.path, out);
                 if self.knows(&r, at) {
                     continue;
                 }

@@ -361,3 +361,27 @@ fn a_meeting_query_keeps_its_own_table() {
         m.table_of("Q2").map(|t| &t.name)
     );
 }
+
+/// A meet whose first side extends its second (the user of an email is
+/// the user of another email of that user) says nothing new, but naming
+/// one side by the other then never ends: each substitution starts with
+/// the second side again. The search stops, and the key is the one
+/// without the meet.
+#[test]
+fn a_meet_whose_side_extends_the_other_ends() {
+    let plain = derive(&project(vec![]));
+    let looping = derive(&project(vec![Meet(
+        "User via user_has_email, user_has_email, user_has_email".into(),
+        "User via user_has_email".into(),
+    )]));
+    assert!(looping.problems.is_empty(), "{:?}", looping.problems);
+    let key = |m: &cqlmodel::derive::LogicalModel| -> Vec<String> {
+        m.tables[0]
+            .columns
+            .iter()
+            .filter(|c| c.role.is_key())
+            .map(|c| c.name.to_string())
+            .collect()
+    };
+    assert_eq!(key(&looping), key(&plain));
+}
