@@ -347,14 +347,11 @@ impl Paths {
         self.edges.extend_from_slice(path);
     }
 
-    /// Removes path `i`.
-    fn remove(&mut self, i: usize) {
-        let start = self.starts[i];
-        let end = self.starts.get(i + 1).copied().unwrap_or(self.edges.len());
-        self.edges.drain(start..end);
-        self.starts.remove(i);
-        for s in &mut self.starts[i..] {
-            *s -= end - start;
+    /// Keeps the first `n` paths.
+    fn truncate(&mut self, n: usize) {
+        if let Some(&start) = self.starts.get(n) {
+            self.edges.truncate(start);
+            self.starts.truncate(n);
         }
     }
 
@@ -408,6 +405,8 @@ impl Answers {
             self.lean_on(0);
             return false;
         }
+        // The "no"s decided under this question are listed from here on.
+        let mark = self.provisional_leans.len();
         self.open.push(at);
         self.open_leans.push(usize::MAX);
         let v = self.identified_now(ask, at);
@@ -419,24 +418,19 @@ impl Answers {
             self.provisional_leans.clear();
         } else if leans >= me {
             // Leans on nothing still open: final, and so is every "no"
-            // that leaned on this question or on one opened under it.
+            // decided under it (each leaned on a question now decided).
             self.remember(at, false);
-            let mut i = 0;
-            while i < self.provisional_leans.len() {
-                if self.provisional_leans[i] >= me {
-                    let path = self.provisional.get(i).to_vec();
-                    self.remember(&path, false);
-                    self.provisional.remove(i);
-                    self.provisional_leans.remove(i);
-                } else {
-                    i += 1;
-                }
+            for i in mark..self.provisional_leans.len() {
+                let path = self.provisional.get(i).to_vec();
+                self.remember(&path, false);
             }
+            self.provisional.truncate(mark);
+            self.provisional_leans.truncate(mark);
         } else {
-            for l in &mut self.provisional_leans {
-                if *l >= me {
-                    *l = leans;
-                }
+            // Leans on an outer question: so does every "no" under it (a
+            // "yes" under it may have dropped them all).
+            for l in self.provisional_leans.iter_mut().skip(mark) {
+                *l = leans;
             }
             self.provisional.push(at);
             self.provisional_leans.push(leans);
@@ -578,6 +572,39 @@ impl Identity<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::resolve::End;
+
+    /// Paths kept end to end come back whole, in order, after truncating
+    /// and popping.
+    #[test]
+    fn paths_end_to_end_keep_each_path_whole() {
+        let a = [Edge::Enter(0, End::From)];
+        let b = [Edge::Enter(1, End::To), Edge::Leave(1, End::From)];
+        let c: [Edge; 0] = [];
+        let d = [Edge::Leave(2, End::To)];
+        let mut paths = Paths::default();
+        for p in [&a[..], &b, &c, &d] {
+            paths.push(p);
+        }
+        assert_eq!(
+            (0..4).map(|i| paths.get(i)).collect::<Vec<_>>(),
+            [&a[..], &b, &c, &d]
+        );
+        assert_eq!(paths.position(&d), Some(3));
+        assert_eq!(paths.position(&c), Some(2));
+        paths.truncate(5);
+        assert_eq!(paths.starts.len(), 4);
+        paths.truncate(2);
+        assert_eq!((paths.get(0), paths.get(1)), (&a[..], &b[..]));
+        assert_eq!((paths.starts.len(), paths.edges.len()), (2, 3));
+        assert_eq!(paths.position(&d), None);
+        paths.push(&d);
+        assert_eq!(paths.get(2), &d);
+        paths.pop();
+        assert_eq!((paths.starts.len(), paths.edges.len()), (2, 3));
+        paths.clear();
+        assert_eq!(paths.position(&a), None);
+    }
 
     /// MR5 by its rule, for the case where only the rows' node needs
     /// identifying (no to-many step) and nothing but the rows' own
