@@ -1405,6 +1405,35 @@ pub(crate) fn random_path(
 mod tests {
     use super::*;
 
+    /// An ownership cycle (which validation refuses, but a graph is built
+    /// before validation) is cut where an owner comes back: `A`'s key is
+    /// `B`'s then its own, not a key grown to the cap.
+    #[test]
+    fn an_ownership_cycle_is_cut_where_the_owner_comes_back() {
+        let p = crate::model::load::parse(
+            r#"Project(format: 1, name: "c", keyspace: Keyspace(name: "c", replication: Simple(1)),
+              entities: [
+                Entity(name: "A", owner: Some("ba"), key: ["a"], attributes: [Attribute(name: "a", type: "int")]),
+                Entity(name: "B", owner: Some("ab"), key: ["b"], attributes: [Attribute(name: "b", type: "int")]),
+              ],
+              relationships: [
+                Relationship(name: "ba", from: "B", to: "A", cardinality: OneToMany),
+                Relationship(name: "ab", from: "A", to: "B", cardinality: OneToMany),
+              ])"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let g = Graph::new(&p);
+        let ba = Edge::Enter(0, End::To);
+        let back = Edge::Leave(0, End::From);
+        assert_eq!(
+            g.entity_key(0),
+            [
+                Reached { attr: AttrId::Entity(1, 0), path: vec![ba, back] },
+                Reached { attr: AttrId::Entity(0, 0), path: vec![] },
+            ]
+        );
+    }
+
     /// 0 ⇄ 1 is a cycle; 2 hangs off it; 3 loops on itself; 4 stands alone.
     #[test]
     fn components_group_exactly_the_cycles() {
