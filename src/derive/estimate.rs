@@ -14,6 +14,11 @@ use std::cell::RefCell;
 
 /// Instances assumed for an entity that states no count.
 pub(crate) const DEFAULT_COUNT: f64 = 1000.0;
+
+/// How many 1:n steps up a count is followed. The steps form no cycle
+/// (the graph's parents leave them out), so this bounds only the stack on
+/// hostile input; a real hierarchy is a handful of levels.
+const MAX_PARENT_LEVELS: usize = 128;
 /// Related instances assumed per instance when a relationship gives none.
 pub(crate) const DEFAULT_FANOUT: f64 = 10.0;
 /// Bytes assumed for a text or blob value of unknown size.
@@ -308,7 +313,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
                 let from = g.entity_index(&rel.from).map(NodeId::Entity);
                 let to = g.entity_index(&rel.to).map(NodeId::Entity);
                 match (from, to) {
-                    (Some(f), Some(t)) if depth < 16 => match rel.cardinality {
+                    (Some(f), Some(t)) if depth < MAX_PARENT_LEVELS => match rel.cardinality {
                         crate::model::Cardinality::OneToOne => {
                             self.count_span(f, &mut own, depth + 1)
                         }
@@ -358,7 +363,7 @@ impl<'g, 'p> Estimator<'g, 'p> {
             };
         }
         let mut best: Option<(bool, f64, Option<f64>, Vec<String>)> = None;
-        if depth < 16 {
+        if depth < MAX_PARENT_LEVELS {
             for &(r, p) in self.parents.group(e) {
                 let mut n = Vec::new();
                 let (pc, pspan) = self.count_span(NodeId::Entity(p), &mut n, depth + 1);

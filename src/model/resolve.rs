@@ -1428,8 +1428,14 @@ mod tests {
         assert_eq!(
             g.entity_key(0),
             [
-                Reached { attr: AttrId::Entity(1, 0), path: vec![ba, back] },
-                Reached { attr: AttrId::Entity(0, 0), path: vec![] },
+                Reached {
+                    attr: AttrId::Entity(1, 0),
+                    path: vec![ba, back]
+                },
+                Reached {
+                    attr: AttrId::Entity(0, 0),
+                    path: vec![]
+                },
             ]
         );
     }

@@ -1529,3 +1529,54 @@ fn the_worst_case_climbs_only_toward_the_partition_key() {
         );
     }
 }
+
+/// `E{levels}` under a chain of 1:n parents, 2 children each, below `E0`
+/// (1,000 stated), read by its own key.
+fn chain_of_parents(levels: usize) -> String {
+    let mut entities = vec![
+        r#"Entity(name: "E0", key: ["k0"], attributes: [Attribute(name: "k0", type: "int")], count: Some(1000))"#.to_string(),
+    ];
+    let mut relationships = Vec::new();
+    for i in 1..=levels {
+        entities.push(format!(
+            r#"Entity(name: "E{i}", key: ["k{i}"], attributes: [Attribute(name: "k{i}", type: "int")])"#
+        ));
+        relationships.push(format!(
+            r#"Relationship(name: "r{i}", from: "E{}", to: "E{i}", cardinality: OneToMany, to_per_from: Some(Count(avg: 2, max: Some(2))))"#,
+            i - 1
+        ));
+    }
+    format!(
+        r#"Project(format: 1, name: "Chain", keyspace: Keyspace(name: "c", replication: Simple(1)),
+  entities: [{}],
+  relationships: [{}],
+  queries: [Query(id: "Q1", text: "one by its key", rows: "E{levels}", equality: ["k{levels}"], returns: ["k{levels}"])],
+)"#,
+        entities.join(",\n"),
+        relationships.join(",\n"),
+    )
+}
+
+/// 1,000 · 2^levels rows, one a partition, and nothing assumed: every
+/// figure is stated. A count used to follow 16 parents at most, so 20
+/// levels gave 1,000 · 2^16 rows and "E4: no count; assumed 1000", a
+/// warning that the estimate rests on defaults.
+#[test]
+fn a_count_follows_every_level_of_its_parents() {
+    for levels in [3, 20, 40] {
+        let rows = 1_000.0 * 2f64.powi(i32::try_from(levels).unwrap_or(0));
+        let text = chain_of_parents(levels);
+        let name = format!("e{levels}s");
+        assert_figures(
+            &format!("{levels} levels"),
+            &text,
+            &[(&name, rows, rows, 1.0, 1.0)],
+        );
+        let a = analyze(&project(&text));
+        assert!(
+            a.estimates[0].defaults.is_empty(),
+            "{:?}",
+            a.estimates[0].defaults
+        );
+    }
+}
