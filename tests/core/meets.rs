@@ -385,3 +385,46 @@ fn a_meet_whose_side_extends_the_other_ends() {
     };
     assert_eq!(key(&looping), key(&plain));
 }
+
+/// The meet settles the read flag's user, nothing else: the email's
+/// attachments still multiply the rows, so each needs its own key column.
+/// (Naming every path by the meet's first side would have answered every
+/// node as the email, identified by `id`.)
+#[test]
+fn a_meet_leaves_other_many_steps_to_be_keyed() {
+    let text = PROJECT
+        .replace(
+            r#"        Entity(
+            name: "Email","#,
+            r#"        Entity(
+            name: "Attachment",
+            key: ["att_id"],
+            attributes: [
+                Attribute(name: "att_id", type: "uuid"),
+                Attribute(name: "filename", type: "text"),
+            ],
+        ),
+        Entity(
+            name: "Email","#,
+        )
+        .replace(
+            r#"        Relationship(
+            name: "user_has_email","#,
+            r#"        Relationship(name: "attaches", from: "Email", to: "Attachment", cardinality: OneToMany),
+        Relationship(
+            name: "user_has_email","#,
+        )
+        .replace(
+            r#"returns: ["id", "subject", "user_has_email.is_read"]"#,
+            r#"returns: ["id", "subject", "user_has_email.is_read", "Attachment.filename"]"#,
+        );
+    let mut p = load::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    p.queries[0].meets = vec![meet()];
+    let (pk, ck, regular) = shape(&p);
+    assert_eq!(pk, ["user_username", "folder_label"]);
+    assert_eq!(ck, ["id", "attachment_att_id"]);
+    assert!(
+        regular.iter().any(|c| c == "user_has_email_is_read"),
+        "{regular:?}"
+    );
+}
