@@ -525,3 +525,38 @@ fn a_long_chain_of_to_one_steps_identifies_the_rows() {
         );
     }
 }
+
+/// Rows of `R` by `r_num`, each with its `P`s' `p_own`. `R` is identified
+/// by its key or by (its `Q`'s code, `r_num`); a `P` by its key or by
+/// (its `Q`'s code, `p_own`). Before `r_id` is added nothing tells the
+/// `Q`; once it is, the `Q` is the row's parent, so `p_own` identifies each
+/// `P` and `P`'s key (which the table does not hold) is not needed. An
+/// answer kept from before `r_id` was added ("which `Q`: unknown") would
+/// append `P`'s key instead.
+#[test]
+fn what_the_key_identifies_is_asked_again_once_it_grows() {
+    let text = r#"Project(format: 1, name: "grow", keyspace: Keyspace(name: "g", replication: Simple(1)),
+  entities: [
+    Entity(name: "Q", key: ["q_id"], attributes: [
+        Attribute(name: "q_id", type: "uuid"), Attribute(name: "q_code", type: "text")]),
+    Entity(name: "R", key: ["r_id"], unique: [["Q.q_code", "r_num"]], attributes: [
+        Attribute(name: "r_id", type: "uuid"), Attribute(name: "r_num", type: "int")]),
+    Entity(name: "P", key: ["p_a", "p_b"], unique: [["Q.q_code", "p_own"]], attributes: [
+        Attribute(name: "p_a", type: "int"), Attribute(name: "p_b", type: "int"),
+        Attribute(name: "p_own", type: "text")]),
+  ],
+  relationships: [
+    Relationship(name: "q_r", from: "Q", to: "R", cardinality: OneToMany),
+    Relationship(name: "r_p", from: "R", to: "P", cardinality: OneToMany),
+  ],
+  queries: [Query(id: "Q1", text: "rows of a number with their P", rows: "R",
+      equality: ["r_num"], returns: ["P.p_own"])],
+)"#;
+    let p = match load::from_str(text) {
+        Ok(p) => p,
+        Err(e) => panic!("test project invalid: {e}"),
+    };
+    let m = derive(&p);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(key(&m.tables[0]), ["K r_num", "C↑ r_id", "C↑ p_own"]);
+}
