@@ -426,16 +426,27 @@ fn owned_chain(n: usize) -> Project {
         ));
     }
     let via: Vec<String> = (1..=n).rev().map(|i| format!("own{i}")).collect();
+    generated(
+        &entities,
+        &relationships,
+        &format!(
+            r#"Query(id: "Q1", text: "the deepest rows of a partner", rows: "E{n}",
+            equality: ["Partner.pid via {}, partner"], returns: ["v{n}"])"#,
+            via.join(", ")
+        ),
+    )
+}
+
+/// A project of the given items' RON texts and one query.
+fn generated(entities: &[String], relationships: &[String], query: &str) -> Project {
     let text = format!(
-        r#"Project(format: 1, name: "chain", keyspace: Keyspace(name: "c", replication: Simple(1)),
+        r#"Project(format: 1, name: "generated", keyspace: Keyspace(name: "g", replication: Simple(1)),
   entities: [{}],
   relationships: [{}],
-  queries: [Query(id: "Q1", text: "the deepest rows of a partner", rows: "E{n}",
-      equality: ["Partner.pid via {}, partner"], returns: ["v{n}"])],
+  queries: [{query}],
 )"#,
         entities.join(",\n"),
         relationships.join(",\n"),
-        via.join(", ")
     );
     match load::from_str(&text) {
         Ok(p) => p,
@@ -492,21 +503,15 @@ fn to_one_chain(levels: usize) -> Project {
     let via: Vec<String> = std::iter::once("r4".to_string())
         .chain((1..=levels).map(|i| format!("g{i}")))
         .collect();
-    let text = format!(
-        r#"Project(format: 1, name: "to_one", keyspace: Keyspace(name: "t", replication: Simple(1)),
-  entities: [{}],
-  relationships: [{}],
-  queries: [Query(id: "Q1", text: "E4 rows by E2 with the deepest G", rows: "E4",
-      equality: ["E2.id"], returns: ["G{levels}.id via {}"])],
-)"#,
-        entities.join(",\n"),
-        relationships.join(",\n"),
-        via.join(", ")
-    );
-    match load::from_str(&text) {
-        Ok(p) => p,
-        Err(e) => panic!("test project invalid: {e}"),
-    }
+    generated(
+        &entities,
+        &relationships,
+        &format!(
+            r#"Query(id: "Q1", text: "E4 rows by E2 with the deepest G", rows: "E4",
+            equality: ["E2.id"], returns: ["G{levels}.id via {}"])"#,
+            via.join(", ")
+        ),
+    )
 }
 
 /// The deepest `G` identifies the rows however long the chain of to-one
