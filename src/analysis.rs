@@ -66,10 +66,12 @@ fn derive_on_every_core(graph: &Graph) -> LogicalModel {
         derive::build_each(graph, &decisions, &own[range])
     });
     let assembly = derive::assemble_built(graph, &decisions, &own, built);
-    let (plans, writes) = beside(
+    // The plans cost a little more: they go to the other core, which has
+    // less to do in the rest of the analysis.
+    let (writes, plans) = beside(
         graph.project.queries.len() >= 2 * QUERIES_PER_THREAD,
-        || assembly.plans(graph),
         || derive::write_paths_of(graph, &assembly),
+        || assembly.plans(graph),
     );
     assembly.into_model(plans, writes)
 }
