@@ -6,7 +6,7 @@
 use super::{column_subject, Ctx, Diagnostic, Subject};
 use crate::derive::{Role, Rule, Table};
 use crate::model::{CqlType, Native, UserType};
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// The rule ids of this family whose errors make the CQL invalid; the
 /// workbench refuses an edit that would introduce one.
@@ -17,34 +17,40 @@ pub const INVALID_CQL: &[&str] = &[
     "counter-merge",
 ];
 
-/// The project's types by name, to look through UDT fields.
-pub(super) struct Types<'a>(HashMap<&'a str, &'a UserType>);
+/// What the type rules need to know of the project's types: which UDTs
+/// hold a duration, through other UDTs' fields too.
+pub(super) struct Types<'a> {
+    with_duration: HashSet<&'a str>,
+}
 
 impl<'a> Types<'a> {
     pub(super) fn new(types: &'a [UserType]) -> Self {
-        Types(types.iter().map(|t| (t.name.as_str(), t)).collect())
+        // Passes over the types until one adds nothing: a UDT holds a
+        // duration when a field does, directly or through a UDT found to
+        // (a type nested N deep is found within N passes; cycles, refused
+        // at load, add nothing). Each type is read once a pass, so deep or
+        // wide nesting costs no more than the types' count squared.
+        let mut with_duration = HashSet::new();
+        loop {
+            let before = with_duration.len();
+            for t in types {
+                if t.fields
+                    .iter()
+                    .any(|f| holds_duration(&f.ty, &with_duration))
+                {
+                    with_duration.insert(t.name.as_str());
+                }
+            }
+            if with_duration.len() == before {
+                return Types { with_duration };
+            }
+        }
     }
 
     /// Whether a value of `ty` holds a duration anywhere, UDT fields
-    /// included (depth-bounded: type cycles are refused at load, but this
-    /// must not loop on them regardless).
-    fn references_duration(&self, ty: &CqlType, depth: usize) -> bool {
-        if depth > 32 {
-            return false;
-        }
-        let deeper = |t: &CqlType| self.references_duration(t, depth + 1);
-        match ty {
-            CqlType::Native(n) => *n == Native::Duration,
-            CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
-                deeper(t)
-            }
-            CqlType::Map(k, v) => deeper(k) || deeper(v),
-            CqlType::Tuple(ts) => ts.iter().any(deeper),
-            CqlType::Udt(name) => self
-                .0
-                .get(name.as_str())
-                .is_some_and(|u| u.fields.iter().any(|f| deeper(&f.ty))),
-        }
+    /// included.
+    fn references_duration(&self, ty: &CqlType) -> bool {
+        holds_duration(ty, &self.with_duration)
     }
 
     /// A set whose elements, or a map whose keys, hold a duration: Cassandra
@@ -52,18 +58,29 @@ impl<'a> Types<'a> {
     /// nested collections and tuples; a UDT's own fields are checked with
     /// the type itself, but a UDT holding a duration as a set element or
     /// map key counts.
-    fn duration_ordered(&self, ty: &CqlType, depth: usize) -> bool {
-        if depth > 32 {
-            return false;
-        }
-        let deeper = |t: &CqlType| self.duration_ordered(t, depth + 1);
+    fn duration_ordered(&self, ty: &CqlType) -> bool {
+        let deeper = |t: &CqlType| self.duration_ordered(t);
         match ty {
             CqlType::Native(_) | CqlType::Udt(_) => false,
-            CqlType::Set(t) => self.references_duration(t, 0) || deeper(t),
-            CqlType::Map(k, v) => self.references_duration(k, 0) || deeper(k) || deeper(v),
+            CqlType::Set(t) => self.references_duration(t) || deeper(t),
+            CqlType::Map(k, v) => self.references_duration(k) || deeper(k) || deeper(v),
             CqlType::List(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => deeper(t),
             CqlType::Tuple(ts) => ts.iter().any(deeper),
         }
+    }
+}
+
+/// Whether `ty` holds a duration, given the UDTs known to.
+fn holds_duration(ty: &CqlType, udts: &HashSet<&str>) -> bool {
+    let deeper = |t: &CqlType| holds_duration(t, udts);
+    match ty {
+        CqlType::Native(n) => *n == Native::Duration,
+        CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) | CqlType::Vector(t, _) => {
+            deeper(t)
+        }
+        CqlType::Map(k, v) => deeper(k) || deeper(v),
+        CqlType::Tuple(ts) => ts.iter().any(deeper),
+        CqlType::Udt(name) => udts.contains(name.as_str()),
     }
 }
 
@@ -104,7 +121,7 @@ pub(super) fn table(ctx: &Ctx, types: &Types, i: usize, out: &mut Vec<Diagnostic
         for c in &t.columns {
             let subject = || column_subject(t, &c.name);
             type_rules(ctx, types, &c.ty, (&t.name, &c.name), subject, out);
-            if c.role.is_key() && types.references_duration(&c.ty, 0) {
+            if c.role.is_key() && types.references_duration(&c.ty) {
                 out.push(ctx.diag(
                     "duration-key",
                     subject(),
@@ -139,7 +156,7 @@ fn type_rules(
             "Make the counter a column of its own in a counter table.".into(),
         ));
     }
-    if types.duration_ordered(ty, 0) {
+    if types.duration_ordered(ty) {
         out.push(ctx.diag(
             "duration-in-set",
             subject(),
@@ -248,6 +265,39 @@ mod tests {
         assert!(!nested_counter(&ty("list<int>")));
     }
 
+    /// `t0` holds `t1` twice, … `t39` holds the bottom type, listed top
+    /// first: a duration is found however deep, and the two fields a level
+    /// do not double the work (the search used to stop at 32 levels, after
+    /// 2^32 steps).
+    #[test]
+    fn a_duration_deep_in_nested_types_is_found() {
+        let field = |name: &str, t: &str| crate::model::Field {
+            name: name.into(),
+            ty: ty(t),
+        };
+        let chain = |bottom: &str| -> Vec<UserType> {
+            (0..40)
+                .map(|i| UserType {
+                    name: format!("t{i}"),
+                    fields: if i == 39 {
+                        vec![field("d", bottom)]
+                    } else {
+                        let next = format!("frozen<t{}>", i + 1);
+                        vec![field("a", &next), field("b", &next)]
+                    },
+                })
+                .collect()
+        };
+        let with = chain("duration");
+        let types = Types::new(&with);
+        assert!(types.references_duration(&ty("frozen<t0>")));
+        assert!(types.duration_ordered(&ty("set<frozen<t0>>")));
+        let without = chain("int");
+        let types = Types::new(&without);
+        assert!(!types.references_duration(&ty("frozen<t0>")));
+        assert!(!types.duration_ordered(&ty("set<frozen<t0>>")));
+    }
+
     #[test]
     fn durations_in_sets_and_map_keys_are_found() {
         let udt = UserType {
@@ -259,14 +309,14 @@ mod tests {
         };
         let list = [udt];
         let types = Types::new(&list);
-        assert!(types.duration_ordered(&ty("set<duration>"), 0));
-        assert!(types.duration_ordered(&ty("map<duration, int>"), 0));
-        assert!(types.duration_ordered(&ty("list<frozen<set<duration>>>"), 0));
-        assert!(types.duration_ordered(&ty("set<frozen<span>>"), 0));
-        assert!(!types.duration_ordered(&ty("map<int, duration>"), 0));
-        assert!(!types.duration_ordered(&ty("list<duration>"), 0));
-        assert!(types.references_duration(&ty("frozen<span>"), 0));
-        assert!(types.references_duration(&ty("tuple<int, duration>"), 0));
-        assert!(!types.references_duration(&ty("tuple<int, text>"), 0));
+        assert!(types.duration_ordered(&ty("set<duration>")));
+        assert!(types.duration_ordered(&ty("map<duration, int>")));
+        assert!(types.duration_ordered(&ty("list<frozen<set<duration>>>")));
+        assert!(types.duration_ordered(&ty("set<frozen<span>>")));
+        assert!(!types.duration_ordered(&ty("map<int, duration>")));
+        assert!(!types.duration_ordered(&ty("list<duration>")));
+        assert!(types.references_duration(&ty("frozen<span>")));
+        assert!(types.references_duration(&ty("tuple<int, duration>")));
+        assert!(!types.references_duration(&ty("tuple<int, text>")));
     }
 }
