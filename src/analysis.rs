@@ -79,8 +79,7 @@ fn derive_on_every_core(graph: &Graph) -> LogicalModel {
 /// `a()` and `b()`, `b` on another core when `worth` it and there is one.
 /// With [`on_every_core`], the only place the core starts threads.
 fn beside<A, B: Send>(worth: bool, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if !worth || cores < 2 {
+    if !worth || cores() < 2 {
         return (a(), b());
     }
     std::thread::scope(|s| {
@@ -102,8 +101,11 @@ fn on_every_core<T: Send>(
     min: usize,
     work: impl Fn(Range<usize>) -> Vec<T> + Sync,
 ) -> Vec<T> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    in_parts(n, min, cores, work)
+    in_parts(n, min, cores(), work)
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// [`on_every_core`] on at most `cores` threads.
@@ -137,7 +139,7 @@ fn in_parts<T: Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::{beside, in_parts};
+    use super::{beside, cores, in_parts};
     use std::sync::Mutex;
     use std::thread;
 
@@ -149,10 +151,9 @@ mod tests {
         let (a, (b, b_thread)) = beside(false, || 1, || (2, thread::current().id()));
         assert_eq!((a, b), (1, 2));
         assert_eq!(b_thread, here);
-        let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let (a, (b, b_thread)) = beside(true, || "a", || ("b", thread::current().id()));
         assert_eq!((a, b), ("a", "b"));
-        assert_eq!(b_thread != here, cores > 1);
+        assert_eq!(b_thread != here, cores() > 1);
     }
 
     /// Every split gives `work(0..n)` in order, each item worked once, in

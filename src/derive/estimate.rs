@@ -412,24 +412,26 @@ impl<'g, 'p> Estimator<'g, 'p> {
     ) -> Option<(f64, bool, Vec<String>)> {
         let mut best: Option<(f64, bool, Vec<String>)> = None;
         for &(r, p) in self.parents.group(e) {
-            let mut assumed = Vec::new();
-            let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut assumed);
             up.push(Edge::Enter(r, End::To));
             up.push(Edge::Leave(r, End::From));
             // A climb ends at the partition's entity only where its key
             // columns are reached, so only the starts of their paths are
             // climbed: a bounded search, however many parents share
             // ancestors (a climb through each would double per level).
-            let found = if !toward(up) {
-                None
-            } else if in_partition(up) {
-                Some((s.ratio(), s.rate, assumed))
+            let found = if toward(up) {
+                let mut assumed = Vec::new();
+                let s = self.step(NodeId::Entity(p), Edge::Enter(r, End::From), &mut assumed);
+                if in_partition(up) {
+                    Some((s.ratio(), s.rate, assumed))
+                } else {
+                    self.worst_up(p, up, in_partition, toward)
+                        .map(|(x, rate, mut further)| {
+                            further.extend(assumed);
+                            (x * s.ratio(), rate || s.rate, further)
+                        })
+                }
             } else {
-                self.worst_up(p, up, in_partition, toward)
-                    .map(|(x, rate, mut further)| {
-                        further.extend(assumed);
-                        (x * s.ratio(), rate || s.rate, further)
-                    })
+                None
             };
             up.pop();
             up.pop();

@@ -46,7 +46,8 @@ pub(crate) fn derive_in(graph: &Graph) -> LogicalModel {
     let built = build_each(graph, &decisions, &own);
     let assembly = assemble_built(graph, &decisions, &own, built);
     let plans = assembly.plans(graph);
-    model_of(graph, assembly, plans)
+    let writes = write_paths_of(graph, &assembly);
+    assembly.into_model(plans, writes)
 }
 
 /// The tables of `own` queries (a part of [`own_queries`]), each built
@@ -79,13 +80,6 @@ pub(crate) fn assemble_built<'a>(
     built: Vec<Built>,
 ) -> Assembly<'a> {
     assemble(graph, decisions, own, built, &mut ()).made(Vec::new())
-}
-
-/// The model of the assembled tables with every query's `plans` (in
-/// project order): the write paths listed last.
-pub(crate) fn model_of(graph: &Graph, assembly: Assembly, plans: Vec<Plan>) -> LogicalModel {
-    let writes = write_paths_of(graph, &assembly);
-    assembly.into_model(plans, writes)
 }
 
 /// The write paths of the assembled tables (independent of the plans).

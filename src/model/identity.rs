@@ -398,7 +398,7 @@ impl Answers {
             self.lean_on(i);
             return false;
         }
-        let me = self.open.starts.len();
+        let me = self.open_leans.len();
         if me >= MAX_OPEN {
             // Cut like a cycle to the outermost question: nothing decided
             // under it is kept before that one is.
